@@ -1,0 +1,1 @@
+"""Matches, simulations, tournaments, ratings and reports."""

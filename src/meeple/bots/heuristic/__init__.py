@@ -1,0 +1,1 @@
+"""Per-game heuristic bots: each reads only its seat's observation and legal actions."""

@@ -1,0 +1,198 @@
+"""The Game half of the core contract: parameters, static information, and state construction.
+
+Rules: architecture "The core contract" (``load_game``, ``game.info``, ``new_initial_state``, ``state_from_json``).
+"""
+
+from __future__ import annotations
+
+import secrets
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+
+from meeple.core.action import Action, ActionCodec
+from meeple.core.errors import InvalidActionError, InvalidParameterError, InvalidStateError
+from meeple.core.params import ParamSpec, build_params, describe_params, params_to_json
+
+if TYPE_CHECKING:
+    from meeple.core.state import State
+
+P = TypeVar("P")
+
+STATE_FORMAT = "meeple-state/1"
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """Static facts about a game with its parameters.
+
+    Attributes:
+        name: registry name, e.g. ``"citadels"``.
+        title: display title.
+        min_players: smallest supported player count.
+        max_players: largest supported player count.
+        num_players: the player count of this parameterisation.
+        max_game_length: an upper bound on the number of decisions in one game.
+        num_distinct_actions: size of the integer action-code space.
+        min_utility: lowest possible entry of ``returns()``.
+        max_utility: highest possible entry of ``returns()``.
+    """
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    num_players: int
+    max_game_length: int
+    num_distinct_actions: int
+    min_utility: float
+    max_utility: float
+
+
+class Game(ABC, Generic[P]):
+    """A game with fixed parameters: a factory of states.
+
+    Subclasses set the class attributes, implement :meth:`_make_codec`, :meth:`_max_game_length`,
+    :meth:`_new_state` and :meth:`_state_from_body`, and register with :func:`meeple.core.registry.register_game`.
+
+    Args:
+        **params: parameter values (variant flags); see :meth:`describe_params`. ``players`` is the player count.
+
+    Raises:
+        InvalidParameterError: an unknown parameter or a value outside its allowed set.
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    params_type: ClassVar[type[Any]]
+    min_utility: ClassVar[float] = 0.0
+    max_utility: ClassVar[float] = 1.0
+
+    def __init__(self, **params: Any) -> None:
+        self.params: P = build_params(self.params_type, params, self.name)
+        players = int(self.params.players)
+        if not self.min_players <= players <= self.max_players:
+            raise InvalidParameterError(
+                f"{self.name} is played by {self.min_players} to {self.max_players} players, not {players}"
+            )
+        self._check_params()
+        self.codec: ActionCodec = self._make_codec()
+        self.info = GameInfo(
+            name=self.name,
+            title=self.title,
+            min_players=self.min_players,
+            max_players=self.max_players,
+            num_players=players,
+            max_game_length=self._max_game_length(),
+            num_distinct_actions=self.codec.num_distinct_actions,
+            min_utility=self.min_utility,
+            max_utility=self.max_utility,
+        )
+
+    # ----------------------------------------------------------------- to implement
+    def _check_params(self) -> None:
+        """Check combinations of parameters; raise :class:`InvalidParameterError` if they conflict."""
+
+    @abstractmethod
+    def _make_codec(self) -> ActionCodec:
+        """Return the codec listing every distinct action of the game."""
+
+    @abstractmethod
+    def _max_game_length(self) -> int:
+        """Return an upper bound on the number of decisions in one game."""
+
+    @abstractmethod
+    def _new_state(self, seed: int) -> State[Any]:
+        """Return the initial state for ``seed`` (deterministic)."""
+
+    @abstractmethod
+    def _state_from_body(self, data: Mapping[str, Any]) -> State[Any]:
+        """Rebuild a state from the full JSON form (see :meth:`State.to_json`)."""
+
+    # ----------------------------------------------------------------- public API
+    @property
+    def num_players(self) -> int:
+        """The player count of this game."""
+        return self.info.num_players
+
+    def params_dict(self) -> dict[str, Any]:
+        """Return every parameter (given or default) as a JSON-able dict; ``load_game(name, **d)`` rebuilds it."""
+        return params_to_json(self.params)
+
+    @classmethod
+    def describe_params(cls) -> list[ParamSpec]:
+        """List the parameters (variant flags) with types, defaults, choices and descriptions."""
+        return describe_params(cls.params_type)
+
+    @classmethod
+    def rules_summary(cls) -> str:
+        """Return a short plain-text summary of the rules (Markdown). Games override it."""
+        return cls.title
+
+    def new_initial_state(self, seed: int | None = None) -> State[Any]:
+        """Return the initial state; the same ``(params, seed)`` always gives the same game.
+
+        Args:
+            seed: a non-negative integer; ``None`` draws a fresh random seed (kept in ``state.seed``).
+
+        Raises:
+            InvalidParameterError: a negative or non-integer seed.
+        """
+        if seed is None:
+            seed = secrets.randbits(32)
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            raise InvalidParameterError(f"a seed is a non-negative integer, not {seed!r}")
+        return self._new_state(seed)
+
+    def state_from_json(self, data: Mapping[str, Any]) -> State[Any]:
+        """Rebuild the exact state serialized by :meth:`State.to_json`.
+
+        Raises:
+            InvalidStateError: the data is not a state of this game with these parameters.
+        """
+        if not isinstance(data, Mapping) or data.get("format") != STATE_FORMAT:
+            raise InvalidStateError(f"not a serialized meeple state (expected format {STATE_FORMAT!r})")
+        if data.get("game") != self.name:
+            raise InvalidStateError(f"this is a state of {data.get('game')!r}, not of {self.name!r}")
+        if data.get("params") != self.params_dict():
+            raise InvalidStateError(
+                f"the state's parameters {data.get('params')} differ from this game's {self.params_dict()}"
+            )
+        try:
+            return self._state_from_body(data)
+        except (KeyError, IndexError, TypeError, ValueError) as exc:
+            if isinstance(exc, InvalidStateError):
+                raise
+            raise InvalidStateError(f"malformed {self.name} state: {exc!r}") from exc
+
+    def action_from_json(self, data: Mapping[str, Any]) -> Action:
+        """Decode an action from its JSON form. Raises :class:`InvalidActionError` on malformed input."""
+        return self.codec.from_json(data)
+
+    def action_from_code(self, code: int) -> Action:
+        """Decode an action from its integer code. Raises :class:`InvalidActionError` when out of range."""
+        return self.codec.decode(code)
+
+    def action_code(self, action: Action) -> int:
+        """Return the stable integer code of an action. Raises :class:`InvalidActionError` if unknown."""
+        return self.codec.encode(action)
+
+    def to_action(self, action: Action | int | Mapping[str, Any]) -> Action:
+        """Coerce an :class:`Action`, an integer code or a JSON dict to this game's canonical action.
+
+        Raises:
+            InvalidActionError: the input is none of those, or cannot be decoded.
+        """
+        if isinstance(action, Action):
+            return self.codec.intern(action)
+        if isinstance(action, int) and not isinstance(action, bool):
+            return self.codec.decode(action)
+        if isinstance(action, Mapping):
+            return self.codec.from_json(action)
+        raise InvalidActionError(f"an action is an Action, an integer code or a JSON object, not {action!r}")
+
+    def __repr__(self) -> str:
+        return f"load_game({self.name!r}, **{self.params_dict()!r})"

@@ -1,0 +1,79 @@
+"""Seeded randomness owned by a state.
+
+Rules: architecture "Randomness" — the state owns a seeded RNG; nothing else calls :mod:`random`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import MutableSequence, Sequence
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+class Rng:
+    """A seeded pseudo-random generator with an exact JSON form and independent forks.
+
+    Args:
+        seed: any integer; the same seed gives the same sequence.
+    """
+
+    __slots__ = ("_random",)
+
+    def __init__(self, seed: int = 0) -> None:
+        self._random = random.Random(seed)
+
+    def randrange(self, n: int) -> int:
+        """Return a uniform integer in ``[0, n)``. Raises ``ValueError`` if ``n <= 0``."""
+        return self._random.randrange(n)
+
+    def random(self) -> float:
+        """Return a uniform float in ``[0, 1)``."""
+        return self._random.random()
+
+    def choice(self, items: Sequence[T]) -> T:
+        """Return one element of a non-empty sequence, uniformly."""
+        return items[self._random.randrange(len(items))]
+
+    def shuffle(self, items: MutableSequence[Any]) -> None:
+        """Shuffle ``items`` in place, uniformly."""
+        self._random.shuffle(items)
+
+    def sample(self, items: Sequence[T], k: int) -> list[T]:
+        """Return ``k`` distinct elements of ``items`` in random order."""
+        return self._random.sample(items, k)
+
+    def fork(self) -> Rng:
+        """Return a new generator seeded from this one (advances this generator by one draw).
+
+        The fork shares no future with this generator, so a copy handed to a bot cannot predict the deck.
+        """
+        return Rng(self._random.getrandbits(63))
+
+    def clone(self) -> Rng:
+        """Return an exact copy: the copy produces the same future sequence as this generator."""
+        other = Rng.__new__(Rng)
+        other._random = random.Random()
+        other._random.setstate(self._random.getstate())
+        return other
+
+    def to_json(self) -> list[Any]:
+        """Return the exact internal state as a JSON-able list."""
+        version, internal, gauss = self._random.getstate()
+        return [version, list(internal), gauss]
+
+    @classmethod
+    def from_json(cls, data: Sequence[Any]) -> Rng:
+        """Rebuild a generator from :meth:`to_json` output.
+
+        Raises:
+            ValueError: if ``data`` is not a state produced by :meth:`to_json`.
+        """
+        rng = cls.__new__(cls)
+        rng._random = random.Random()
+        try:
+            rng._random.setstate((int(data[0]), tuple(int(x) for x in data[1]), data[2]))
+        except (TypeError, IndexError, ValueError) as exc:
+            raise ValueError(f"not a serialized Rng state: {exc}") from exc
+        return rng

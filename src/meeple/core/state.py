@@ -1,0 +1,255 @@
+"""The State half of the core contract, with the checks every game shares.
+
+Subclasses implement the rules (``current_player``, ``_legal_actions``, ``_apply``, ``is_terminal``, ``returns``,
+``scores``, ``observation``, ``_resample``, ``_copy_fields``, ``_body_to_json``, ``_describe``); this class enforces
+the contract in one place: legality checks, unchanged state on errors, history, the legal-action cache, JSON,
+clone and the information-state string.
+
+Rules: architecture "The core contract".
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from meeple.core.action import Action
+from meeple.core.errors import IllegalActionError, InvalidActionError, NotYourTurnError
+from meeple.core.game import STATE_FORMAT
+from meeple.core.rng import Rng
+
+if TYPE_CHECKING:
+    from meeple.core.game import Game
+
+CHANCE = -1
+"""``current_player()`` of a chance node (OpenSpiel's id). meeple samples chance inside ``apply_action``."""
+TERMINAL = -4
+"""``current_player()`` once the game is over (OpenSpiel's id)."""
+SPECTATOR = -3
+"""A ``perspective`` that sees only public information (``observation(None)`` is the same view)."""
+
+G = TypeVar("G", bound="Game[Any]")
+
+_MAX_LISTED = 12
+
+
+class State(ABC, Generic[G]):
+    """A position of a game.
+
+    Attributes:
+        game: the game (parameters, codec, info).
+        seed: the seed the game was started with.
+        rng: the state's own random generator; nothing else draws randomness.
+        history: ``(seat, action)`` pairs applied since the initial state.
+    """
+
+    def __init__(self, game: G, seed: int) -> None:
+        self.game: G = game
+        self.seed = seed
+        self.rng = Rng(seed)
+        self.history: list[tuple[int, Action]] = []
+        self._legal: list[Action] | None = None
+
+    # ================================================================ to implement
+    @abstractmethod
+    def current_player(self) -> int:
+        """Return the seat to move (0-based), or :data:`TERMINAL` when the game is over."""
+
+    @abstractmethod
+    def _legal_actions(self) -> list[Action]:
+        """Return the legal actions of the seat to move, in a deterministic order (non-terminal states only)."""
+
+    @abstractmethod
+    def _apply(self, action: Action) -> None:
+        """Apply a legal action of the seat to move (legality was checked by :meth:`apply_action`)."""
+
+    @abstractmethod
+    def is_terminal(self) -> bool:
+        """Return True once the game is over."""
+
+    @abstractmethod
+    def returns(self) -> list[float]:
+        """Return each seat's result, in ``[info.min_utility, info.max_utility]`` (all 0 before the end)."""
+
+    @abstractmethod
+    def scores(self) -> list[float]:
+        """Return each seat's score in the game's own points (public scoring so far, final at the end)."""
+
+    @abstractmethod
+    def observation(self, player: int | None) -> dict[str, Any]:
+        """Return a JSON-able dict of exactly what ``player`` may know; ``None`` is the spectator view."""
+
+    @abstractmethod
+    def _resample(self, player: int, rng: Rng) -> State[G]:
+        """Return a copy with everything ``player`` cannot see re-dealt from ``rng``.
+
+        The result must depend only on what ``player`` knows and on ``rng``: collect the unseen items in a
+        canonical order (sorted), shuffle them with ``rng`` and deal them back. See :meth:`resample_from_infostate`.
+        """
+
+    @abstractmethod
+    def _copy_fields(self, other: State[G]) -> None:
+        """Copy the game-specific fields of ``self`` into ``other`` (deeply: nothing mutable may be shared)."""
+
+    @abstractmethod
+    def _body_to_json(self) -> dict[str, Any]:
+        """Return the game-specific fields as a JSON-able dict."""
+
+    @abstractmethod
+    def _describe(self, action: Action, actor: int, perspective: int | None) -> str:
+        """Return the text of ``action`` by ``actor`` as ``perspective`` may see it (``None`` = full text)."""
+
+    # ================================================================ contract
+    def legal_actions(self, player: int | None = None) -> list[Action]:
+        """Return the legal actions, in a deterministic order.
+
+        Args:
+            player: a seat; if given and not the seat to move, the result is empty.
+
+        Returns:
+            A new list of the canonical (interned) action instances; empty once the game is over.
+        """
+        if self._legal is None:
+            self._legal = [] if self.is_terminal() else self._legal_actions()
+        if player is not None and player != self.current_player():
+            return []
+        return list(self._legal)
+
+    def legal_action_codes(self) -> list[int]:
+        """Return the integer codes of :meth:`legal_actions`, in the same order (a mask for RL)."""
+        encode = self.game.codec.encode
+        return [encode(a) for a in self.legal_actions()]
+
+    def apply_action(self, action: Action | int | Mapping[str, Any], player: int | None = None) -> None:
+        """Apply one action of the seat to move.
+
+        Args:
+            action: an :class:`Action`, its integer code, or its JSON form.
+            player: the seat submitting the action; if given it must be the seat to move.
+
+        Raises:
+            InvalidActionError: the action cannot be decoded.
+            NotYourTurnError: ``player`` is not the seat to move.
+            IllegalActionError: the game is over, or the action is not legal now (the message lists legal ones).
+            In every case the state is left exactly as it was.
+        """
+        if not isinstance(action, Action):
+            action = self.game.to_action(action)
+        if self.is_terminal():
+            raise IllegalActionError(f"the game is over; {self._text(action)} cannot be played")
+        actor = self.current_player()
+        if player is not None and player != actor:
+            raise NotYourTurnError(f"it is seat {actor}'s turn, not seat {player}'s")
+        legal = self._legal if self._legal is not None else self.legal_actions()
+        if action not in legal:
+            raise IllegalActionError(self._illegal_message(action, legal, actor))
+        self._legal = None
+        self.history.append((actor, action))
+        self._apply(action)
+
+    def _text(self, action: Action) -> str:
+        try:
+            return self.action_to_string(action, perspective=None)
+        except Exception:  # noqa: BLE001 - a message must never fail
+            return repr(action)
+
+    def _illegal_message(self, action: Action, legal: list[Action], actor: int) -> str:
+        shown = [self._describe(a, actor, actor) for a in legal[:_MAX_LISTED]]
+        more = f" (and {len(legal) - _MAX_LISTED} more)" if len(legal) > _MAX_LISTED else ""
+        return (
+            f"{self._describe(action, actor, actor)} is not legal now for seat {actor}; "
+            f"legal: {'; '.join(shown)}{more}"
+        )
+
+    def action_to_string(self, action: Action, perspective: int | None = None, actor: int | None = None) -> str:
+        """Return the text of an action.
+
+        Args:
+            action: the action.
+            perspective: ``None`` for the full text; a seat for what that seat may see (hidden parts of other
+                seats' actions are redacted); :data:`SPECTATOR` for the public view.
+            actor: the seat that plays it (default: the seat to move).
+        """
+        if actor is None:
+            actor = self.current_player()
+        return self._describe(action, actor, perspective)
+
+    def string_to_action(self, text: str) -> Action:
+        """Return the legal action whose full text is ``text`` (case-insensitive), or decode JSON / an integer code.
+
+        Raises:
+            InvalidActionError: nothing matches; the message lists the legal texts.
+        """
+        wanted = text.strip()
+        legal = self.legal_actions()
+        for a in legal:
+            if self.action_to_string(a).lower() == wanted.lower():
+                return a
+        if wanted.startswith("{"):
+            try:
+                return self.game.action_from_json(json.loads(wanted))
+            except json.JSONDecodeError as exc:
+                raise InvalidActionError(f"malformed JSON action: {exc}") from None
+        if wanted.isdigit():
+            return self.game.action_from_code(int(wanted))
+        shown = "; ".join(self.action_to_string(a) for a in legal[:_MAX_LISTED])
+        raise InvalidActionError(f"no legal action reads {text!r}; legal: {shown or 'none (game over)'}")
+
+    def information_state_string(self, player: int) -> str:
+        """Return a perfect-recall key of what ``player`` knows: their observation and the history as they saw it.
+
+        Two states give the same string for ``player`` exactly when ``player`` cannot tell them apart.
+        """
+        obs = json.dumps(self.observation(player), sort_keys=True, separators=(",", ":"))
+        seen = "\n".join(f"{p}:{self._describe(a, p, player)}" for p, a in self.history)
+        return f"{obs}\n{seen}"
+
+    def resample_from_infostate(self, player: int, rng: Rng) -> State[G]:
+        """Return a full state consistent with what ``player`` knows, hidden parts re-dealt from ``rng``.
+
+        Everything ``player`` can see (their observation and information state) is unchanged; the copy gets a
+        fresh generator forked from ``rng``, so it shares no future randomness with this state.
+
+        Args:
+            player: the seat whose knowledge is kept.
+            rng: the source of the re-deal; it is advanced.
+        """
+        other = self._resample(player, rng)
+        other.rng = rng.fork()
+        other._legal = None
+        return other
+
+    def clone(self) -> State[G]:
+        """Return an exact, independent deep copy (random generator included)."""
+        other = self.__class__.__new__(self.__class__)
+        other.game = self.game
+        other.seed = self.seed
+        other.rng = self.rng.clone()
+        other.history = list(self.history)
+        other._legal = self._legal
+        self._copy_fields(other)
+        return other
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the exact state as JSON-able data; ``game.state_from_json`` rebuilds it."""
+        return {
+            "format": STATE_FORMAT,
+            "game": self.game.name,
+            "params": self.game.params_dict(),
+            "seed": self.seed,
+            "rng": self.rng.to_json(),
+            "history": [[p, a.to_json()] for p, a in self.history],
+            "body": self._body_to_json(),
+        }
+
+    def _restore_common(self, data: Mapping[str, Any]) -> None:
+        """Restore the fields this class owns from :meth:`to_json` data (for ``_state_from_body``)."""
+        self.seed = int(data["seed"])
+        self.rng = Rng.from_json(data["rng"])
+        self.history = [(int(p), self.game.action_from_json(a)) for p, a in data["history"]]
+        self._legal = None
+
+    def __str__(self) -> str:
+        return json.dumps(self.observation(None), sort_keys=True, indent=1)

@@ -1,0 +1,1 @@
+"""The four games, one package each with the same split."""
