@@ -1,0 +1,117 @@
+"""Speed measurements of the engines, reported as ratios against a baseline run in the same process.
+
+The baseline is a fixed pure-Python workload (shuffling and scanning a 65-card deck, as a card game does), so a
+ratio such as "decisions per second / baseline operations per second" compares engines across machines.
+Used by ``meeple bench`` and the files in ``benchmarks/``.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from meeple.core.registry import load_game
+from meeple.core.rng import Rng
+from meeple.core.state import State
+
+
+@dataclass(frozen=True)
+class SpeedResult:
+    """Throughput of one game with one parameter set.
+
+    Attributes:
+        game: registered game name.
+        players: player count.
+        decisions_per_s: random-play decisions (``legal_actions`` + ``apply_action``) per second.
+        games_per_s: complete random games (from ``new_initial_state``) per second.
+        clones_per_s: ``clone()`` calls per second on mid-game states.
+        mean_decisions: mean number of decisions per game.
+    """
+
+    game: str
+    players: int
+    decisions_per_s: float
+    games_per_s: float
+    clones_per_s: float
+    mean_decisions: float
+
+
+def baseline_ops_per_s(seconds: float = 0.5) -> float:
+    """Return operations per second of the baseline workload (one op = shuffle a 65-card deck and scan it).
+
+    Args:
+        seconds: minimum measuring time (seconds).
+    """
+    rng = random.Random(0)
+    deck = list(range(65))
+    ops = 0
+    start = time.perf_counter()
+    while True:
+        for _ in range(200):
+            rng.shuffle(deck)
+            sum(1 for c in deck if c & 1)
+        ops += 200
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return ops / elapsed
+
+
+def measure_game(
+    game_name: str,
+    players: int,
+    params: Mapping[str, Any] | None = None,
+    seconds: float = 2.0,
+    seed: int = 0,
+) -> SpeedResult:
+    """Play random games of a game for about ``seconds`` and return its throughput.
+
+    Args:
+        game_name: registered game.
+        players: player count.
+        params: other parameters (variant flags).
+        seconds: measuring time per quantity (seconds); the total is about twice that.
+        seed: first seed; game ``i`` uses ``seed + i``.
+
+    Raises:
+        InvalidParameterError: unknown game or parameters.
+    """
+    game = load_game(game_name, **{**(params or {}), "players": players})
+    rng = Rng(seed)
+    games = decisions = 0
+    snapshots: list[State[Any]] = []
+    start = time.perf_counter()
+    while True:
+        state = game.new_initial_state(seed + games)
+        n = 0
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+            n += 1
+            if n == 40 and len(snapshots) < 50:
+                snapshots.append(state.clone())
+        decisions += n
+        games += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            break
+    clones = 0
+    start = time.perf_counter()
+    pool = snapshots or [game.new_initial_state(seed)]
+    while True:
+        for s in pool:
+            s.clone()
+        clones += len(pool)
+        clone_elapsed = time.perf_counter() - start
+        if clone_elapsed >= seconds / 4:
+            break
+    return SpeedResult(
+        game=game_name,
+        players=players,
+        decisions_per_s=decisions / elapsed,
+        games_per_s=games / elapsed,
+        clones_per_s=clones / clone_elapsed,
+        mean_decisions=decisions / games,
+    )
