@@ -1,0 +1,132 @@
+"""Helpers shared by the commands: option types, argument parsing, game loading and clean error exits.
+
+Every error a user can provoke from the command line ends with a one-line message on stderr and exit code 2 (usage
+error), never a traceback: use :func:`fail` and :func:`load_game_or_exit`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from meeple.bots.base import HEURISTIC_BOTS, make_bot
+from meeple.core.errors import MeepleError
+from meeple.core.game import Game
+from meeple.core.registry import game_class, load_game
+
+USAGE_ERROR = 2
+"""Exit code of a bad command line (unknown game, bad ``--variant``, bad ``--players``...)."""
+
+GameArg = Annotated[str, typer.Argument(help="Registered game name (see `meeple games`).", show_default=False)]
+PlayersOpt = Annotated[
+    int | None, typer.Option("--players", "-p", help="Number of players (default: the game's default).")
+]
+BotsOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--bots",
+        "-b",
+        help="Comma-separated bot kinds, e.g. heuristic,random; cycled over the bot seats "
+        "(default: heuristic if the game has one, else random).",
+    ),
+]
+SeedOpt = Annotated[int | None, typer.Option("--seed", "-s", help="Seed of the game (default: a random seed).")]
+VariantOpt = Annotated[
+    list[str] | None,
+    typer.Option("--variant", "-V", help="A variant flag KEY=VALUE (repeatable); see `meeple rules GAME`."),
+]
+RecordOpt = Annotated[
+    Path | None, typer.Option("--record", "-r", help="Save the game record(s) to this JSON Lines file.")
+]
+
+
+def stdout_console() -> Console:
+    """Return a console on the current ``sys.stdout`` (so that test runners can capture it)."""
+    return Console(highlight=False)
+
+
+def stderr_console() -> Console:
+    """Return a console on the current ``sys.stderr``."""
+    return Console(stderr=True, highlight=False)
+
+
+def fail(message: str, code: int = USAGE_ERROR) -> NoReturn:
+    """Print ``Error: message`` on stderr and exit with ``code`` (2 by default)."""
+    stderr_console().print(f"[bold red]Error:[/] {escape(message)}", soft_wrap=True)
+    raise typer.Exit(code)
+
+
+def parse_variants(items: Sequence[str] | None) -> dict[str, str]:
+    """Parse ``KEY=VALUE`` strings (from repeated ``--variant`` options) into a dict.
+
+    Exits with code 2 on an item without ``=`` or with an empty key, or on a key given twice.
+    """
+    out: dict[str, str] = {}
+    for item in items or ():
+        key, sep, value = item.partition("=")
+        key = key.strip().replace("-", "_")
+        if not sep or not key:
+            fail(f"--variant expects KEY=VALUE, not {item!r}")
+        if key in out:
+            fail(f"--variant {key} is given twice")
+        if key == "players":
+            fail("set the player count with --players, not --variant")
+        out[key] = value.strip()
+    return out
+
+
+def parse_bots(text: str | None, game_name: str) -> list[str]:
+    """Split a comma-separated ``--bots`` value; default: ``heuristic`` if the game has one, else ``random``.
+
+    Every kind is checked with :func:`meeple.bots.make_bot`; exits with code 2 on an unknown kind.
+    """
+    specs = [s.strip() for s in (text or "").split(",") if s.strip()]
+    if not specs:
+        specs = [default_bot(game_name)]
+    for spec in specs:
+        try:
+            make_bot(spec, game_name, seed=0)
+        except MeepleError as exc:
+            fail(str(exc))
+    return specs
+
+
+def default_bot(game_name: str) -> str:
+    """Return ``"heuristic"`` if ``game_name`` has a heuristic bot, else ``"random"``."""
+    return "heuristic" if game_name in HEURISTIC_BOTS else "random"
+
+
+def cycle(specs: Sequence[str], count: int) -> list[str]:
+    """Return ``count`` items taken from ``specs`` in order, cycling (``specs`` must not be empty)."""
+    return [specs[i % len(specs)] for i in range(count)]
+
+
+def game_class_or_exit(name: str) -> type[Game[Any]]:
+    """Return the registered game class ``name``; exits with code 2 (listing the games) if unknown."""
+    try:
+        return game_class(name)
+    except MeepleError as exc:
+        fail(str(exc))
+
+
+def load_game_or_exit(name: str, players: int | None, variants: Sequence[str] | None) -> Game[Any]:
+    """Load ``name`` with ``--players`` and ``--variant`` values; exits with code 2 and a clear message on error."""
+    params: dict[str, Any] = dict(parse_variants(variants))
+    if players is not None:
+        params["players"] = players
+    game_class_or_exit(name)
+    try:
+        return load_game(name, **params)
+    except MeepleError as exc:
+        fail(str(exc))
+
+
+def seat_label(seat: int, labels: Sequence[str]) -> str:
+    """Return ``"Seat 2 (heuristic)"`` style labels (just ``"Seat 2"`` without a label)."""
+    label = labels[seat] if 0 <= seat < len(labels) else ""
+    return f"Seat {seat} ({label})" if label else f"Seat {seat}"

@@ -1,0 +1,73 @@
+"""``meeple rules GAME`` (rules summary and variant flags) and ``meeple games`` (the registered games)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import typer
+from rich.markdown import Markdown
+from rich.table import Table
+
+from meeple.cli.common import GameArg, game_class_or_exit, stdout_console
+from meeple.core.game import Game
+from meeple.core.params import ParamSpec
+from meeple.core.registry import game_class, registered_games
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, tuple | list):
+        return ",".join(str(v) for v in value)
+    return str(value)
+
+
+def _allowed(spec: ParamSpec) -> str:
+    if spec.choices is not None:
+        return " | ".join(_value(c) for c in spec.choices)
+    return spec.type_name
+
+
+def params_table(cls: type[Game[Any]]) -> Table:
+    """Return a table of the game's parameters: name, allowed values, default and description."""
+    table = Table(title=f"{cls.title}: variant flags (--variant NAME=VALUE)", title_justify="left")
+    table.add_column("name", style="bold", no_wrap=True)
+    table.add_column("allowed values", max_width=22)
+    table.add_column("default", max_width=10)
+    table.add_column("description", ratio=1)
+    for spec in cls.describe_params():
+        allowed = _allowed(spec)
+        doc = spec.doc
+        if spec.name == "players":
+            allowed = f"{cls.min_players}..{cls.max_players}"
+            doc = (doc + " (set with --players)").strip()
+        table.add_row(spec.name, allowed, _value(spec.default), doc)
+    return table
+
+
+def rules(game: GameArg) -> None:
+    """Print the rules summary of GAME and its variant flags."""
+    cls = game_class_or_exit(game)
+    console = stdout_console()
+    console.print(Markdown(cls.rules_summary()))
+    console.print()
+    console.print(f"Players: {cls.min_players} to {cls.max_players}")
+    console.print(params_table(cls))
+
+
+def games() -> None:
+    """List the registered games with their player counts."""
+    table = Table(title="Registered games", title_justify="left")
+    table.add_column("name", style="bold")
+    table.add_column("title")
+    table.add_column("players")
+    for name in registered_games():
+        cls = game_class(name)
+        table.add_row(name, cls.title, f"{cls.min_players}-{cls.max_players}")
+    stdout_console().print(table)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``rules`` and ``games`` commands to ``app``."""
+    app.command("rules")(rules)
+    app.command("games")(games)

@@ -1,0 +1,111 @@
+"""``meeple simulate GAME -n 1000 --players 4 --bots heuristic,random``: bot-only games and a summary table."""
+
+from __future__ import annotations
+
+import time
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from meeple.arena.simulate import SimulationSummary, run_games, summarize
+from meeple.cli.common import (
+    BotsOpt,
+    GameArg,
+    PlayersOpt,
+    RecordOpt,
+    VariantOpt,
+    cycle,
+    fail,
+    load_game_or_exit,
+    parse_bots,
+    stdout_console,
+)
+from meeple.core.errors import MeepleError
+from meeple.core.records import write_records
+
+
+def summary_table(summary: SimulationSummary) -> Table:
+    """Return the per-seat and per-bot table of a :class:`SimulationSummary`."""
+    table = Table(title=f"{summary.games} games", title_justify="left")
+    for name in ("", "bot", "games", "wins", "shared", "win %", "mean score"):
+        table.add_column(name, justify="left" if name in ("", "bot") else "right")
+    rows = [(f"seat {s}", summary.labels[s], st) for s, st in enumerate(summary.seats)]
+    rows += [("all seats", label, st) for label, st in summary.bots.items()]
+    for i, (who, label, st) in enumerate(rows):
+        table.add_row(
+            who,
+            label,
+            str(st.games),
+            str(st.wins),
+            str(st.shared_wins),
+            f"{100 * st.win_rate:.1f}",
+            f"{st.mean_score:.2f}",
+            end_section=i == len(summary.seats) - 1,
+        )
+    return table
+
+
+def print_summary(console: Console, summary: SimulationSummary) -> None:
+    """Print the summary table, then ties, mean lengths and speed (speed on its own last line)."""
+    console.print(summary_table(summary))
+    console.print(f"Shared wins (ties): {summary.ties} games; no winner: {summary.no_winner} games")
+    if summary.mean_rounds is not None:
+        console.print(f"Mean length: {summary.mean_rounds:.2f} rounds")
+    console.print(f"Mean length: {summary.mean_decisions:.2f} decisions")
+    console.print(f"Speed: {summary.games_per_second:.1f} games/s ({summary.seconds:.2f} s)")
+
+
+def simulate(
+    game: GameArg,
+    n: Annotated[int, typer.Option("-n", "--games", min=1, help="Number of games.")] = 100,
+    players: PlayersOpt = None,
+    bots: BotsOpt = None,
+    seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Seed of the first game (game i: seed + i).")] = 0,
+    variant: VariantOpt = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes.")] = 1,
+    record: RecordOpt = None,
+) -> None:
+    """Play N games between bots and print wins per seat and per bot, scores, lengths and speed."""
+    loaded = load_game_or_exit(game, players, variant)
+    labels = cycle(parse_bots(bots, game), loaded.num_players)
+    params = loaded.params_dict()
+    console = stdout_console()
+    intro = f"{loaded.title}: {n} games, {loaded.num_players} players: {', '.join(labels)}; seeds {seed}.."
+    console.print(escape(intro), soft_wrap=True)
+    start = time.perf_counter()
+    try:
+        with Progress(
+            TextColumn("simulating"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=console,
+            transient=True,
+        ) as progress:
+            task = progress.add_task("games", total=n)
+            outcomes = run_games(
+                game,
+                params,
+                labels,
+                n,
+                base_seed=seed,
+                jobs=jobs,
+                keep_records=record is not None,
+                on_progress=lambda k: progress.advance(task, k),
+            )
+    except MeepleError as exc:
+        fail(str(exc))
+    summary = summarize(outcomes, labels, time.perf_counter() - start)
+    print_summary(console, summary)
+    if record is not None:
+        written = write_records(record, (o.record for o in outcomes if o.record is not None))
+        console.print(f"Saved {written} game records to {escape(str(record))}", soft_wrap=True)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``simulate`` command to ``app``."""
+    app.command("simulate")(simulate)

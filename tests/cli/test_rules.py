@@ -1,0 +1,33 @@
+from __future__ import annotations
+
+import re
+
+import meeple
+from tests.cli.conftest import Cli
+
+
+def test_version(cli: Cli) -> None:
+    assert cli(["--version"]).output.strip() == f"meeple {meeple.__version__}"
+
+
+def test_games_lists_player_counts(cli: Cli) -> None:
+    out = cli(["games"]).output
+    assert re.search(r"toy_auction\s+│\s+Toy sealed auction\s+│\s+2-4", out)
+
+
+def test_rules_lists_every_flag(cli: Cli) -> None:
+    out = cli(["rules", "toy_auction"]).output
+    assert "Toy sealed auction" in out and "Players: 2 to 4" in out
+    for spec in meeple.load_game("toy_auction").describe_params():
+        assert re.search(rf"│ {spec.name}\s+│", out), spec.name
+    assert "starting coins" in out and "2..4" in out
+
+
+def test_rules_unknown_game(cli: Cli) -> None:
+    assert "unknown game 'go'" in cli(["rules", "go"], code=2).output
+
+
+def test_help_lists_the_commands(cli: Cli) -> None:
+    out = cli(["--help"]).output
+    for command in ("play", "simulate", "replay", "rules", "games"):
+        assert command in out
