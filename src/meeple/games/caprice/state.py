@@ -1,0 +1,431 @@
+"""The state of a game of Caprice.
+
+Pieces and symbols are type codes 0..3 (DR, DT, LR, LT); spaces are indices 0..5 (A..F). A turn is a placement
+(phase "place") and then, if any piece may move, the optional move (phase "move"). Under
+``third_symbol_exchange="optional"`` the setup has a "draw" phase: every third and fourth draw of a player is a
+decision of that player (keep the token, or exchange it when it is a third copy), so the other seats cannot tell
+a third copy from any other draw. Under ``symbol_order="manual"`` an "order" phase follows the end of play.
+
+Rules: caprice.md §4-14.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from meeple.core.action import Action
+from meeple.core.rng import Rng
+from meeple.core.state import TERMINAL, State
+from meeple.games.caprice.actions import ExchangeSymbol, KeepSymbol, Move, OrderSymbol, Place, SkipMove
+from meeple.games.caprice.data import (
+    MAX_HEIGHT,
+    NUM_SPACES,
+    NUM_TYPES,
+    PIECE_TYPES,
+    PIECES_PER_TYPE,
+    SPACES,
+    SYMBOLS_PER_PLAYER,
+    TOKENS_PER_TYPE,
+    TOWERS_TO_END,
+)
+from meeple.games.caprice.hidden import draw_seat, resample_symbols
+from meeple.games.caprice.rules import best_order, order_points, tie_break_winner
+
+if TYPE_CHECKING:
+    from meeple.games.caprice.game import CapriceGame
+
+DRAW, PLACE, MOVE, ORDER, OVER = range(5)
+PHASES = ("draw", "place", "move", "order", "over")
+"""Phase names, indexed by phase code."""
+
+# Kind codes of the action decode table built by the game.
+K_PLACE, K_MOVE, K_SKIP, K_KEEP, K_EXCHANGE, K_ORDER = range(6)
+
+
+class CapriceState(State["CapriceGame"]):
+    """A position of Caprice.
+
+    Attributes:
+        towers: per space, its pieces bottom to top (type codes).
+        supply: pieces left in the supply, per type.
+        bag: symbol tokens in the bag, per type (set-aside tokens are back in it).
+        symbols: per seat, the kept symbol tokens in draw order (hidden from the other seats until the end).
+        exchanges: per seat, public ``[slot, tokens set aside]`` records of its exchanges (slot 0..3).
+        phase: DRAW, PLACE, MOVE, ORDER or OVER.
+        player: the seat to move.
+        first: the first player.
+        draws: completed draws of the setup.
+        drawn: the token the drawing seat is looking at (phase DRAW), else -1.
+        placed: the space of the piece placed this turn (phase MOVE), else -1.
+        marker: the space whose top piece carries the red marker, or -1.
+        full: the number of towers of height 4.
+        placements: pieces placed so far.
+        ender: the seat whose placement or move ended the game, or -1.
+        orders: per seat, the chosen order (phase ORDER: the part chosen so far; at the end: the scored order).
+        points: final points per seat (empty before the end).
+        winner: the winning seat, or -1 before the end.
+    """
+
+    def __init__(self, game: CapriceGame, seed: int) -> None:
+        super().__init__(game, seed)
+        n = game.num_players
+        self.towers: list[list[int]] = [[] for _ in range(NUM_SPACES)]
+        self.supply: list[int] = [PIECES_PER_TYPE] * NUM_TYPES
+        self.bag: list[int] = [TOKENS_PER_TYPE] * NUM_TYPES
+        self.symbols: list[list[int]] = [[] for _ in range(n)]
+        self.exchanges: list[list[list[int]]] = [[] for _ in range(n)]
+        fp = game.params.first_player
+        self.first: int = fp if fp >= 0 else self.rng.randrange(n)
+        self.phase: int = DRAW
+        self.player: int = self.first
+        self.draws: int = 0
+        self.drawn: int = -1
+        self.placed: int = -1
+        self.marker: int = -1
+        self.full: int = 0
+        self.placements: int = 0
+        self.ender: int = -1
+        self.orders: list[list[int]] = [[] for _ in range(n)]
+        self.points: list[int] = []
+        self.winner: int = -1
+        self._run_draws()
+
+    # ------------------------------------------------------------------ setup (§4-5)
+    def _draw_token(self) -> int:
+        bag = self.bag
+        r = self.rng.randrange(sum(bag))
+        for t in range(NUM_TYPES):
+            if r < bag[t]:
+                bag[t] -= 1
+                return t
+            r -= bag[t]
+        raise AssertionError("empty bag")  # pragma: no cover
+
+    def _run_draws(self) -> None:
+        """Draw tokens in turn order until a draw needs a decision or everyone holds 4 (§4)."""
+        n = self.game.num_players
+        optional = self.game.params.third_symbol_exchange == "optional"
+        while self.draws < SYMBOLS_PER_PLAYER * n:
+            seat, slot = draw_seat(self.draws, self.first, n)
+            token = self._draw_token()
+            if optional and slot >= 2:
+                self.phase, self.player, self.drawn = DRAW, seat, token
+                return
+            third = not optional and self.symbols[seat].count(token) >= 2
+            self._receive(seat, slot, token, third)
+        self.phase, self.player, self.drawn = PLACE, self.first, -1
+
+    def _receive(self, seat: int, slot: int, token: int, exchange: bool) -> None:
+        """Give ``token`` to ``seat``, or set it aside, draw until another symbol comes and return them (§5).
+
+        Set-aside tokens go back into the bag right after that redraw (docs/decisions.md "Caprice").
+        """
+        if exchange:
+            aside = 1
+            new = self._draw_token()
+            while new == token:
+                aside += 1
+                new = self._draw_token()
+            self.bag[token] += aside
+            self.exchanges[seat].append([slot, aside])
+            token = new
+        self.symbols[seat].append(token)
+        self.draws += 1
+
+    def can_exchange(self) -> bool:
+        """Return True if the drawn token is a copy of a symbol the drawer already holds twice (§5)."""
+        return self.drawn >= 0 and self.symbols[self.player].count(self.drawn) >= 2
+
+    # ------------------------------------------------------------------ contract
+    def current_player(self) -> int:
+        """Return the seat to move, or TERMINAL."""
+        return TERMINAL if self.phase == OVER else self.player
+
+    def is_terminal(self) -> bool:
+        """Return True once the game is over (and, under manual order, every order is chosen)."""
+        return self.phase == OVER
+
+    def _legal_actions(self) -> list[Action]:
+        game = self.game
+        phase = self.phase
+        towers = self.towers
+        if phase == PLACE:
+            open_spaces = [s for s in range(NUM_SPACES) if len(towers[s]) < MAX_HEIGHT]
+            table = game.place_table
+            return [table[p][s] for p in range(NUM_TYPES) if self.supply[p] for s in open_spaces]
+        if phase == MOVE:
+            return [game.skip_action, *self._moves()]
+        if phase == DRAW:
+            if self.can_exchange():
+                return [game.keep_action, game.exchange_action]
+            return [game.keep_action]
+        remaining = self._unordered(self.player)
+        return [game.order_table[t] for t in sorted(set(remaining))]
+
+    def _moves(self) -> list[Action]:
+        """Return the legal moves (§7): a top piece not placed this turn, not marked, onto another open space."""
+        towers = self.towers
+        table = self.game.move_table
+        placed, marker = self.placed, self.marker
+        open_spaces = [d for d in range(NUM_SPACES) if len(towers[d]) < MAX_HEIGHT]
+        out: list[Action] = []
+        for src in range(NUM_SPACES):
+            if towers[src] and src != placed and src != marker:
+                row = table[src]
+                out += [row[d] for d in open_spaces if d != src]
+        return out
+
+    def _apply(self, action: Action) -> None:
+        kind, a, b = self.game.decode[action]
+        if kind == K_PLACE:
+            self._place(a, b)
+        elif kind == K_MOVE:
+            self._move(a, b)
+        elif kind == K_SKIP:
+            self._next_turn()
+        elif kind == K_KEEP or kind == K_EXCHANGE:
+            seat, slot = draw_seat(self.draws, self.first, self.game.num_players)
+            token, self.drawn = self.drawn, -1
+            self._receive(seat, slot, token, kind == K_EXCHANGE)
+            self._run_draws()
+        else:
+            self._order(a)
+
+    def _place(self, piece: int, space: int) -> None:
+        """Place a piece (§6); the marker comes off that tower (§8); the end is checked (§9)."""
+        tower = self.towers[space]
+        tower.append(piece)
+        self.supply[piece] -= 1
+        self.placements += 1
+        if self.marker == space:
+            self.marker = -1
+        if len(tower) == MAX_HEIGHT:
+            self.full += 1
+            if self.full >= TOWERS_TO_END:
+                self._end()
+                return
+        self.placed = space
+        self.phase = MOVE
+        if not self._any_move():
+            self._next_turn()
+
+    def _any_move(self) -> bool:
+        towers = self.towers
+        open_count = sum(1 for t in towers if len(t) < MAX_HEIGHT)
+        for src in range(NUM_SPACES):
+            if towers[src] and src != self.placed and src != self.marker:
+                if open_count - (1 if len(towers[src]) < MAX_HEIGHT else 0) > 0:
+                    return True
+        return False
+
+    def _move(self, src: int, dst: int) -> None:
+        """Move a top piece (§7); the marker goes on it (§8); the end is checked (§9)."""
+        source = self.towers[src]
+        if len(source) == MAX_HEIGHT:
+            self.full -= 1
+        target = self.towers[dst]
+        target.append(source.pop())
+        self.marker = dst
+        if len(target) == MAX_HEIGHT:
+            self.full += 1
+            if self.full >= TOWERS_TO_END:
+                self._end()
+                return
+        self._next_turn()
+
+    def _next_turn(self) -> None:
+        self.placed = -1
+        self.phase = PLACE
+        self.player = (self.player + 1) % self.game.num_players
+
+    def _end(self) -> None:
+        """The game ends at once (§9): score, or let every player choose an order first (manual variant)."""
+        self.ender = self.player
+        self.placed = -1
+        if self.game.params.symbol_order == "manual":
+            self.phase = ORDER
+            self.player = (self.ender + 1) % self.game.num_players
+            self._next_orderer()
+        else:
+            self._finish()
+
+    def _unordered(self, seat: int) -> list[int]:
+        remaining = list(self.symbols[seat])
+        for t in self.orders[seat]:
+            remaining.remove(t)
+        return remaining
+
+    def _order(self, symbol: int) -> None:
+        self.orders[self.player].append(symbol)
+        self._next_orderer()
+
+    def _next_orderer(self) -> None:
+        """Fill in the forced last symbol and pass to the next seat after the ender that has not ordered.
+
+        Every player makes exactly three choices (even when they are forced), so the number of decisions does not
+        reveal a hand of identical symbols.
+        """
+        n = self.game.num_players
+        for _ in range(n + 1):
+            order = self.orders[self.player]
+            if len(order) < SYMBOLS_PER_PLAYER - 1:
+                return
+            if len(order) == SYMBOLS_PER_PLAYER - 1:
+                order.extend(self._unordered(self.player))
+            if all(len(o) == SYMBOLS_PER_PLAYER for o in self.orders):
+                self._finish()
+                return
+            self.player = (self.player + 1) % n
+        raise AssertionError("no seat left to order")  # pragma: no cover
+
+    def _finish(self) -> None:
+        """Score every player (§10-13) and find the winner (§14)."""
+        n = self.game.num_players
+        if self.game.params.symbol_order == "best":
+            results = [best_order(self.symbols[s], self.towers) for s in range(n)]
+            self.orders = [list(o) for o, _ in results]
+            self.points = [p for _, p in results]
+        else:
+            self.points = [order_points(self.orders[s], self.towers) for s in range(n)]
+        self.winner = tie_break_winner(self.points, self.ender)
+        self.phase = OVER
+
+    def returns(self) -> list[float]:
+        """Return 1.0 for the winner (ties are always broken, §14), 0.0 for the others; all 0.0 before the end."""
+        n = self.game.num_players
+        if self.phase != OVER:
+            return [0.0] * n
+        return [1.0 if s == self.winner else 0.0 for s in range(n)]
+
+    def scores(self) -> list[float]:
+        """Return the final points per seat; all 0.0 before the end (the symbols are hidden until then)."""
+        if self.phase != OVER:
+            return [0.0] * self.game.num_players
+        return [float(p) for p in self.points]
+
+    def observation(self, player: int | None) -> dict[str, Any]:
+        """Return what ``player`` may see (see :func:`meeple.games.caprice.observation.build_observation`)."""
+        from meeple.games.caprice.observation import build_observation
+
+        return build_observation(self, player)
+
+    # ------------------------------------------------------------------ hidden information
+    def _resample(self, player: int, rng: Rng) -> CapriceState:
+        other = self.clone()
+        assert isinstance(other, CapriceState)
+        if self.phase == OVER:
+            return other  # everything is revealed
+        n = self.game.num_players
+        own_pending = self.drawn if self.phase == DRAW and self.player == player else -1
+        other_pending = self.phase == DRAW and self.player != player
+        hands, pending, bag = resample_symbols(
+            player,
+            self.symbols[player],
+            own_pending,
+            other_pending,
+            self.draws,
+            self.first,
+            n,
+            self.exchanges,
+            self.game.params.third_symbol_exchange == "mandatory",
+            rng,
+        )
+        other.symbols = hands
+        other.bag = bag
+        if self.phase == DRAW:
+            other.drawn = pending
+        if self.phase == ORDER:
+            for s in range(n):
+                if s != player and self.orders[s]:
+                    shuffled = list(hands[s])
+                    rng.shuffle(shuffled)
+                    other.orders[s] = shuffled[: len(self.orders[s])]
+        return other
+
+    def _copy_fields(self, other: State[CapriceGame]) -> None:
+        assert isinstance(other, CapriceState)
+        other.towers = [list(t) for t in self.towers]
+        other.supply = list(self.supply)
+        other.bag = list(self.bag)
+        other.symbols = [list(s) for s in self.symbols]
+        other.exchanges = [[list(e) for e in x] for x in self.exchanges]
+        other.first = self.first
+        other.phase = self.phase
+        other.player = self.player
+        other.draws = self.draws
+        other.drawn = self.drawn
+        other.placed = self.placed
+        other.marker = self.marker
+        other.full = self.full
+        other.placements = self.placements
+        other.ender = self.ender
+        other.orders = [list(o) for o in self.orders]
+        other.points = list(self.points)
+        other.winner = self.winner
+
+    def _body_to_json(self) -> dict[str, Any]:
+        return {
+            "towers": [list(t) for t in self.towers],
+            "supply": list(self.supply),
+            "bag": list(self.bag),
+            "symbols": [list(s) for s in self.symbols],
+            "exchanges": [[list(e) for e in x] for x in self.exchanges],
+            "first": self.first,
+            "phase": PHASES[self.phase],
+            "player": self.player,
+            "draws": self.draws,
+            "drawn": self.drawn,
+            "placed": self.placed,
+            "marker": self.marker,
+            "placements": self.placements,
+            "ender": self.ender,
+            "orders": [list(o) for o in self.orders],
+            "points": list(self.points),
+            "winner": self.winner,
+        }
+
+    def _restore_body(self, body: dict[str, Any]) -> None:
+        self.towers = [[int(p) for p in t] for t in body["towers"]]
+        self.supply = [int(c) for c in body["supply"]]
+        self.bag = [int(c) for c in body["bag"]]
+        self.symbols = [[int(t) for t in s] for s in body["symbols"]]
+        self.exchanges = [[[int(v) for v in e] for e in x] for x in body["exchanges"]]
+        self.first = int(body["first"])
+        self.phase = PHASES.index(body["phase"])
+        self.player = int(body["player"])
+        self.draws = int(body["draws"])
+        self.drawn = int(body["drawn"])
+        self.placed = int(body["placed"])
+        self.marker = int(body["marker"])
+        self.full = sum(1 for t in self.towers if len(t) == MAX_HEIGHT)
+        self.placements = int(body["placements"])
+        self.ender = int(body["ender"])
+        self.orders = [[int(t) for t in o] for o in body["orders"]]
+        self.points = [int(p) for p in body["points"]]
+        self.winner = int(body["winner"])
+
+    def _describe(self, action: Action, actor: int, perspective: int | None) -> str:
+        if isinstance(action, Place):
+            return f"place {action.piece} on {action.space}"
+        if isinstance(action, Move):
+            return f"move the top piece of {action.source} to {action.target}"
+        if isinstance(action, SkipMove):
+            return "do not move"
+        if isinstance(action, KeepSymbol):
+            return "keep the drawn symbol"
+        if isinstance(action, ExchangeSymbol):
+            return "exchange the drawn symbol (set it aside and draw again)"
+        if isinstance(action, OrderSymbol):
+            if perspective is not None and perspective != actor:
+                return "choose the next symbol of the order"
+            return f"put {action.symbol} next in the order"
+        raise TypeError(f"not a Caprice action: {action!r}")
+
+    # ------------------------------------------------------------------ helpers for tests and tools
+    def tower_names(self) -> list[list[str]]:
+        """Return the towers as piece names, bottom to top, in space order A..F."""
+        return [[PIECE_TYPES[p] for p in t] for t in self.towers]
+
+    def space_name(self, space: int) -> str | None:
+        """Return the label of a space index, or None for -1."""
+        return SPACES[space] if space >= 0 else None
