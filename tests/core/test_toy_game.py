@@ -145,3 +145,20 @@ def test_harness_catches_a_shallow_clone(monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setattr(ToyState, "_copy_fields", shallow)
     with pytest.raises(ConformanceError, match="clone|modified the original"):
         check_game("toy_auction", seeds=[1], player_counts=[2])
+
+
+def test_rng_clones_are_exact_and_independent() -> None:
+    a = Rng(42)
+    a.randrange(10)
+    b = a.clone()
+    c = b.clone()
+    first = [a.randrange(1000) for _ in range(5)]
+    assert [b.randrange(1000) for _ in range(5)] == first
+    assert [c.randrange(1000) for _ in range(5)] == first
+    assert a.to_json() == b.to_json() == c.to_json()
+    a.randrange(1000)
+    assert a.to_json() != b.to_json()
+    restored = Rng.from_json(b.to_json())
+    assert restored.random() == b.random()
+    fork = a.fork()
+    assert [fork.randrange(1000) for _ in range(5)] != [a.randrange(1000) for _ in range(5)]

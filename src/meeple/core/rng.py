@@ -15,47 +15,60 @@ T = TypeVar("T")
 class Rng:
     """A seeded pseudo-random generator with an exact JSON form and independent forks.
 
+    :meth:`clone` is copy-on-write: the copies share the underlying generator until one of them draws, which
+    then takes a private copy first. Cloning a state is cheap, and a clone never moves another clone's sequence.
+
     Args:
         seed: any integer; the same seed gives the same sequence.
     """
 
-    __slots__ = ("_random",)
+    __slots__ = ("_random", "_shared")
 
     def __init__(self, seed: int = 0) -> None:
         self._random = random.Random(seed)
+        self._shared = False
+
+    def _own(self) -> random.Random:
+        """Return the generator, first taking a private copy if it is shared with a clone."""
+        if self._shared:
+            private = random.Random()
+            private.setstate(self._random.getstate())
+            self._random = private
+            self._shared = False
+        return self._random
 
     def randrange(self, n: int) -> int:
         """Return a uniform integer in ``[0, n)``. Raises ``ValueError`` if ``n <= 0``."""
-        return self._random.randrange(n)
+        return self._own().randrange(n)
 
     def random(self) -> float:
         """Return a uniform float in ``[0, 1)``."""
-        return self._random.random()
+        return self._own().random()
 
     def choice(self, items: Sequence[T]) -> T:
         """Return one element of a non-empty sequence, uniformly."""
-        return items[self._random.randrange(len(items))]
+        return items[self._own().randrange(len(items))]
 
     def shuffle(self, items: MutableSequence[Any]) -> None:
         """Shuffle ``items`` in place, uniformly."""
-        self._random.shuffle(items)
+        self._own().shuffle(items)
 
     def sample(self, items: Sequence[T], k: int) -> list[T]:
         """Return ``k`` distinct elements of ``items`` in random order."""
-        return self._random.sample(items, k)
+        return self._own().sample(items, k)
 
     def fork(self) -> Rng:
         """Return a new generator seeded from this one (advances this generator by one draw).
 
         The fork shares no future with this generator, so a copy handed to a bot cannot predict the deck.
         """
-        return Rng(self._random.getrandbits(63))
+        return Rng(self._own().getrandbits(63))
 
     def clone(self) -> Rng:
         """Return an exact copy: the copy produces the same future sequence as this generator."""
         other = Rng.__new__(Rng)
-        other._random = random.Random()
-        other._random.setstate(self._random.getstate())
+        other._random = self._random
+        other._shared = self._shared = True
         return other
 
     def to_json(self) -> list[Any]:
@@ -71,6 +84,7 @@ class Rng:
             ValueError: if ``data`` is not a state produced by :meth:`to_json`.
         """
         rng = cls.__new__(cls)
+        rng._shared = False
         rng._random = random.Random()
         try:
             rng._random.setstate((int(data[0]), tuple(int(x) for x in data[1]), data[2]))
