@@ -1,0 +1,214 @@
+"""Observations, action texts and the rules summary of Capitol.
+
+Rules: capitol.md §5.3 (public and private information).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from meeple.core import SEALED, Action
+from meeple.games.capitol.actions import (
+    AddToBid,
+    DrawCard,
+    Pass,
+    PlaceBuilding,
+    PlaceFloor,
+    PlaceRoof,
+    PlaceTile,
+    PlayCard,
+    SealBid,
+)
+from meeple.games.capitol.data import (
+    CARD_NAME,
+    CARD_TYPE,
+    CARD_TYPES,
+    COLOURS,
+    FLOOR,
+    ROOF,
+    ROOF_NAMES,
+    ROOF_SHORT,
+    TILE_NAMES,
+)
+
+if TYPE_CHECKING:
+    from meeple.games.capitol.game import Capitol
+    from meeple.games.capitol.state import CapitolState
+
+HIDDEN_BID = "prepare a sealed bid"
+"""What other seats read for any step of a seat's bid (AddToBid and SealBid alike)."""
+
+
+def build_observation(state: CapitolState, player: int | None) -> dict[str, Any]:
+    """Return what ``player`` (None = spectator) may know of ``state``, as a JSON-able dict.
+
+    Public: the board, off-board buildings, reserves, floor supply, tiles, scores, Consul, hand sizes, the cards
+    of each hand that are public knowledge (drawn face up or returned from a revealed bid), pile sizes and tops,
+    discard piles, revealed bids. Private: the seat's own hand, its sealed bid and bid in progress.
+    """
+    from meeple.games.capitol.state import AUCTION, PHASE_NAMES
+
+    game = state.game
+    n = game.num_players
+    mine = player is not None and 0 <= player < n
+    free = state.zone_free()
+    zones = []
+    for z, zone in enumerate(game.zones):
+        zones.append(
+            {
+                "name": zone.name,
+                "colour": COLOURS[zone.colour],
+                "roof": ROOF_NAMES[state.zone_roof[z]],
+                "small_spaces": zone.small_spaces,
+                "free": free[z],
+                "printed_fountains": zone.printed_fountains,
+                "fountain_tiles": state.zone_ftiles[z],
+                "large": TILE_NAMES[state.zone_large[z]],
+                "buildings": [[b & 3, b >> 2] for b in state.zone_bld[z]],
+                "floors": state.zone_floors[z * n : z * n + n],
+            }
+        )
+    players = []
+    for s in range(n):
+        players.append(
+            {
+                "seat": s,
+                "score": state.points[s],
+                "hand_size": len(state.hands[s]),
+                "known_cards": sorted(state.known[s]),
+                "offboard": [[c >> 2, ROOF_SHORT[c & 3]] for c in state.offboard[s]],
+                "reserve": {"round": state.reserve[2 * s], "triangular": state.reserve[2 * s + 1]},
+                "active": state.active[s],
+                "amph_bonus": state.bonus[s],
+            }
+        )
+    piles = [
+        {
+            "type": CARD_TYPES[t],
+            "size": len(state.piles[t]),
+            "top": state.piles[t][-1] if state.piles[t] else None,
+            "discard": list(state.discards[t]),
+        }
+        for t in range(3)
+    ]
+    lots = state.lots()
+    bids: list[Any] = [None] * n
+    for s, v in state.bids.values.items():
+        bids[s] = list(v) if s == player else SEALED
+    auction = {
+        "lots": [TILE_NAMES[k] for k in lots],
+        "lot": state.lot if state.phase == AUCTION else None,
+        "bids": bids,
+        "my_draft": list(state.draft) if mine and state.phase == AUCTION and state.to_move == player else None,
+        "log": [
+            {"tile": TILE_NAMES[e[0]], "winner": e[1], "bids": e[2], "zone": e[3]} for e in state.auction_log
+        ],
+    }
+    pending = None
+    if state.stack:
+        top = state.stack[-1]
+        pending = {"player": top.player, "kind": top.kind, "data": list(top.data)}
+    return {
+        "game": "capitol",
+        "seat": player,
+        "current_player": state.current_player(),
+        "phase": PHASE_NAMES[state.phase],
+        "round": state.round,
+        "consul": state.consul,
+        "scores": list(state.points),
+        "floor_supply": state.supply,
+        "tiles_supply": {TILE_NAMES[k]: state.tiles[k] for k in (3, 1, 2)},
+        "tiles_removed": {TILE_NAMES[k]: state.removed[k] for k in (3, 1, 2)},
+        "zones": zones,
+        "players": players,
+        "piles": piles,
+        "auction": auction,
+        "pending": pending,
+        "draw_queue": [list(e) for e in state.draw_queue],
+        "hand": sorted(state.hands[player]) if mine and player is not None else None,
+    }
+
+
+_PLAY_VERB = {ROOF: "place a roof", FLOOR: "take floors"}
+
+
+def describe(game: Capitol, action: Action, actor: int, perspective: int | None) -> str:
+    """Return the text of ``action`` by ``actor`` as ``perspective`` sees it (None = full text).
+
+    Texts depend only on the action (never on the current state), so past actions read the same later. Other
+    seats see every bid step as :data:`HIDDEN_BID`.
+    """
+    kind = type(action)
+    if kind is PlayCard:
+        assert isinstance(action, PlayCard)
+        name = CARD_NAME[action.card]
+        if not action.act:
+            return f"play {name} without its action"
+        return f"play {name} and {_PLAY_VERB.get(CARD_TYPE[action.card], 'place a building')}"
+    if kind is AddToBid or kind is SealBid:
+        if perspective is not None and perspective != actor:
+            return HIDDEN_BID
+        if isinstance(action, AddToBid):
+            return f"bid: add {CARD_NAME[action.card]}"
+        return "seal the bid"
+    if isinstance(action, PlaceFloor):
+        if action.onto == 0:
+            return "floor: start a new building"
+        return f"floor: add onto the unroofed building of height {action.onto}"
+    if isinstance(action, PlaceRoof):
+        return f"roof the building of height {action.height} with a {ROOF_NAMES[action.roof]} roof"
+    if isinstance(action, PlaceBuilding):
+        zone = game.zones[action.zone]
+        return (
+            f"place the {ROOF_NAMES[action.roof]}-roofed building of height {action.height} "
+            f"in {zone.name} ({COLOURS[zone.colour]})"
+        )
+    if isinstance(action, PlaceTile):
+        zone = game.zones[action.zone]
+        return f"place the tile in {zone.name} ({COLOURS[zone.colour]})"
+    if isinstance(action, DrawCard):
+        return f"draw from the {CARD_TYPES[action.pile]} pile"
+    if isinstance(action, Pass):
+        return "pass"
+    raise TypeError(f"not a Capitol action: {action!r}")
+
+
+RULES_SUMMARY = """\
+# Capitol (Alan R. Moon & Aaron Weissblum, 2001), 2-4 players
+
+Build Rome's districts: win floor majorities in the nine zones over four rounds.
+
+**Setup.** Each player holds 2 roof, 2 floor and 4 permit cards (hidden) plus a STOP card; the rest form three
+face-up draw piles (roof 1-7 x2, floor 1-8 x3, permits C1/C2/C3 x 1-8), each with its own discard pile. Each player
+starts with four completed off-board buildings (1 and 2 floors, round and triangular roofs), 3 round + 3 triangular
+roofs in reserve; the common floor supply holds 90 - 6N floors. The board has nine zones, three per colour C1..C3
+(display aliases: C1 blue/white, C2 pink/black, C3 mauve/red), each with 5-7 small spaces, printed fountains and
+one large space (`board_layout`, default the spec's provisional layout).
+
+**Round (x4).**
+1. *Construction.* From the Consul clockwise, play one card (revealed, then discarded), with or without its action,
+   or pass (final). Floor card: take min(2, supply) floors, each onto one of your unroofed buildings or starting a
+   new one. Roof card: roof one unroofed building (it is complete). Permit card of colour c: move a completed
+   building to a zone of colour c with a free small space; the zone's first building has 1 floor and fixes the
+   roof type (the three zones of a colour may not all share one type); later ones match the roof type and have
+   height H or H+1 (H = the zone's tallest).
+2. *Improvement.* Three sealed-bid auctions: fountain, fountain, then an amphitheatre (rounds 1-2) or a temple
+   (rounds 3-4). A bid is a set of hand cards (entered card by card, then sealed); all are revealed at once.
+   Highest sum wins; ties: highest single card, then seat order from the Consul. The winner discards the bid and
+   must place the tile (fountain: any free small space; amphitheatre/temple: any free large space); the others
+   take their cards back.
+3. *Scoring.* Per zone, most floors is 1st (2 + 1 per fountain), next is 2nd (1 per fountain); a temple doubles the
+   zone. Tied floors: the tallest single building is 1st and the others tied are 2nd; still tied: all 1st, no 2nd.
+4. *End.* From the Consul, each player draws 6 cards one at a time from the face-up piles (+2/+1 for 1st/2nd in
+   each amphitheatre zone). An empty pile is replaced by its discard pile turned over (oldest on top). No hand
+   limit. The Consul passes left.
+
+The game ends after round 4's scoring; the highest total wins (ties share the win).
+
+**Variant flags** (default first): `end_draw` draw_six | refill_to_six; `floor_placement` free |
+tallest_incomplete_only; `shared_first_blocks_second` true | false; `zero_bid` tie_rule | no_sale;
+`fountain_no_space` skip_auction | award_no_place; `amph_bonus_timing` with_own_draw | after_all_draws;
+`exhausted_pile` flip_fifo | shuffle; `floor_shortage` take_remaining; `final_round_end_phase` skip | play;
+`final_tiebreak` shared; `board_layout` provisional_54 | nine `colour:small:printed` entries; `first_consul`
+-1 (random) or a seat.
+"""

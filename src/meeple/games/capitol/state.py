@@ -1,0 +1,584 @@
+"""The Capitol game state: setup, the four phases of a round, and the hidden-information re-deal.
+
+Rules: capitol.md §5.1 (setup), §5.2 (Construction, Improvement, Scoring, End), §5.3 (end of game, information).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from meeple.core import TERMINAL, Action, Decision, Rng, SealedCommitments, State
+from meeple.games.capitol import rules
+from meeple.games.capitol.actions import AddToBid, DrawCard, PlaceBuilding, PlaceFloor, PlaceRoof, PlaceTile, PlayCard
+from meeple.games.capitol.data import (
+    AMPHITHEATRE,
+    CARD_COLOUR,
+    CARD_REP,
+    CARD_TYPE,
+    DEAL,
+    DECKS,
+    FLOOR,
+    FOUNTAIN,
+    LOTS_EARLY,
+    LOTS_LATE,
+    ROOF,
+    ROOFS_PER_TYPE,
+    ROUNDS,
+    STARTING_BUILDINGS,
+    TEMPLE,
+    TOTAL_FLOORS,
+)
+
+if TYPE_CHECKING:
+    from meeple.games.capitol.game import Capitol
+
+CONSTRUCTION = 0
+AUCTION = 1
+END = 2
+OVER = 3
+PHASE_NAMES = ("construction", "improvement", "end", "over")
+
+PILE_HIDDEN = 0
+"""A draw pile in its dealt order: only its top card is public (its other cards pool with unseen hand cards)."""
+PILE_PUBLIC = 1
+"""A draw pile made by turning a discard pile over: its whole order follows from public history."""
+PILE_SHUFFLED = 2
+"""A draw pile made by shuffling a discard pile: its contents are public, its order (but the top) is not."""
+
+
+class CapitolState(State["Capitol"]):
+    """A position of Capitol.
+
+    Off-board buildings are codes ``height * 4 + roof`` (roof 0 = incomplete); a zone's buildings are codes
+    ``height * 4 + owner`` in placement order; per-zone per-seat floors and tallest buildings are flat lists
+    indexed ``zone * players + seat``. Draw piles keep their top card last.
+    """
+
+    def __init__(self, game: Capitol, seed: int) -> None:
+        super().__init__(game, seed)
+        n = game.num_players
+        first = game.params.first_consul
+        self.consul: int = first if first >= 0 else self.rng.randrange(n)
+        self.round = 1
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.known: list[list[int]] = [[] for _ in range(n)]
+        self.piles: list[list[int]] = []
+        for t in range(3):
+            deck = list(DECKS[t])
+            self.rng.shuffle(deck)
+            for p in range(n):
+                for _ in range(DEAL[t]):
+                    self.hands[p].append(deck.pop())
+            self.piles.append(deck)
+        for hand in self.hands:
+            hand.sort()
+        self.discards: list[list[int]] = [[], [], []]
+        self.pile_mode = [PILE_HIDDEN] * 3
+        self.offboard: list[list[int]] = [sorted(h * 4 + r for h, r in STARTING_BUILDINGS) for _ in range(n)]
+        used = sum(r == 1 for _, r in STARTING_BUILDINGS), sum(r == 2 for _, r in STARTING_BUILDINGS)
+        self.reserve: list[int] = [ROOFS_PER_TYPE - used[i % 2] for i in range(2 * n)]
+        self.supply = TOTAL_FLOORS - n * sum(h for h, _ in STARTING_BUILDINGS)
+        nz = len(game.zones)
+        self.zone_bld: list[list[int]] = [[] for _ in range(nz)]
+        self.zone_floors = [0] * (nz * n)
+        self.zone_tall = [0] * (nz * n)
+        self.zone_top = [0] * nz
+        self.zone_roof = [0] * nz
+        self.zone_ftiles = [0] * nz
+        self.zone_large = [0] * nz
+        self.tiles = [0, 2, 2, 8]
+        """Tiles in the supply, indexed by tile kind (1 amphitheatre, 2 temple, 3 fountain)."""
+        self.removed = [0, 0, 0, 0]
+        """Tiles set aside unplaced (unsold or no room), by tile kind."""
+        self.points = [0] * n
+        self.phase = CONSTRUCTION
+        self.active = [True] * n
+        self.to_move = self.consul
+        self.stack: list[Decision] = []
+        self.lot = 0
+        self.bids: SealedCommitments[tuple[int, ...]] = SealedCommitments(())
+        self.draft: list[int] = []
+        self.auction_log: list[list[Any]] = []
+        """This round's auctions: ``[kind, winner (-1 none), bids per seat (None = not revealed), zone]``."""
+        self.draw_queue: list[tuple[int, int]] = []
+        self.bonus = [0] * n
+        self._start_construction()
+
+    # ================================================================ contract
+    def current_player(self) -> int:
+        """Return the seat to move, or TERMINAL."""
+        return TERMINAL if self.phase == OVER else self.to_move
+
+    def is_terminal(self) -> bool:
+        """Return True after round 4 (Scoring, and the End phase if played)."""
+        return self.phase == OVER
+
+    def scores(self) -> list[float]:
+        """Return each seat's public score so far."""
+        return [float(s) for s in self.points]
+
+    def returns(self) -> list[float]:
+        """Return 1.0 for every seat with the highest final total (``final_tiebreak="shared"``), else 0.0."""
+        if self.phase != OVER:
+            return [0.0] * self.game.num_players
+        best = max(self.points)
+        return [1.0 if s == best else 0.0 for s in self.points]
+
+    def observation(self, player: int | None) -> dict[str, Any]:
+        """Return what ``player`` may see (None = spectator); see :mod:`meeple.games.capitol.observation`."""
+        from meeple.games.capitol.observation import build_observation
+
+        return build_observation(self, player)
+
+    def _describe(self, action: Action, actor: int, perspective: int | None) -> str:
+        from meeple.games.capitol.observation import describe
+
+        return describe(self.game, action, actor, perspective)
+
+    # ================================================================ legal actions
+    def _legal_actions(self) -> list[Action]:
+        tab = self.game.tables
+        p = self.to_move
+        if self.stack:
+            top = self.stack[-1]
+            if top.kind == "floor":
+                return self._floor_actions(p)
+            if top.kind == "roof":
+                return self._roof_actions(p)
+            if top.kind == "permit":
+                return self._permit_actions(p, top.data[0])
+            return self._tile_actions(top.data[0])
+        if self.phase == CONSTRUCTION:
+            return self._construction_actions(p)
+        if self.phase == AUCTION:
+            out: list[Action] = [tab.seal]
+            draft = self.draft
+            seen: set[int] = set()
+            for c in sorted(self.hands[p]):
+                rep = CARD_REP[c]
+                if rep not in seen and c not in draft:
+                    seen.add(rep)
+                    out.append(tab.add_bid[c])
+            return out
+        return [tab.draw[t] for t in range(3) if self.piles[t]]
+
+    def _construction_actions(self, p: int) -> list[Action]:
+        tab = self.game.tables
+        out: list[Action] = [tab.pass_]
+        can_floor = self.supply > 0
+        can_roof = (self.reserve[2 * p] + self.reserve[2 * p + 1] > 0) and any(c & 3 == 0 for c in self.offboard[p])
+        permit_ok: dict[int, bool] = {}
+        seen: set[int] = set()
+        for c in sorted(self.hands[p]):
+            rep = CARD_REP[c]
+            if rep in seen:
+                continue
+            seen.add(rep)
+            t = CARD_TYPE[c]
+            if t == FLOOR:
+                ok = can_floor
+            elif t == ROOF:
+                ok = can_roof
+            else:
+                colour = CARD_COLOUR[c]
+                if colour not in permit_ok:
+                    permit_ok[colour] = bool(self._permit_actions(p, colour, True))
+                ok = permit_ok[colour]
+            if ok:
+                out.append(tab.play[c][1])
+            out.append(tab.play[c][0])
+        return out
+
+    def _floor_actions(self, p: int) -> list[Action]:
+        tab = self.game.tables
+        heights = sorted({c >> 2 for c in self.offboard[p] if c & 3 == 0})
+        if heights and self.game.params.floor_placement == "tallest_incomplete_only":
+            heights = heights[-1:]
+        return [tab.floor[0]] + [tab.floor[h] for h in heights]
+
+    def _roof_actions(self, p: int) -> list[Action]:
+        tab = self.game.tables
+        out: list[Action] = []
+        for h in sorted({c >> 2 for c in self.offboard[p] if c & 3 == 0}):
+            for roof in (1, 2):
+                if self.reserve[2 * p + roof - 1] > 0:
+                    out.append(tab.roof[h][roof - 1])
+        return out
+
+    def zone_free(self) -> list[int]:
+        """Return the free small spaces per zone (buildings and fountain tiles use them)."""
+        zones, bld, tiles = self.game.zones, self.zone_bld, self.zone_ftiles
+        return [zones[z].small_spaces - len(bld[z]) - tiles[z] for z in range(len(zones))]
+
+    def _permit_actions(self, p: int, colour: int, first_only: bool = False) -> list[Action]:
+        """Return the legal placements of ``p``'s completed buildings in zones of ``colour``.
+
+        The hot-path twin of :func:`rules.permit_allows` (a test checks they agree); ``first_only`` stops at the
+        first placement found. Rules: capitol.md §5.2 Permit action.
+        """
+        game = self.game
+        bld, tiles, roofs, top = self.zone_bld, self.zone_ftiles, self.zone_roof, self.zone_top
+        small = game.small_spaces
+        open_zones = [z for z in game.zones_of_colour[colour] if small[z] - len(bld[z]) - tiles[z] > 0]
+        out: list[Action] = []
+        if not open_zones:
+            return out
+        table = game.tables.building
+        for code in sorted(set(self.offboard[p])):
+            roof = code & 3
+            h = code >> 2
+            if roof == 0 or h > game.max_height:
+                continue
+            for z in open_zones:
+                zone_roof = roofs[z]
+                if zone_roof == 0:
+                    if h != 1:
+                        continue
+                    a, b = game.sibling_zones[z]
+                    if roofs[a] == roof and roofs[b] == roof:
+                        continue
+                elif zone_roof != roof or (h != top[z] and h != top[z] + 1):
+                    continue
+                out.append(table[h][roof - 1][z])
+                if first_only:
+                    return out
+        return out
+
+    def _tile_actions(self, kind: int) -> list[Action]:
+        tab = self.game.tables
+        if kind == FOUNTAIN:
+            return [tab.tile[z] for z, f in enumerate(self.zone_free()) if f > 0]
+        return [tab.tile[z] for z, t in enumerate(self.zone_large) if t == 0]
+
+    # ================================================================ apply
+    def _apply(self, action: Action) -> None:
+        p = self.to_move
+        kind = type(action)
+        if kind is PlayCard:
+            assert isinstance(action, PlayCard)
+            self._play_card(p, action.card, action.act)
+        elif kind is PlaceFloor:
+            assert isinstance(action, PlaceFloor)
+            self._place_floor(p, action.onto)
+        elif kind is PlaceRoof:
+            assert isinstance(action, PlaceRoof)
+            self.offboard[p].remove(action.height * 4)
+            self.offboard[p].append(action.height * 4 + action.roof)
+            self.offboard[p].sort()
+            self.reserve[2 * p + action.roof - 1] -= 1
+            self.stack.pop()
+            self._next_builder(p)
+        elif kind is PlaceBuilding:
+            assert isinstance(action, PlaceBuilding)
+            self._place_building(p, action.height, action.roof, action.zone)
+            self.stack.pop()
+            self._next_builder(p)
+        elif kind is AddToBid:
+            assert isinstance(action, AddToBid)
+            self.draft.append(action.card)
+        elif kind is PlaceTile:
+            assert isinstance(action, PlaceTile)
+            self._place_tile(action.zone)
+        elif kind is DrawCard:
+            assert isinstance(action, DrawCard)
+            self._draw(p, action.pile)
+        elif self.phase == AUCTION:  # SealBid
+            self.bids.commit(p, tuple(self.draft))
+            self.draft = []
+            self._continue_bidding()
+        else:  # Pass
+            self.active[p] = False
+            self._next_builder(p)
+
+    # ---------------------------------------------------------------- construction
+    def _start_construction(self) -> None:
+        self.phase = CONSTRUCTION
+        self.active = [True] * self.game.num_players
+        self._next_builder(self.consul - 1)
+
+    def _next_builder(self, last: int) -> None:
+        """Give the turn to the next active seat clockwise after ``last`` (empty hands pass automatically)."""
+        n = self.game.num_players
+        for i in range(1, n + 1):
+            s = (last + i) % n
+            if self.active[s]:
+                if self.hands[s]:
+                    self.to_move = s
+                    return
+                self.active[s] = False
+        self._start_auctions()
+
+    def _play_card(self, p: int, card: int, act: bool) -> None:
+        self.hands[p].remove(card)
+        if card in self.known[p]:
+            self.known[p].remove(card)
+        t = CARD_TYPE[card]
+        self.discards[t].append(card)
+        if not act:
+            self._next_builder(p)
+        elif t == FLOOR:
+            self.stack.append(Decision(p, "floor", (min(2, self.supply),)))
+        elif t == ROOF:
+            self.stack.append(Decision(p, "roof"))
+        else:
+            self.stack.append(Decision(p, "permit", (CARD_COLOUR[card],)))
+
+    def _place_floor(self, p: int, onto: int) -> None:
+        bld = self.offboard[p]
+        if onto:
+            bld.remove(onto * 4)
+        bld.append((onto + 1) * 4)
+        bld.sort()
+        self.supply -= 1
+        left = self.stack.pop().data[0] - 1
+        if left > 0:
+            self.stack.append(Decision(p, "floor", (left,)))
+        else:
+            self._next_builder(p)
+
+    def _place_building(self, p: int, height: int, roof: int, zone: int) -> None:
+        n = self.game.num_players
+        self.offboard[p].remove(height * 4 + roof)
+        self.zone_bld[zone].append(height * 4 + p)
+        self.zone_roof[zone] = roof
+        i = zone * n + p
+        self.zone_floors[i] += height
+        if height > self.zone_tall[i]:
+            self.zone_tall[i] = height
+        if height > self.zone_top[zone]:
+            self.zone_top[zone] = height
+
+    # ---------------------------------------------------------------- improvement
+    def lots(self) -> tuple[int, int, int]:
+        """Return the three tiles auctioned this round (capitol.md §5.2 Phase 2)."""
+        return LOTS_EARLY if self.round <= 2 else LOTS_LATE
+
+    def _start_auctions(self) -> None:
+        self.phase = AUCTION
+        self.lot = 0
+        self.auction_log = []
+        self._open_lot()
+
+    def _open_lot(self) -> None:
+        n = self.game.num_players
+        while self.lot < 3:
+            kind = self.lots()[self.lot]
+            if kind == FOUNTAIN and self.game.params.fountain_no_space == "skip_auction" and max(self.zone_free()) <= 0:
+                self._set_aside(kind)
+                self.auction_log.append([kind, -1, None, -1])
+                self.lot += 1
+                continue
+            self.bids = SealedCommitments([(self.consul + i) % n for i in range(n)])
+            self.draft = []
+            self._continue_bidding()
+            return
+        self._score_round()
+
+    def _continue_bidding(self) -> None:
+        """Seal empty bids for seats with no cards, then ask the next seat or resolve the lot."""
+        while True:
+            seat = self.bids.pending_player()
+            if seat is None:
+                self._resolve_lot()
+                return
+            if self.hands[seat]:
+                self.to_move = seat
+                return
+            self.bids.commit(seat, ())
+
+    def _set_aside(self, kind: int) -> None:
+        self.tiles[kind] -= 1
+        self.removed[kind] += 1
+
+    def _resolve_lot(self) -> None:
+        n = self.game.num_players
+        revealed = self.bids.reveal()
+        self.bids = SealedCommitments(())  # revealed: from now on public in the auction log
+        bids = [revealed[s] for s in range(n)]
+        kind = self.lots()[self.lot]
+        shown = [list(b) for b in bids]
+        if self.game.params.zero_bid == "no_sale" and not any(bids):
+            self._set_aside(kind)
+            self.auction_log.append([kind, -1, shown, -1])
+            self._next_lot()
+            return
+        winner = rules.auction_winner(bids, self.consul)
+        for c in bids[winner]:
+            self.hands[winner].remove(c)
+            if c in self.known[winner]:
+                self.known[winner].remove(c)
+            self.discards[CARD_TYPE[c]].append(c)
+        for s in range(n):
+            if s != winner:
+                self.known[s].extend(c for c in bids[s] if c not in self.known[s])
+        self.auction_log.append([kind, winner, shown, -1])
+        if kind == FOUNTAIN and max(self.zone_free()) <= 0:  # award_no_place
+            self._set_aside(kind)
+            self._next_lot()
+            return
+        self.stack.append(Decision(winner, "tile", (kind,)))
+        self.to_move = winner
+
+    def _place_tile(self, zone: int) -> None:
+        kind = self.stack.pop().data[0]
+        if kind == FOUNTAIN:
+            self.zone_ftiles[zone] += 1
+        else:
+            self.zone_large[zone] = kind
+        self.tiles[kind] -= 1
+        entry = self.auction_log[-1]
+        self.auction_log[-1] = [entry[0], entry[1], entry[2], zone]
+        self._next_lot()
+
+    def _next_lot(self) -> None:
+        self.lot += 1
+        self._open_lot()
+
+    # ---------------------------------------------------------------- scoring and end phase
+    def zone_placings(self, zone: int) -> tuple[list[int], list[int]]:
+        """Return ``(firsts, seconds)`` in ``zone`` (capitol.md §5.2 Phase 3)."""
+        n = self.game.num_players
+        sl = slice(zone * n, zone * n + n)
+        return rules.zone_placings(
+            self.zone_floors[sl], self.zone_tall[sl], self.game.params.shared_first_blocks_second
+        )
+
+    def _score_round(self) -> None:
+        n = self.game.num_players
+        flag = self.game.params.shared_first_blocks_second
+        for z, zone in enumerate(self.game.zones):
+            sl = slice(z * n, z * n + n)
+            fountains = zone.printed_fountains + self.zone_ftiles[z]
+            temple = self.zone_large[z] == TEMPLE
+            pts = rules.score_zone(self.zone_floors[sl], self.zone_tall[sl], fountains, temple, flag)
+            for p in range(n):
+                self.points[p] += pts[p]
+        if self.round == ROUNDS and self.game.params.final_round_end_phase == "skip":
+            self.phase = OVER
+            return
+        self._start_end_phase()
+
+    def _start_end_phase(self) -> None:
+        n = self.game.num_players
+        params = self.game.params
+        self.phase = END
+        bonus = [0] * n
+        for z in range(len(self.game.zones)):
+            if self.zone_large[z] == AMPHITHEATRE:
+                sl = slice(z * n, z * n + n)
+                flag = params.shared_first_blocks_second
+                extra = rules.amphitheatre_bonus(self.zone_floors[sl], self.zone_tall[sl], flag)
+                bonus = [a + b for a, b in zip(bonus, extra, strict=True)]
+        self.bonus = bonus
+        order = [(self.consul + i) % n for i in range(n)]
+        with_own = params.amph_bonus_timing == "with_own_draw"
+        queue = []
+        for s in order:
+            base = 6 if params.end_draw == "draw_six" else max(0, 6 - len(self.hands[s]))
+            queue.append((s, base + (bonus[s] if with_own else 0)))
+        if not with_own:
+            queue += [(s, bonus[s]) for s in order]
+        self.draw_queue = queue
+        for t in range(3):
+            self._refill(t)
+        self._next_draw()
+
+    def _refill(self, t: int) -> None:
+        """Turn discard pile ``t`` over onto its empty draw pile (oldest discard on top), or shuffle it."""
+        if self.piles[t] or not self.discards[t]:
+            return
+        cards = self.discards[t]
+        self.discards[t] = []
+        if self.game.params.exhausted_pile == "shuffle":
+            self.rng.shuffle(cards)
+            self.pile_mode[t] = PILE_SHUFFLED
+        else:
+            cards.reverse()
+            self.pile_mode[t] = PILE_PUBLIC
+        self.piles[t] = cards
+
+    def _draw(self, p: int, t: int) -> None:
+        card = self.piles[t].pop()
+        self.hands[p].append(card)
+        self.known[p].append(card)
+        self._refill(t)
+        seat, left = self.draw_queue[0]
+        self.draw_queue[0] = (seat, left - 1)
+        self._next_draw()
+
+    def _next_draw(self) -> None:
+        queue = self.draw_queue
+        while queue and queue[0][1] <= 0:
+            queue.pop(0)
+        if queue and (self.piles[0] or self.piles[1] or self.piles[2]):
+            self.to_move = queue[0][0]
+            return
+        self.draw_queue = []
+        if self.round == ROUNDS:
+            self.phase = OVER
+            return
+        self.consul = (self.consul + 1) % self.game.num_players
+        self.round += 1
+        self._start_construction()
+
+    # ================================================================ copies, JSON, re-deal
+    def _copy_fields(self, other: State[Capitol]) -> None:
+        assert isinstance(other, CapitolState)
+        for name in _SCALARS:
+            setattr(other, name, getattr(self, name))
+        for name in _FLAT_LISTS:
+            setattr(other, name, list(getattr(self, name)))
+        for name in _NESTED_LISTS:
+            setattr(other, name, [list(x) for x in getattr(self, name)])
+        other.stack = list(self.stack)
+        other.bids = self.bids.copy()
+
+    def _body_to_json(self) -> dict[str, Any]:
+        body: dict[str, Any] = {name: getattr(self, name) for name in _SCALARS}
+        for name in _FLAT_LISTS:
+            body[name] = [list(x) if isinstance(x, tuple) else x for x in getattr(self, name)]
+        body["stack"] = [d.to_json() for d in self.stack]
+        for name in _NESTED_LISTS:
+            body[name] = [list(x) for x in getattr(self, name)]
+        body["bids"] = self.bids.to_json(list)
+        return body
+
+    def restore_body(self, body: dict[str, Any]) -> None:
+        """Set every game field from :meth:`_body_to_json` output."""
+        for name in _SCALARS:
+            setattr(self, name, body[name])
+        for name in _FLAT_LISTS:
+            setattr(self, name, list(body[name]))
+        self.stack = [Decision.from_json(d) for d in body["stack"]]
+        self.draw_queue = [(int(s), int(c)) for s, c in body["draw_queue"]]
+        for name in _NESTED_LISTS:
+            setattr(self, name, [list(x) for x in body[name]])
+        self.bids = SealedCommitments.from_json(body["bids"], tuple)
+
+    def _resample(self, player: int, rng: Rng) -> CapitolState:
+        """Re-deal what ``player`` cannot see (see :func:`meeple.games.capitol.redeal.resample`)."""
+        from meeple.games.capitol.redeal import resample
+
+        return resample(self, player, rng)
+
+
+_SCALARS = ("consul", "round", "supply", "phase", "to_move", "lot")
+_FLAT_LISTS = (
+    "pile_mode",
+    "reserve",
+    "zone_floors",
+    "zone_tall",
+    "zone_top",
+    "zone_roof",
+    "zone_ftiles",
+    "zone_large",
+    "tiles",
+    "removed",
+    "points",
+    "active",
+    "draft",
+    "auction_log",
+    "draw_queue",
+    "bonus",
+)
+_NESTED_LISTS = ("hands", "known", "piles", "discards", "offboard", "zone_bld")
