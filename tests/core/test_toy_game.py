@@ -162,3 +162,27 @@ def test_rng_clones_are_exact_and_independent() -> None:
     assert restored.random() == b.random()
     fork = a.fork()
     assert [fork.randrange(1000) for _ in range(5)] != [a.randrange(1000) for _ in range(5)]
+
+
+def test_resampled_history_hides_what_the_player_did_not_see() -> None:
+    from meeple.core.state import HiddenAction
+
+    state = new_state(players=3, seed=4)
+    state.apply_action(Bid(3))
+    state.apply_action(Bid(2))
+    other = state.resample_from_infostate(2, Rng(0))
+    assert other.history == [(0, HiddenAction("seal a bid")), (1, HiddenAction("seal a bid"))]
+    assert other.information_state_string(2) == state.information_state_string(2)
+    assert json.dumps(other.to_json())  # serializable
+    restored = other.game.state_from_json(json.loads(json.dumps(other.to_json())))
+    assert restored.history == other.history
+    mine = state.resample_from_infostate(0, Rng(0))
+    assert mine.history[0] == (0, Bid(3))
+
+
+def test_a_run_of_hidden_steps_reads_as_one() -> None:
+    state = new_state(players=2, seed=4)
+    state.history = [(0, Bid(1)), (0, Bid(2)), (1, Bid(0)), (0, Keep())]
+    assert state.history_texts(1) == [(0, "seal a bid"), (1, "bid 0"), (0, "keep the lot")]
+    assert state.history_texts(None)[:2] == [(0, "bid 1"), (0, "bid 2")]
+    assert state.history_texts(0)[:2] == [(0, "bid 1"), (0, "bid 2")]

@@ -166,6 +166,7 @@ class PlaySession:
         self.seen: dict[int, int] = {seat: 0 for seat in self.humans}
         self.last_human: int | None = None
         self.views = {seat: SeatView(state, seat) for seat in bots}
+        self._last_live: tuple[int, str] | None = None
 
     # ------------------------------------------------------------------ helpers
     def _name(self, seat: int) -> str:
@@ -215,9 +216,8 @@ class PlaySession:
 
     def _recent(self, seat: int) -> list[str]:
         lines = []
-        for actor, action in self.state.history[self.seen[seat] :]:
+        for actor, text in self.state.history_texts(seat, self.seen[seat]):
             if actor != seat:
-                text = self.state.action_to_string(action, perspective=seat, actor=actor)
                 lines.append(f"{escape(self._name(actor))}: {escape(text)}")
         if len(lines) > _RECENT_LIMIT:
             lines = [f"... {len(lines) - _RECENT_LIMIT} earlier actions"] + lines[-_RECENT_LIMIT:]
@@ -328,8 +328,13 @@ class PlaySession:
 
     def _bot_turn(self, seat: int) -> None:
         action = self.bots[seat].select_action(self.views[seat])
-        text = self.state.action_to_string(action, perspective=self._live_perspective(), actor=seat)
+        perspective = self._live_perspective()
+        text = self.state.action_to_string(action, perspective=perspective, actor=seat)
+        hidden = text != self.state.action_to_string(action, perspective=None, actor=seat)
         self.state.apply_action(action, player=seat)
+        if hidden and self._last_live == (seat, text):
+            return  # a run of hidden steps (a sealed bid entered card by card) is shown once
+        self._last_live = (seat, text) if hidden else None
         self.console.print(f"[dim]{escape(self._name(seat))}: {escape(text)}[/]")
 
     # ------------------------------------------------------------------ game

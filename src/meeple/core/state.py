@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from meeple.core.action import Action
@@ -31,6 +32,18 @@ SPECTATOR = -3
 """A ``perspective`` that sees only public information (``observation(None)`` is the same view)."""
 
 G = TypeVar("G", bound="Game[Any]")
+
+
+@dataclass(frozen=True, slots=True)
+class HiddenAction(Action):
+    """Another seat's action in a resampled state, known only by the text its observer saw.
+
+    ``resample_from_infostate(p, rng)`` replaces every action of the history that ``p`` saw redacted by one of
+    these, so a determinized state carries no trace of what ``p`` could not see.
+    """
+
+    text: str
+
 
 _MAX_LISTED = 12
 
@@ -159,8 +172,7 @@ class State(ABC, Generic[G]):
         shown = [self._describe(a, actor, actor) for a in legal[:_MAX_LISTED]]
         more = f" (and {len(legal) - _MAX_LISTED} more)" if len(legal) > _MAX_LISTED else ""
         return (
-            f"{self._describe(action, actor, actor)} is not legal now for seat {actor}; "
-            f"legal: {'; '.join(shown)}{more}"
+            f"{self._describe(action, actor, actor)} is not legal now for seat {actor}; legal: {'; '.join(shown)}{more}"
         )
 
     def action_to_string(self, action: Action, perspective: int | None = None, actor: int | None = None) -> str:
@@ -174,7 +186,36 @@ class State(ABC, Generic[G]):
         """
         if actor is None:
             actor = self.current_player()
+        return self._text_of(action, actor, perspective)
+
+    def _text_of(self, action: Action, actor: int, perspective: int | None) -> str:
+        if type(action) is HiddenAction:
+            return action.text
         return self._describe(action, actor, perspective)
+
+    def history_texts(self, perspective: int | None, start: int = 0) -> list[tuple[int, str]]:
+        """Return ``(actor, text)`` for each action since ``start``, as ``perspective`` saw it.
+
+        A run of consecutive redacted actions of one other seat that read the same (the cards of a sealed bid
+        entered one by one, say) is shown once: a seat does not learn how many hidden steps another seat took.
+
+        Args:
+            perspective: a seat, :data:`SPECTATOR`, or ``None`` for the full texts (nothing collapsed).
+            start: index in :attr:`history` of the first action.
+        """
+        out: list[tuple[int, str]] = []
+        for actor, action in self.history[start:]:
+            text = self._text_of(action, actor, perspective)
+            if (
+                out
+                and out[-1] == (actor, text)
+                and perspective is not None
+                and actor != perspective
+                and (type(action) is HiddenAction or self._text_of(action, actor, None) != text)
+            ):
+                continue
+            out.append((actor, text))
+        return out
 
     def string_to_action(self, text: str) -> Action:
         """Return the legal action whose full text is ``text`` (case-insensitive), or decode JSON / an integer code.
@@ -203,23 +244,31 @@ class State(ABC, Generic[G]):
         Two states give the same string for ``player`` exactly when ``player`` cannot tell them apart.
         """
         obs = json.dumps(self.observation(player), sort_keys=True, separators=(",", ":"))
-        seen = "\n".join(f"{p}:{self._describe(a, p, player)}" for p, a in self.history)
+        seen = "\n".join(f"{p}:{text}" for p, text in self.history_texts(player))
         return f"{obs}\n{seen}"
 
     def resample_from_infostate(self, player: int, rng: Rng) -> State[G]:
         """Return a full state consistent with what ``player`` knows, hidden parts re-dealt from ``rng``.
 
         Everything ``player`` can see (their observation and information state) is unchanged; the copy gets a
-        fresh generator forked from ``rng``, so it shares no future randomness with this state.
+        fresh generator forked from ``rng``, so it shares no future randomness with this state, and its history
+        holds :class:`HiddenAction` placeholders wherever ``player`` saw an action redacted. Such a state can be
+        played on and serialized, but not replayed from its seed.
 
         Args:
             player: the seat whose knowledge is kept.
             rng: the source of the re-deal; it is advanced.
         """
         other = self._resample(player, rng)
+        other.history = [(p, a if p == player else self._redacted(a, p, player)) for p, a in self.history]
         other.rng = rng.fork()
         other._legal = None
         return other
+
+    def _redacted(self, action: Action, actor: int, perspective: int) -> Action:
+        """Return ``action`` if ``perspective`` saw all of it, else a :class:`HiddenAction` with what it saw."""
+        seen = self._text_of(action, actor, perspective)
+        return action if seen == self._text_of(action, actor, None) else HiddenAction(seen)
 
     def clone(self) -> State[G]:
         """Return an exact, independent deep copy (random generator included)."""
@@ -248,7 +297,15 @@ class State(ABC, Generic[G]):
         """Restore the fields this class owns from :meth:`to_json` data (for ``_state_from_body``)."""
         self.seed = int(data["seed"])
         self.rng = Rng.from_json(data["rng"])
-        self.history = [(int(p), self.game.action_from_json(a)) for p, a in data["history"]]
+        self.history = [
+            (
+                int(p),
+                HiddenAction(str(a["text"]))
+                if a.get("type") == HiddenAction.type_name
+                else self.game.action_from_json(a),
+            )
+            for p, a in data["history"]
+        ]
         self._legal = None
 
     def __str__(self) -> str:

@@ -123,6 +123,8 @@ class _Checker:
         legal = state.legal_actions()
         for k in range(2):
             other = state.resample_from_infostate(player, Rng(self.seed * 31 + self.step * 2 + k))
+            if _dump(state) != before:
+                self.fail("resample_from_infostate modified the original state")
             if other.observation(player) != obs:
                 self.fail(f"resample_from_infostate({player}) changed that player's observation")
             if other.information_state_string(player) != info:
@@ -130,8 +132,22 @@ class _Checker:
             if other.legal_actions() != legal:
                 self.fail(f"resample_from_infostate({player}) changed that player's legal actions")
             _dump(other)
-        if _dump(state) != before:
-            self.fail("resample_from_infostate modified the original state")
+            self.play_on(other, steps=3)
+            if _dump(state) != before:
+                self.fail("playing on a resampled state changed the original (a shared mutable field)")
+
+    def play_on(self, state: State[Any], steps: int) -> None:
+        """Play a few random actions on a resampled state: it must be a consistent, playable position."""
+        for _ in range(steps):
+            if state.is_terminal():
+                return
+            legal = state.legal_actions()
+            if not legal:
+                self.fail("a resampled state has no legal action")
+            try:
+                state.apply_action(legal[self.rng.randrange(len(legal))])
+            except Exception as exc:  # noqa: BLE001 - report any crash as a contract failure
+                self.fail(f"playing on a resampled state failed: {exc!r}")
 
     def check_clone(self, state: State[Any], legal: list[Any]) -> None:
         before = _dump(state)

@@ -56,8 +56,8 @@ class SeatView:
         return self.__state.action_to_string(action, perspective=self.seat, actor=actor)
 
     def history(self) -> list[str]:
-        """Every action so far as ``"seat: text"`` lines, hidden parts of other seats' actions redacted."""
-        return [f"{p}: {self.__state.action_to_string(a, self.seat, p)}" for p, a in self.__state.history]
+        """Every action so far as ``"seat: text"`` lines as this seat saw them (see ``State.history_texts``)."""
+        return [f"{p}: {text}" for p, text in self.__state.history_texts(self.seat)]
 
     def move_number(self) -> int:
         """How many actions have been played."""

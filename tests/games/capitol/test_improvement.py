@@ -135,14 +135,30 @@ def test_resample_keeps_public_hand_cards_and_redeals_sealed_bids() -> None:
     do(s, "seal the bid")
     do(s, "bid: add roof1", "seal the bid")  # seat 1 seals a one-card bid; seat 2 to bid
     assert s.to_move == 2
-    for i in range(10):
+    sizes = set()
+    for i in range(20):
         other = s.resample_from_infostate(2, Rng(i))
         assert isinstance(other, CapitolState)
         assert sorted(s.known[1]) == sorted(other.known[1]) and set(s.known[1]) <= set(other.hands[1])
         assert names(s.known[1]) == ["floor5", "floor6"]
-        assert len(other.bids.values[1]) == 1 and other.bids.values[1][0] in other.hands[1]
+        assert set(other.bids.values[1]) <= set(other.hands[1])
+        sizes.add(len(other.bids.values[1]))
         assert other.hands[2] == s.hands[2]
         assert other.observation(2) == s.observation(2)
+        assert other.information_state_string(2) == s.information_state_string(2)
+    assert len(sizes) > 1  # how many cards seat 1 bid is hidden from seat 2
+
+
+def test_bid_steps_of_another_seat_read_as_one() -> None:
+    s = fresh(3)
+    set_hand(s, 1, ["floor6", "floor5", "roof1", "permitC2-2"])
+    to_auction(s)
+    do(s, "seal the bid")
+    do(s, "bid: add floor6", "bid: add floor5", "seal the bid")
+    seen_by_2 = [text for seat, text in s.history_texts(2) if seat == 1]
+    assert seen_by_2[-1:] == ["prepare a sealed bid"] and seen_by_2.count("prepare a sealed bid") == 1
+    seen_by_1 = [text for seat, text in s.history_texts(1) if seat == 1]
+    assert seen_by_1[-3:] == ["bid: add floor6", "bid: add floor5", "seal the bid"]
 
 
 def test_resample_while_the_winner_places_its_tile() -> None:

@@ -17,7 +17,8 @@ def resample(state: CapitolState, player: int, rng: Rng) -> CapitolState:
     and the cards under the top of a draw pile still in its dealt order; they are shuffled and dealt back
     into the same typed slots. A pile made by shuffling discards is shuffled within itself (its contents are
     public). Other seats' sealed bids and bid in progress are replaced by random subsets of their (re-dealt)
-    hands with the same number of cards.
+    hands of a random size: how many cards another seat bid is hidden (``State.history_texts`` shows a run of
+    hidden bid steps once).
 
     Args:
         state: the real state (unchanged).
@@ -59,8 +60,9 @@ def resample(state: CapitolState, player: int, rng: Rng) -> CapitolState:
                 other.hands[s][i] = c
     for s in range(n):
         if s != player and s in state.bids.values:
-            k = len(state.bids.values[s])
-            other.bids.values[s] = tuple(rng.sample(sorted(other.hands[s]), k))
+            hand = sorted(other.hands[s])
+            other.bids.values[s] = tuple(rng.sample(hand, rng.randrange(len(hand) + 1)))
     if state.phase == AUCTION and state.to_move != player and state.draft and not state.stack:
-        other.draft = rng.sample(sorted(other.hands[state.to_move]), len(state.draft))
+        hand = sorted(other.hands[state.to_move])
+        other.draft = rng.sample(hand, 1 + rng.randrange(len(hand))) if hand else []
     return other
