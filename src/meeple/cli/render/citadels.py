@@ -1,0 +1,150 @@
+"""Terminal rendering of a Citadels observation (what one seat, or a spectator, may see).
+
+Draws, from ``observation(seat)`` only: the round and phase, the crown, the characters (face-up removed, called,
+revealed, assassinated, robbed), every seat's gold, hand size and city with colours, my hand and characters, the
+draft offer, the pending decision and the scores.
+
+Rules: citadels.md §5.2 (public information); observation schema in ``meeple.games.citadels.observation``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from meeple.games.citadels.data import CHARACTER_NAMES
+
+STYLE = {
+    "blue": "bold blue",
+    "yellow": "bold yellow",
+    "green": "bold green",
+    "red": "bold red",
+    "purple": "bold magenta",
+}
+
+
+def district_text(d: dict[str, Any]) -> Text:
+    """Return ``Name (cost)`` in the district's colour."""
+    extra = f"{d['cost']}" if d["cost"] == d["score"] else f"{d['cost']}, {d['score']} pts"
+    return Text(f"{d['name']} ({extra})", style=STYLE.get(d["colour"], ""))
+
+
+def _districts(items: list[dict[str, Any]]) -> Text:
+    out = Text()
+    for i, d in enumerate(items):
+        if i:
+            out.append(", ")
+        out.append_text(district_text(d))
+    return out if items else Text("—", style="dim")
+
+
+def _name(c: int | None) -> str:
+    return CHARACTER_NAMES[c] if c else "—"
+
+
+def _characters(obs: dict[str, Any]) -> Text:
+    ch = obs["characters"]
+    out = Text()
+    out.append("Face up, out of the round: ", style="bold")
+    out.append(", ".join(_name(c) for c in ch["faceup"]) or "none")
+    out.append(f"   face down: {ch['facedown_count']}\n")
+    if ch["calls"]:
+        out.append("Called: ", style="bold")
+        parts = []
+        for call in ch["calls"]:
+            who = f"seat {call['seat']}" if call["seat"] is not None else call["status"]
+            parts.append(f"{call['name']} ({who})")
+        out.append("; ".join(parts) + "\n")
+    if ch["current"]:
+        out.append("Now playing: ", style="bold")
+        out.append(_name(ch["current"]) + "\n")
+    if ch["assassinated"]:
+        out.append(f"The Assassin named the {_name(ch['assassinated'])}.  ", style="red")
+    if ch["robbed"]:
+        out.append(f"The Thief named the {_name(ch['robbed'])}.", style="yellow")
+    if ch.get("last_round_killed"):
+        k = ch["last_round_killed"]
+        who = f"seat {k['seat']}" if k["seat"] is not None else "nobody"
+        out.append(f"\nLast round the {_name(k['character'])} ({who}) was assassinated.", style="dim")
+    return out
+
+
+def _seats(obs: dict[str, Any]) -> Table:
+    table = Table(title=f"Round {obs['round']} — {obs['phase']}", expand=True)
+    for col in ("seat", "gold", "cards", "characters", "city"):
+        table.add_column(col, overflow="fold")
+    for s in obs["seats"]:
+        label = f"{s['seat']}" + (" 👑" if s["seat"] == obs["crown"] else "")
+        label += " (you)" if s["seat"] == obs["seat"] else ""
+        if s["seat"] == obs["current_player"]:
+            label = f"▶ {label}"
+        city = _districts(s["city"])
+        city.append(f"  [{s['city_size']}/{obs['threshold']}]" + (" complete" if s["complete"] else ""))
+        chars = ", ".join(_name(c) for c in s["revealed"]) or "?"
+        table.add_row(label, str(s["gold"]), str(s["hand_size"]), chars, city)
+    return table
+
+
+def _pending(obs: dict[str, Any]) -> RenderableType | None:
+    p = obs.get("pending")
+    draft = obs.get("draft") or {}
+    if obs["phase"] == "draft" and draft.get("offered"):
+        return Text("Characters offered to you: " + ", ".join(_name(c) for c in draft["offered"]), style="bold cyan")
+    if not p:
+        return None
+    if p["kind"] == "keep_card" and "cards" in p:
+        return Group(Text(f"You drew — keep {p['keep']}:", style="bold cyan"), _districts(p["cards"]))
+    if p["kind"] == "exchange" and "selected" in p:
+        return Group(Text("Selected for the exchange:", style="bold cyan"), _districts(p["selected"]))
+    if p["kind"] == "graveyard":
+        title = Text("Destroyed district (Graveyard may save it):", style="bold cyan")
+        return Group(title, district_text(p["district"]))
+    return Text(f"Seat {p['player']} is deciding: {p['kind'].replace('_', ' ')}", style="dim")
+
+
+def _scores(obs: dict[str, Any]) -> Table:
+    table = Table(title="Final scores" if obs["winners"] is not None else "Scores so far")
+    for col in ("seat", "districts", "5 colours", "first", "complete", "total"):
+        table.add_column(col, justify="right")
+    for seat, b in enumerate(obs["scores"]):
+        win = obs["winners"] is not None and seat in obs["winners"]
+        table.add_row(
+            f"{seat}{' 🏆' if win else ''}",
+            str(b["districts"]),
+            str(b["five_colours"]),
+            str(b["first_complete"]),
+            str(b["complete"]),
+            Text(str(b["total"]), style="bold"),
+        )
+    return table
+
+
+def render(obs: dict[str, Any], seat: int | None) -> RenderableType:
+    """Return a rich rendering of a Citadels observation.
+
+    Args:
+        obs: ``state.observation(seat)``.
+        seat: the seat whose view it is (``None``: spectator).
+    """
+    parts: list[RenderableType] = [_seats(obs), Panel(_characters(obs), title="Characters")]
+    if obs.get("hand") is not None:
+        mine = ", ".join(_name(c) for c in obs["my_characters"]) or "none yet"
+        parts.append(
+            Panel(
+                Group(Text(f"Your character(s): {mine}", style="bold"), _districts(obs["hand"])),
+                title=f"Your hand (seat {seat}) — {obs['seats'][seat]['gold']} gold" if seat is not None else "Hand",
+            )
+        )
+    pending = _pending(obs)
+    if pending is not None:
+        parts.append(pending)
+    if obs["last_round"]:
+        parts.append(Text("A city is complete: this is the last round.", style="bold red"))
+    if obs["winners"] is not None or obs["phase"] == "end":
+        parts.append(_scores(obs))
+    parts.append(Text(f"Deck: {obs['deck_size']} cards", style="dim"))
+    return Group(*parts)
