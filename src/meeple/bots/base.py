@@ -35,7 +35,12 @@ class Bot(ABC):
         return self.name
 
 
-HEURISTIC_BOTS: dict[str, str] = {}
+HEURISTIC_BOTS: dict[str, str] = {
+    "capital_lux_2": "meeple.bots.heuristic.capital_lux_2:CapitalLux2HeuristicBot",
+    "citadels": "meeple.bots.heuristic.citadels:CitadelsHeuristicBot",
+    "caprice": "meeple.bots.heuristic.caprice:CapriceHeuristicBot",
+    "capitol": "meeple.bots.heuristic.capitol:CapitolHeuristicBot",
+}
 """Game name -> ``"module:Class"`` of that game's heuristic bot."""
 
 
@@ -52,14 +57,16 @@ def _heuristic(game: str, seed: int) -> Bot:
 
 def bot_names() -> list[str]:
     """Return the bot kinds :func:`make_bot` accepts."""
-    return ["random", "heuristic"]
+    return ["random", "heuristic", "ismcts", "easy", "medium", "hard"]
 
 
 def make_bot(spec: str, game: str, seed: int = 0) -> Bot:
     """Build a bot from its name.
 
     Args:
-        spec: a bot kind from :func:`bot_names`, optionally with options after a colon.
+        spec: a bot kind from :func:`bot_names`, optionally with options after a colon: ``"ismcts:1000"``
+            (iterations), ``"ismcts:time=0.5"`` (seconds per move), ``"ismcts:1000:rollout=heuristic"``;
+            ``"easy"``, ``"medium"``, ``"hard"`` are the difficulty levels of :mod:`meeple.bots.levels`.
         game: the registered game name (heuristic bots are per game).
         seed: seed of the bot's random generator.
 
@@ -74,4 +81,12 @@ def make_bot(spec: str, game: str, seed: int = 0) -> Bot:
         return RandomBot(seed=seed)
     if kind == "heuristic":
         return _heuristic(game, seed)
+    if kind == "ismcts":
+        from meeple.bots.ismcts import parse_ismcts_spec
+
+        return parse_ismcts_spec(_options, seed)
+    if kind in ("easy", "medium", "hard"):
+        from meeple.bots.levels import level_bot
+
+        return level_bot(kind, game, seed)
     raise InvalidParameterError(f"unknown bot {spec!r}; known bots: {', '.join(bot_names())}")

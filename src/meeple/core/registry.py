@@ -13,6 +13,10 @@ from meeple.core.errors import InvalidParameterError
 from meeple.core.game import Game
 
 BUILTIN_GAMES: dict[str, str] = {
+    "caprice": "meeple.games.caprice",
+    "capitol": "meeple.games.capitol",
+    "capital_lux_2": "meeple.games.capital_lux_2",
+    "citadels": "meeple.games.citadels",
 
 }
 """Registry name -> package of each built-in game."""

@@ -1,0 +1,166 @@
+"""Terminal rendering of a Capital Lux 2 observation (rich).
+
+Draws the Capital (cards, totals, face-down items, MAX at resolution) under the four power tiles with their effects
+in words (provisional ones marked), every City with its totals, gold and Bonus pile counts, your hand, your Bonus
+pile, the draft, and in solo ROB's hand, reserve, red cards, Bonus pile and score margin with the rating label.
+Uses the observation dict only (renderer protocol, meeple.cli.render).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+_COLOURS = ("blue", "pink", "yellow", "green")
+_STYLES = ("bold white on blue", "bold black on pink1", "bold black on yellow", "bold white on green4")
+
+
+def card_text(card: dict[str, Any] | None) -> Text:
+    """Return a styled cell for a card dict (``{"id", "colour", "value"}``) or ``-`` for an empty slot."""
+    if card is None:
+        return Text(" - ", style="dim")
+    return Text(f" {card['value']} ", style=_STYLES[card["colour"]])
+
+
+def _cards(cards: list[dict[str, Any]]) -> Text:
+    out = Text()
+    for i, c in enumerate(cards):
+        if i:
+            out.append(" ")
+        out.append_text(card_text(c))
+    return out if cards else Text("-", style="dim")
+
+
+def _hand(cards: list[dict[str, Any]]) -> Text:
+    out = Text()
+    for i, c in enumerate(cards):
+        if i:
+            out.append("  ")
+        out.append_text(card_text(c))
+        out.append(f" #{c['id']}", style="dim")
+    return out if cards else Text("-", style="dim")
+
+
+def _capital(obs: dict[str, Any]) -> Table:
+    table = Table(title="Capital", header_style="bold", show_lines=True, expand=True)
+    for d, tile in enumerate(obs["tiles"]):
+        table.add_column(Text(f"{_COLOURS[d]}: {tile['name']}", style=_STYLES[d]), ratio=1)
+    table.add_row(*[Text(t["effect"], style="italic") for t in obs["tiles"]])
+    rows: list[RenderableType] = []
+    for district in obs["capital"]:
+        cell = Text()
+        cell.append_text(_cards(district["cards"]))
+        cell.append(f"\ntotal {district['total']}")
+        hidden = [str(i["value"]) if i["value"] != "hidden" else "?" for i in district["face_down"]]
+        if hidden:
+            cell.append(f"  face-down: {', '.join(hidden)}", style="magenta")
+        if "max" in district:
+            shown = [str(i["value"]) for i in district["revealed"]]
+            cell.append(f"\nMAX {district['max']}" + (f" (revealed {', '.join(shown)})" if shown else ""), style="bold")
+        rows.append(cell)
+    table.add_row(*rows)
+    states = [", ".join(f"{k}: {v}" for k, v in t["state"].items()) for t in obs["tiles"]]
+    if any(states):
+        table.add_row(*[Text(s, style="dim") for s in states])
+    return table
+
+
+def _cities(obs: dict[str, Any], seat: int | None) -> Table:
+    table = Table(title="Cities", header_style="bold")
+    table.add_column("player")
+    for d in range(4):
+        table.add_column(Text(_COLOURS[d], style=_STYLES[d]))
+    table.add_column("hand")
+    table.add_column("gold")
+    table.add_column("bonus")
+    for p, city in enumerate(obs["cities"]):
+        rob = obs["solo"] and p == 1
+        name = "ROB" if rob else f"seat {p}" + (" (you)" if p == seat else "")
+        if not rob and p == obs["emperor"]:
+            name += " 👑"
+        pairs = zip(city["districts"], city["totals"], strict=True)
+        cells = [Text(f"{t}: ").append_text(_cards(cards)) for cards, t in pairs]
+        hand = "-" if rob else str(obs["hand_sizes"][p])
+        table.add_row(name, *cells, hand, str(obs["gold"][p]), f"{obs['bonus_counts'][p]} cards")
+    return table
+
+
+def _draft(obs: dict[str, Any]) -> RenderableType | None:
+    draft = obs.get("draft")
+    if not draft:
+        return None
+    text = Text(f"Draft, stage {draft['stage']}: ")
+    if draft["pack"] is not None:
+        text.append("pack ")
+        text.append_text(_hand(draft["pack"]))
+    if draft["first_pick"]:
+        text.append("  first pick ")
+        text.append_text(card_text(draft["first_pick"]))
+    text.append(f"\npack sizes {draft['pack_sizes']}, picks {['-' if v is None else 'in' for v in draft['picks']]}")
+    return text
+
+
+def _rob(obs: dict[str, Any]) -> RenderableType:
+    rob = obs["rob"]
+    text = Text()
+    text.append("ROB hand (left, right): ")
+    text.append_text(_cards(rob["hand"]))
+    text.append("   reserve: ")
+    text.append_text(_cards(rob["reserve"]))
+    text.append(f"\nred cards this round: {rob['red_cards']}/3   ROB cards left: {rob['deck_left']}   ")
+    text.append(f"flipped: {', '.join(rob['cards_flipped']) or '-'}")
+    text.append("\nROB bonus pile: ")
+    text.append_text(_cards(rob["bonus"]))
+    text.append(f"  gold {rob['gold']}   ROB score {rob['score']}   your margin {rob['margin']:+d} ({rob['rating']})")
+    if rob["last_move"]:
+        text.append(f"\n{rob['last_move']}", style="italic")
+    return Panel(text, title="ROB")
+
+
+def render(obs: dict[str, Any], seat: int | None) -> RenderableType:
+    """Draw a Capital Lux 2 observation for ``seat`` (``None`` = public view)."""
+    head = Text(f"Capital Lux 2 — round {obs['round']}/3, {obs['phase']}", style="bold cyan")
+    if obs["ending"]:
+        head.append("  (last turns)", style="bold red")
+    parts: list[RenderableType] = [head, _capital(obs), _cities(obs, seat)]
+    if obs["solo"]:
+        parts.append(_rob(obs))
+    draft = _draft(obs)
+    if draft is not None:
+        parts.append(draft)
+    if "hand" in obs:
+        mine = Text("Your hand: ").append_text(_hand(obs["hand"]))
+        mine.append("\nYour bonus pile: ").append_text(_cards(obs["bonus"]))
+        if obs.get("peek"):
+            mine.append("\nYou look at: ").append_text(_hand(obs["peek"]))
+        parts.append(mine)
+    pending = obs.get("pending")
+    if pending:
+        parts.append(Text(f"Seat {pending['player']} must decide: {pending['text']}", style="bold yellow"))
+    if "scores" in obs:
+        names = ["ROB" if obs["solo"] and p == 1 else f"seat {p}" for p in range(len(obs["scores"]))]
+        parts.append(Text("Final scores: " + ", ".join(f"{n} {s}" for n, s in zip(names, obs["scores"], strict=True))))
+    return Group(*parts)
+
+
+def parse_input(text: str, legal_texts: list[str]) -> list[str] | None:
+    """Expand card ids typed as ``"7 12"`` into the matching legal texts in turn (e.g. the two draft picks).
+
+    Only applies when every typed word is a number and each names the ``(#id)`` of a legal card action.
+    """
+    words = re.split(r"[\s,]+", text.strip())
+    if len(words) < 2 or not all(w.isdigit() for w in words):
+        return None
+    out: list[str] = []
+    for w in words:
+        match = [t for t in legal_texts if t.endswith(f"(#{w})")]
+        prefix = [t for t in match if t.startswith("keep ")] or match
+        if len(prefix) != 1:
+            return None
+        out.append(prefix[0])
+    return out

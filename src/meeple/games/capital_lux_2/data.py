@@ -1,0 +1,157 @@
+"""Static data of Capital Lux 2: the 100 citizen cards, district order, solo rating scale and ROB deck.
+
+Rules: capital_lux_2.md §1-§4 (components), "Solo / ROB" (ROB deck), FR "taux de réussite" (rating scale).
+Validated at import.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+BLUE: Final = 0
+PINK: Final = 1
+YELLOW: Final = 2
+GREEN: Final = 3
+DISTRICTS: Final[tuple[int, ...]] = (BLUE, PINK, YELLOW, GREEN)
+"""District order everywhere it matters (spec §2)."""
+COLOUR_NAMES: Final[tuple[str, ...]] = ("blue", "pink", "yellow", "green")
+COLOUR_NAMES_FR: Final[tuple[str, ...]] = ("bleu", "rose", "jaune", "vert")
+
+NUM_CARDS: Final = 100
+CARDS_PER_COLOUR: Final = 25
+VALUES: Final[tuple[int, ...]] = (2, 3, 4, 5, 6)
+GOLD_VP: Final = 2
+ROUNDS: Final = 3
+HAND_SIZE: Final = 6
+STARTING_CAPITAL: Final = 3
+STARTING_CAPITAL_SOLO: Final = 4
+ROB_HAND: Final = 2
+ROB_RESERVE: Final = 5
+ROB_RED_LIMIT: Final = 3
+
+CARD_COLOUR: Final[tuple[int, ...]] = tuple(c // CARDS_PER_COLOUR for c in range(NUM_CARDS))
+"""Colour (0..3) of each citizen card id 0..99: ids 25*colour .. 25*colour+24."""
+CARD_VALUE: Final[tuple[int, ...]] = tuple(VALUES[(c % CARDS_PER_COLOUR) // 5] for c in range(NUM_CARDS))
+"""Value (2..6) of each citizen card id: five cards of each value per colour (spec §1, our choice)."""
+
+
+def card_name(card: int) -> str:
+    """Return the readable name of a citizen card, e.g. ``"blue 3 (#7)"``."""
+    return f"{COLOUR_NAMES[CARD_COLOUR[card]]} {CARD_VALUE[card]} (#{card})"
+
+
+DEFAULT_AGENT_MODIFIERS: Final[tuple[int, ...]] = (4, 2, -1, -3)
+"""Agent modifier tokens (spec "Agent", CL1 TricTrac)."""
+
+DEFAULT_ROB_DECK: Final = "left=5/1/2,right=5/1/2,top=4/2/0"
+"""ROB deck: per kind, count/red/bonus (spec "ROB deck composition", our choice)."""
+
+ROB_LEFT: Final = 0
+ROB_RIGHT: Final = 1
+ROB_TOP: Final = 2
+ROB_KIND_NAMES: Final[tuple[str, ...]] = ("left", "right", "top")
+ROB_RED: Final = 4
+"""Flag bit of a red (stopwatch) ROB card; a ROB card is ``kind | red | bonus``."""
+ROB_BONUS: Final = 8
+"""Flag bit of a ROB card with the bonus symbol."""
+
+
+def parse_rob_deck(spec: str) -> tuple[int, ...]:
+    """Parse a ROB deck description into ROB card codes (``kind | ROB_RED | ROB_BONUS`` bits).
+
+    Args:
+        spec: ``"left=C/R/B,right=C/R/B,top=C/R/B"``: per kind, the card count, how many are red and how many carry
+            the bonus symbol (red and bonus cards are distinct cards; ``R + B <= C``).
+
+    Returns:
+        The cards in a canonical order.
+
+    Raises:
+        ValueError: a malformed description.
+    """
+    out: list[int] = []
+    seen: set[str] = set()
+    for part in spec.split(","):
+        name, sep, counts = part.strip().partition("=")
+        if not sep or name not in ROB_KIND_NAMES or name in seen:
+            raise ValueError(f"bad ROB deck part {part!r}: expected left=C/R/B, right=C/R/B, top=C/R/B")
+        seen.add(name)
+        try:
+            count, red, bonus = (int(x) for x in counts.split("/"))
+        except ValueError:
+            raise ValueError(f"bad ROB deck counts {counts!r}: expected count/red/bonus") from None
+        if min(count, red, bonus) < 0 or red + bonus > count:
+            raise ValueError(f"bad ROB deck counts {counts!r}: need 0 <= red + bonus <= count")
+        kind = ROB_KIND_NAMES.index(name)
+        out += [kind | ROB_RED] * red + [kind | ROB_BONUS] * bonus + [kind] * (count - red - bonus)
+    if not out:
+        raise ValueError("the ROB deck is empty")
+    return tuple(out)
+
+
+def rob_card_name(code: int) -> str:
+    """Return a readable name of a ROB card, e.g. ``"left (red)"``."""
+    marks = [m for m, bit in (("red", ROB_RED), ("bonus", ROB_BONUS)) if code & bit]
+    return ROB_KIND_NAMES[code & 3] + (f" ({', '.join(marks)})" if marks else "")
+
+
+SOLO_RATINGS: Final[tuple[tuple[int, str], ...]] = (
+    (0, "decent"),
+    (7, "good"),
+    (13, "very good"),
+    (19, "excellent"),
+    (25, "extraordinary"),
+    (31, "world class"),
+)
+"""Solo rating scale (FR "taux de réussite"): lowest margin of each band and its label; a negative margin is lost."""
+
+
+def solo_rating(margin: int) -> str:
+    """Return the rulebook's rating label of a solo margin (your score minus ROB's).
+
+    Args:
+        margin: score difference; negative means lost.
+
+    Returns:
+        ``"lost"``, ``"decent"`` (0-6), ``"good"`` (7-12), ``"very good"`` (13-18), ``"excellent"`` (19-24),
+        ``"extraordinary"`` (25-30) or ``"world class"`` (31+).
+    """
+    if margin < 0:
+        return "lost"
+    label = SOLO_RATINGS[0][1]
+    for low, name in SOLO_RATINGS:
+        if margin >= low:
+            label = name
+    return label
+
+
+def rating_distribution(margins: list[int]) -> dict[str, Any]:
+    """Summarise solo results (for ``meeple simulate capital_lux_2 --players 1``).
+
+    Args:
+        margins: one score margin (player minus ROB) per game.
+
+    Returns:
+        ``{"games", "mean_margin", "wins", "ratings": {label: count}}`` with every label of the scale, in order.
+        ``wins`` counts positive margins only (a zero margin is decided on gold, see ``rules.solo_wins``).
+    """
+    ratings = {"lost": 0} | {name: 0 for _, name in SOLO_RATINGS}
+    for m in margins:
+        ratings[solo_rating(m)] += 1
+    return {
+        "games": len(margins),
+        "mean_margin": sum(margins) / len(margins) if margins else 0.0,
+        "wins": sum(1 for m in margins if m > 0),
+        "ratings": ratings,
+    }
+
+
+def _validate() -> None:
+    assert len(CARD_COLOUR) == NUM_CARDS == len(CARD_VALUE)
+    for colour in DISTRICTS:
+        values = sorted(CARD_VALUE[c] for c in range(NUM_CARDS) if CARD_COLOUR[c] == colour)
+        assert values == sorted(list(VALUES) * 5), colour
+    assert len(parse_rob_deck(DEFAULT_ROB_DECK)) == 14
+
+
+_validate()

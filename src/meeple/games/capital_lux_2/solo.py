@@ -1,0 +1,142 @@
+"""The solo mode against ROB: setup, ROB's turn, placement rule, bonus symbol, reserve, round end.
+
+Rules: capital_lux_2.md "Solo / ROB" (FR pages 6-8). ROB is participant 1 (City, Bonus pile, gold), not a seat.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from meeple.core.decisions import Decision
+from meeple.games.capital_lux_2 import flow
+from meeple.games.capital_lux_2.data import (
+    CARD_COLOUR,
+    CARD_VALUE,
+    ROB_BONUS,
+    ROB_HAND,
+    ROB_RED,
+    ROB_RED_LIMIT,
+    ROB_RESERVE,
+    ROB_TOP,
+)
+from meeple.games.capital_lux_2.rules import lowest_cards, total
+
+if TYPE_CHECKING:
+    from meeple.games.capital_lux_2.state import CapitalLux2State
+
+ROB = 1
+
+
+def setup(st: CapitalLux2State) -> None:
+    """ROB's 2-card hand and one card in ROB's City (FR solo setup)."""
+    st.rob_hand = [st.draw() for _ in range(ROB_HAND)]
+    card = st.draw()
+    st.city[ROB][CARD_COLOUR[card]].append(card)
+
+
+def start_round(st: CapitalLux2State) -> None:
+    """Refill ROB's reserve to 5 and reshuffle all ROB cards (FR solo, draft and "before the next round")."""
+    while len(st.rob_reserve) < ROB_RESERVE:
+        card = st.draw()
+        if card < 0:
+            break
+        st.rob_reserve.append(card)
+    st.rob_deck = list(st.game.rob_cards)
+    st.rng.shuffle(st.rob_deck)
+    st.rob_red = []
+    st.rob_blue = []
+
+
+def fits(st: CapitalLux2State, card: int) -> bool:
+    """ROB's placement test: the City district total after placing is <= the visible Capital total."""
+    d = CARD_COLOUR[card]
+    return total(st.city[ROB][d]) + CARD_VALUE[card] <= total(st.capital[d])
+
+
+def rob_turn(st: CapitalLux2State) -> None:
+    """Play one ROB turn: flip a ROB card, pick the citizen card, place it, maybe take a bonus, refill."""
+    st.turn = ROB
+    if not st.rob_deck:
+        st.rob_last = []
+        finish_rob_turn(st)
+        return
+    code = st.rob_deck.pop()
+    (st.rob_red if code & ROB_RED else st.rob_blue).append(code)
+    kind = code & 3
+    if kind == ROB_TOP:
+        card = st.draw()
+    else:
+        card = st.rob_hand[kind]
+        st.rob_hand[kind] = -1
+    st.rob_last = [code, card, -1, -1]
+    if card < 0:
+        finish_rob_turn(st)
+        return
+    d = CARD_COLOUR[card]
+    if fits(st, card):
+        st.city[ROB][d].append(card)
+        st.rob_last[2] = 0
+    else:
+        st.capital[d].append(card)
+        st.rob_last[2] = 1
+        if code & ROB_BONUS:
+            cands = rob_bonus_candidates(st, card)
+            if len(cands) > 1:
+                st.stack.append(Decision(0, "rob_bonus", (card,)))
+                return
+            if cands:
+                take_rob_bonus(st, cands[0])
+    finish_rob_turn(st)
+
+
+def rob_bonus_candidates(st: CapitalLux2State, played: int) -> list[int]:
+    """The lowest-value Capital cards, the card just played excluded (the player chooses on a tie)."""
+    return lowest_cards([c for d in range(4) for c in st.capital[d] if c != played])
+
+
+def take_rob_bonus(st: CapitalLux2State, card: int) -> None:
+    """Move a Capital card to ROB's Bonus pile."""
+    st.capital[st.capital_district_of(card)].remove(card)
+    st.bonus[ROB].append(card)
+    if st.rob_last:
+        st.rob_last[3] = card
+
+
+def finish_rob_turn(st: CapitalLux2State) -> None:
+    """Refill ROB's empty hand slot, then: round end, the player's last turn, or the player's turn."""
+    for slot in range(ROB_HAND):
+        if st.rob_hand[slot] < 0:
+            st.rob_hand[slot] = st.draw()
+    if st.ending:
+        flow.end_round(st)
+    elif len(st.rob_red) >= ROB_RED_LIMIT:
+        st.ending = True
+        if st.hand[0]:
+            st.turn = 0
+        else:
+            flow.end_round(st)
+    elif st.hand[0]:
+        st.turn = 0
+    else:
+        flow.end_round(st)
+
+
+def after_player_turn(st: CapitalLux2State) -> None:
+    """After the player's turn: round end (after the player's last turn), ROB's last turn, or ROB's turn."""
+    if st.ending:
+        flow.end_round(st)
+        return
+    if not st.hand[0]:
+        st.ending = True
+    rob_turn(st)
+
+
+def place_reserve(st: CapitalLux2State) -> None:
+    """Place each reserve card that fits, district order, highest first within a colour; the rest stay."""
+    keep: list[int] = []
+    for card in sorted(st.rob_reserve, key=lambda c: (CARD_COLOUR[c], -CARD_VALUE[c], c)):
+        if fits(st, card):
+            st.city[ROB][CARD_COLOUR[card]].append(card)
+        else:
+            keep.append(card)
+    st.rob_reserve = keep

@@ -1,0 +1,415 @@
+"""The state of a Capital Lux 2 game: the core contract on top of the flow in ``flow.py`` and ``solo.py``.
+
+Rules: capital_lux_2.md (all sections); the power tiles live in ``powers/``.
+Seats ``0..n-1`` are the players; in solo (``players=1``) index 1 of the participant arrays (City, Bonus pile, gold)
+is ROB, who is not a seat and never decides.
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+from typing import TYPE_CHECKING, Any
+
+from meeple.core.action import Action
+from meeple.core.decisions import Decision, SealedCommitments
+from meeple.core.rng import Rng
+from meeple.core.state import TERMINAL, State
+from meeple.games.capital_lux_2 import flow, solo
+from meeple.games.capital_lux_2.actions import (
+    ChooseDistrict,
+    ChooseSeat,
+    DiscardDistrict,
+    GiveCard,
+    KeepCard,
+    PayExcess,
+    PlayToCapital,
+    PlayToCity,
+    SelectCard,
+    TakeCard,
+)
+from meeple.games.capital_lux_2.data import CARD_COLOUR, COLOUR_NAMES, card_name
+from meeple.games.capital_lux_2.powers import POWERS, PowerTile
+from meeple.games.capital_lux_2.rules import score, solo_wins, winners
+
+if TYPE_CHECKING:
+    from meeple.games.capital_lux_2.game import CapitalLux2Game
+
+PH_DRAFT = 0
+PH_PLAY = 1
+PH_RESOLVE = 2
+PH_END = 3
+PHASE_NAMES = ("draft", "play", "resolution", "end")
+
+BONUS = "bonus"
+"""Decision kind: the bonus taker chooses among equal highest Capital cards (spec §11)."""
+ROB_BONUS = "rob_bonus"
+"""Decision kind (solo): the player chooses ROB's bonus card among equal lowest Capital cards."""
+
+
+class CapitalLux2State(State["CapitalLux2Game"]):
+    """A Capital Lux 2 position.
+
+    Attributes (card piles are lists of card ids; the last card of a pile is the one placed last):
+        deck: citizen deck, top = last. discard: discard pile (public).
+        capital: the 4 Capital districts. hidden: face-down Capital items ``[district, kind, value, knower]``
+            (kind 0 = Agent modifier value, 1 = citizen card id; knower = seat that has seen it or -1).
+        city: per participant, 4 districts. hand: per seat, sorted. bonus, gold: per participant.
+        mat: power-tile material (lists of ints, owned by the tiles). peek/peek_owner: cards a seat is looking at.
+        stack: pending decisions. phase, round (0-2), emperor, turn, ending, last_queue: the flow.
+        packs, first, sealed, dstage: the draft. res, res_max, revealed: resolution cursor and revealed items.
+        rob_hand, rob_reserve, rob_deck, rob_red, rob_blue, rob_last: solo (ROB).
+    """
+
+    def __init__(self, game: CapitalLux2Game, seed: int, setup: bool = True) -> None:
+        super().__init__(game, seed)
+        n = game.num_players
+        self.n = n
+        self.solo = n == 1
+        self.np = n + 1 if self.solo else n
+        self.tile_ids: list[str] = []
+        self.tiles: list[PowerTile] = []
+        self.deck: list[int] = []
+        self.discard: list[int] = []
+        self.capital: list[list[int]] = [[], [], [], []]
+        self.hidden: list[list[int]] = []
+        self.revealed: list[list[int]] = []
+        self.city: list[list[list[int]]] = [[[], [], [], []] for _ in range(self.np)]
+        self.hand: list[list[int]] = [[] for _ in range(n)]
+        self.bonus: list[list[int]] = [[] for _ in range(self.np)]
+        self.gold: list[int] = [0] * self.np
+        self.mat: dict[str, list[int]] = {}
+        self.peek: list[int] = []
+        self.peek_owner = -1
+        self.stack: list[Decision] = []
+        self.extra_play = False
+        self.phase = PH_DRAFT
+        self.round = 0
+        self.emperor = 0
+        self.turn = 0
+        self.ending = False
+        self.last_queue: list[int] = []
+        self.packs: list[list[int]] = [[] for _ in range(n)]
+        self.first: list[int] = [-1] * n
+        self.sealed: SealedCommitments[tuple[int, ...]] = SealedCommitments(range(n))
+        self.dstage = 0
+        self.res: list[int] = [0, 0, 0]
+        self.res_max: list[int] = [0, 0, 0, 0]
+        self.rob_hand: list[int] = []
+        self.rob_reserve: list[int] = []
+        self.rob_deck: list[int] = []
+        self.rob_red: list[int] = []
+        self.rob_blue: list[int] = []
+        self.rob_last: list[int] = []
+        if setup:
+            flow.setup(self)
+
+    def set_tiles(self, tile_ids: list[str]) -> None:
+        """Set the four power tiles (blue, pink, yellow, green) by id."""
+        self.tile_ids = list(tile_ids)
+        self.tiles = [POWERS[t] for t in tile_ids]
+
+    # ================================================================ helpers used by flow and the tiles
+    def can_draw(self) -> bool:
+        """Return whether a citizen card can be drawn (deck or discards non-empty). Rules: spec §15."""
+        return bool(self.deck) or bool(self.discard)
+
+    def draw(self) -> int:
+        """Draw the top citizen card, reshuffling the discards into a new deck if needed; -1 if none (§15)."""
+        if not self.deck:
+            if not self.discard:
+                return -1
+            self.deck = self.discard
+            self.discard = []
+            self.rng.shuffle(self.deck)
+        return self.deck.pop()
+
+    def add_to_hand(self, seat: int, card: int) -> None:
+        """Add a card to a seat's (sorted) hand; -1 is ignored."""
+        if card >= 0:
+            insort(self.hand[seat], card)
+
+    def capital_district_of(self, card: int) -> int:
+        """Return the Capital district holding ``card``. Raises ``ValueError`` if it is not in the Capital."""
+        for d in range(4):
+            if card in self.capital[d]:
+                return d
+        raise ValueError(f"{card_name(card)} is not in the Capital")
+
+    def discard_city_district(self, participant: int, district: int) -> None:
+        """Discard a whole City district (spec §10)."""
+        self.discard += self.city[participant][district]
+        self.city[participant][district] = []
+
+    def play_actions(self, seat: int) -> list[Action]:
+        """Return the play actions of a seat: each hand card to its City or to the Capital."""
+        table = self.game.t_play
+        out: list[Action] = []
+        for c in self.hand[seat]:
+            out += table[c]
+        return out
+
+    def play_card(self, seat: int, card: int, to_capital: bool) -> None:
+        """Play a hand card to the matching district of the City or the Capital (its power triggers). Rules: §8."""
+        self.hand[seat].remove(card)
+        d = CARD_COLOUR[card]
+        if not to_capital:
+            self.city[seat][d].append(card)
+            return
+        self.capital[d].append(card)
+        tile = self.tiles[d]
+        if tile.is_possible(self, seat, card):
+            tile.on_capital_play(self, seat, card)
+
+    def total_score(self, participant: int) -> int:
+        """Return a participant's score: City + Bonus cards + 2 per gold (+ tile scoring hooks). Rules: §13."""
+        base = score(self.city[participant], self.bonus[participant], self.gold[participant])
+        return base + sum(t.score_bonus(self, participant) for t in self.tiles)
+
+    # ================================================================ contract
+    def current_player(self) -> int:
+        """Return the seat to move, or TERMINAL."""
+        if self.phase == PH_END:
+            return TERMINAL
+        if self.stack:
+            return self.stack[-1].player
+        if self.phase == PH_DRAFT:
+            pending = self.sealed.pending_player()
+            assert pending is not None
+            return pending
+        return self.turn
+
+    def is_terminal(self) -> bool:
+        """Return True after the third round's bonuses."""
+        return self.phase == PH_END
+
+    def _legal_actions(self) -> list[Action]:
+        game = self.game
+        if self.stack:
+            top = self.stack[-1]
+            if top.kind == BONUS:
+                return [game.t_take[c] for c in flow.bonus_candidates(self, top.data[0])]
+            if top.kind == ROB_BONUS:
+                return [game.t_take[c] for c in solo.rob_bonus_candidates(self, top.data[0])]
+            return POWERS[top.kind].legal(self, top)
+        if self.phase == PH_DRAFT:
+            t_keep = game.t_keep
+            return [t_keep[c] for c in self.packs[self.current_player()]]
+        return self.play_actions(self.turn)
+
+    def _apply(self, action: Action) -> None:
+        if self.stack:
+            top = self.stack.pop()
+            if top.kind == BONUS:
+                assert isinstance(action, TakeCard)
+                flow.take_bonus(self, top.data[1], top.data[0], action.card)
+                flow.continue_resolution(self)
+            elif top.kind == ROB_BONUS:
+                assert isinstance(action, TakeCard)
+                solo.take_rob_bonus(self, action.card)
+                solo.finish_rob_turn(self)
+            else:
+                POWERS[top.kind].apply(self, top, action)
+                if not self.stack:
+                    if self.phase == PH_RESOLVE:
+                        flow.continue_resolution(self)
+                    else:
+                        flow.end_turn(self)
+            return
+        if self.phase == PH_DRAFT:
+            assert isinstance(action, KeepCard)
+            flow.keep_card(self, self.current_player(), action.card)
+            return
+        cls = type(action)
+        self.play_card(self.turn, action.card, cls is PlayToCapital)  # type: ignore[attr-defined]
+        if not self.stack:
+            flow.end_turn(self)
+
+    def scores(self) -> list[float]:
+        """Return each seat's score (solo: the player's only; ROB's is in the observation)."""
+        return [float(self.total_score(p)) for p in range(self.n)]
+
+    def rob_score(self) -> int:
+        """Return ROB's score (solo only)."""
+        return self.total_score(1)
+
+    def returns(self) -> list[float]:
+        """Return 1.0 per winner (shared wins included), 0.0 otherwise; solo: [1.0] if the player beats ROB."""
+        if self.phase != PH_END:
+            return [0.0] * self.n
+        if self.solo:
+            won = solo_wins(self.total_score(0), self.gold[0], self.total_score(1), self.gold[1])
+            return [1.0 if won else 0.0]
+        best = winners([self.total_score(p) for p in range(self.n)], self.gold[: self.n])
+        return [1.0 if p in best else 0.0 for p in range(self.n)]
+
+    def observation(self, player: int | None) -> dict[str, Any]:
+        """Return what ``player`` may know (see ``observation.py``)."""
+        from meeple.games.capital_lux_2.observation import build_observation
+
+        return build_observation(self, player)
+
+    # ================================================================ copies, JSON, resampling
+    def _copy_fields(self, other: State[CapitalLux2Game]) -> None:
+        assert isinstance(other, CapitalLux2State)
+        other.n = self.n
+        other.solo = self.solo
+        other.np = self.np
+        other.tile_ids = self.tile_ids
+        other.tiles = self.tiles
+        other.deck = self.deck[:]
+        other.discard = self.discard[:]
+        other.capital = [d[:] for d in self.capital]
+        other.hidden = [h[:] for h in self.hidden]
+        other.revealed = [h[:] for h in self.revealed]
+        other.city = [[d[:] for d in c] for c in self.city]
+        other.hand = [h[:] for h in self.hand]
+        other.bonus = [b[:] for b in self.bonus]
+        other.gold = self.gold[:]
+        other.mat = {k: v[:] for k, v in self.mat.items()}
+        other.peek = self.peek[:]
+        other.peek_owner = self.peek_owner
+        other.stack = self.stack[:]
+        other.extra_play = self.extra_play
+        other.phase = self.phase
+        other.round = self.round
+        other.emperor = self.emperor
+        other.turn = self.turn
+        other.ending = self.ending
+        other.last_queue = self.last_queue[:]
+        other.packs = [p[:] for p in self.packs]
+        other.first = self.first[:]
+        other.sealed = self.sealed.copy()
+        other.dstage = self.dstage
+        other.res = self.res[:]
+        other.res_max = self.res_max[:]
+        other.rob_hand = self.rob_hand[:]
+        other.rob_reserve = self.rob_reserve[:]
+        other.rob_deck = self.rob_deck[:]
+        other.rob_red = self.rob_red[:]
+        other.rob_blue = self.rob_blue[:]
+        other.rob_last = self.rob_last[:]
+
+    _LIST_FIELDS = (
+        "deck discard capital hidden revealed city hand bonus gold peek last_queue packs first res res_max "
+        "rob_hand rob_reserve rob_deck rob_red rob_blue rob_last"
+    ).split()
+    _INT_FIELDS = "peek_owner phase round emperor turn dstage".split()
+
+    def _body_to_json(self) -> dict[str, Any]:
+        body: dict[str, Any] = {k: getattr(self, k) for k in self._LIST_FIELDS}
+        body = {k: _plain(v) for k, v in body.items()}
+        body.update({k: getattr(self, k) for k in self._INT_FIELDS})
+        body["tiles"] = list(self.tile_ids)
+        body["mat"] = {k: list(v) for k, v in sorted(self.mat.items())}
+        body["stack"] = [d.to_json() for d in self.stack]
+        body["extra_play"] = self.extra_play
+        body["ending"] = self.ending
+        body["sealed"] = self.sealed.to_json(list)
+        return body
+
+    def restore_body(self, body: dict[str, Any]) -> None:
+        """Restore the game-specific fields from :meth:`_body_to_json` output."""
+        for k in self._LIST_FIELDS:
+            setattr(self, k, _plain(body[k]))
+        for k in self._INT_FIELDS:
+            setattr(self, k, int(body[k]))
+        self.set_tiles(list(body["tiles"]))
+        self.mat = {k: list(v) for k, v in body["mat"].items()}
+        self.stack = [Decision.from_json(d) for d in body["stack"]]
+        self.extra_play = bool(body["extra_play"])
+        self.ending = bool(body["ending"])
+        self.sealed = SealedCommitments.from_json(body["sealed"], tuple)
+
+    def _resample(self, player: int, rng: Rng) -> CapitalLux2State:
+        other = self.clone()
+        assert isinstance(other, CapitalLux2State)
+        # During the second draft stage the seat to the left holds exactly what ``player`` passed: those cards are
+        # re-dealt among that seat's pack, first pick and sealed pick only.
+        passed_to = (player + 1) % self.n if self.phase == PH_DRAFT and self.dstage == 1 and self.n > 1 else -1
+        slots: list[list[int]] = [other.deck]
+        for s in range(self.n):
+            if s != player:
+                slots.append(other.hand[s])
+                if s != passed_to:
+                    slots.append(other.packs[s])
+        entries = [h for h in other.hidden if h[1] == 1 and h[3] != player]
+        if other.peek_owner not in (-1, player):
+            slots.append(other.peek)
+        for t in other.tiles:
+            slots += t.unseen_card_slots(other, player)
+        seats = [s for s in range(self.n) if s not in (player, passed_to)]
+        _redeal(other, slots, entries, seats, rng)
+        if passed_to >= 0:
+            _redeal(other, [other.packs[passed_to]], [], [passed_to], rng)
+        for s in range(self.n):
+            other.hand[s].sort()
+            other.packs[s].sort()
+        for t in other.tiles:
+            t.resample(other, player, rng)
+        if self.solo:
+            rng.shuffle(other.rob_deck)
+        return other
+
+    # ================================================================ texts
+    def _describe(self, action: Action, actor: int, perspective: int | None) -> str:
+        hidden = perspective is not None and perspective != actor
+        if isinstance(action, KeepCard):
+            return "keep a draft card" if hidden else f"keep {card_name(action.card)}"
+        if isinstance(action, PlayToCity):
+            return f"play {card_name(action.card)} to the City"
+        if isinstance(action, PlayToCapital):
+            return f"play {card_name(action.card)} to the Capital ({self.tiles[CARD_COLOUR[action.card]].label})"
+        if isinstance(action, TakeCard):
+            return f"take {card_name(action.card)}"
+        if isinstance(action, SelectCard):
+            return "keep one of the cards seen" if hidden else f"select {card_name(action.card)}"
+        if isinstance(action, GiveCard):
+            return f"give {card_name(action.card)}"
+        if isinstance(action, ChooseDistrict):
+            return f"choose the {COLOUR_NAMES[action.district]} district"
+        if isinstance(action, ChooseSeat):
+            return f"choose seat {action.seat}"
+        if isinstance(action, PayExcess):
+            return f"pay {action.gold} gold to keep the {COLOUR_NAMES[action.district]} district"
+        if isinstance(action, DiscardDistrict):
+            return f"discard the {COLOUR_NAMES[action.district]} City district"
+        raise TypeError(f"not a Capital Lux 2 action: {action!r}")
+
+
+def _plain(value: Any) -> Any:
+    """Return nested lists (copies) of nested lists/ints."""
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _redeal(st: CapitalLux2State, slots: list[list[int]], entries: list[list[int]], seats: list[int], rng: Rng) -> None:
+    """Shuffle the cards of ``slots``, hidden-card ``entries`` and ``seats``' draft picks together and deal them back.
+
+    Every slot keeps its size; the pool is collected in sorted order first, so the result depends only on ``rng``
+    and on the multiset of cards.
+    """
+    firsts = [s for s in seats if st.first[s] >= 0]
+    sealed = [s for s in seats if s in st.sealed.values]
+    pool: list[int] = [c for slot in slots for c in slot]
+    pool += [h[2] for h in entries]
+    pool += [st.first[s] for s in firsts]
+    for s in sealed:
+        pool += st.sealed.values[s]
+    pool.sort()
+    rng.shuffle(pool)
+    pos = 0
+    for slot in slots:
+        k = len(slot)
+        slot[:] = pool[pos : pos + k]
+        pos += k
+    for h in entries:
+        h[2] = pool[pos]
+        pos += 1
+    for s in firsts:
+        st.first[s] = pool[pos]
+        pos += 1
+    for s in sealed:
+        k = len(st.sealed.values[s])
+        st.sealed.values[s] = tuple(sorted(pool[pos : pos + k]))
+        pos += k
