@@ -27,6 +27,8 @@ class GameOutcome:
         scores: ``state.scores()`` at the end.
         decisions: number of actions played.
         rounds: ``observation(None)["round"]`` at the end if the game exposes an integer round, else ``None``.
+        solo: for a solo game against a game-run opponent, ``(margin, rating, rating scale)`` from the final
+            public observation's ``"solo_result"`` (Capital Lux 2 against ROB), else ``None``.
         record: the game record, kept only when asked for.
     """
 
@@ -36,6 +38,7 @@ class GameOutcome:
     decisions: int
     rounds: int | None = None
     record: GameRecord | None = None
+    solo: tuple[int, str, tuple[str, ...]] | None = None
 
     def winners(self) -> list[int]:
         """Return the seats with the best return (every tied winner); empty if every seat has the same return 0."""
@@ -55,8 +58,15 @@ def play_one(
     """
     result = play_bots(game_name, params, seed, list(bot_specs))
     state = result.final_state
-    round_value = state.observation(None).get("round")
+    final = state.observation(None)
+    round_value = final.get("round")
     rounds = round_value if isinstance(round_value, int) and not isinstance(round_value, bool) else None
+    solo_result = final.get("solo_result")
+    solo = (
+        (int(solo_result["margin"]), str(solo_result["rating"]), tuple(solo_result["scale"]))
+        if isinstance(solo_result, dict)
+        else None
+    )
     return GameOutcome(
         seed=seed,
         returns=tuple(state.returns()),
@@ -64,6 +74,7 @@ def play_one(
         decisions=result.decisions,
         rounds=rounds,
         record=result.record if keep_record else None,
+        solo=solo,
     )
 
 
@@ -168,6 +179,8 @@ class SimulationSummary:
         mean_decisions: mean number of actions per game.
         mean_rounds: mean number of rounds, or ``None`` when the game does not expose one.
         seconds: wall-clock time of the batch (0 if unknown).
+        solo_margins: per solo game against a game-run opponent, the margin (own score minus the opponent's).
+        solo_ratings: count of each rating of the game's scale, in scale order (empty if not solo).
     """
 
     games: int
@@ -179,6 +192,8 @@ class SimulationSummary:
     mean_decisions: float = 0.0
     mean_rounds: float | None = None
     seconds: float = 0.0
+    solo_margins: list[int] = field(default_factory=list)
+    solo_ratings: dict[str, int] = field(default_factory=dict)
 
     @property
     def games_per_second(self) -> float:
@@ -216,6 +231,13 @@ def summarize(outcomes: Sequence[GameOutcome], labels: Sequence[str], seconds: f
                 stats.shared_wins += shared
                 stats.score_total += outcome.scores[seat]
     n = len(outcomes)
+    margins = [o.solo[0] for o in outcomes if o.solo is not None]
+    ratings: dict[str, int] = {}
+    for o in outcomes:
+        if o.solo is not None:
+            for label in o.solo[2]:
+                ratings.setdefault(label, 0)
+            ratings[o.solo[1]] = ratings.get(o.solo[1], 0) + 1
     return SimulationSummary(
         games=n,
         labels=list(labels),
@@ -226,4 +248,6 @@ def summarize(outcomes: Sequence[GameOutcome], labels: Sequence[str], seconds: f
         mean_decisions=decisions / n if n else 0.0,
         mean_rounds=sum(rounds) / len(rounds) if rounds and len(rounds) == n else None,
         seconds=seconds,
+        solo_margins=margins,
+        solo_ratings=ratings,
     )

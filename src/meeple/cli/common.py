@@ -80,6 +80,37 @@ def parse_variants(items: Sequence[str] | None) -> dict[str, str]:
     return out
 
 
+GAME_OPTIONS: dict[str, Any] = {"allow_extra_args": True, "ignore_unknown_options": True}
+"""Context settings of the commands that take a game's variant flags as options (``--config B``)."""
+
+
+def variant_options(args: Sequence[str]) -> list[str]:
+    """Turn extra command-line options into ``KEY=VALUE`` variant items.
+
+    Every variant flag of a game is also an option: ``--config B``, ``--end-draw=refill_to_six``,
+    ``--provisional-powers`` (a flag alone means true) and ``--no-provisional-powers`` (false). Exits with code 2 on
+    anything that is not such an option.
+    """
+    out: list[str] = []
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if not arg.startswith("--") or len(arg) < 3:
+            fail(f"unexpected argument {arg!r}; game options are written --name value (see `meeple rules GAME`)")
+        name, eq, value = arg[2:].partition("=")
+        if not eq:
+            if i + 1 < len(args) and not args[i + 1].startswith("--"):
+                value = args[i + 1]
+                i += 1
+            elif name.startswith("no-"):
+                name, value = name[3:], "false"
+            else:
+                value = "true"
+        out.append(f"{name}={value}")
+        i += 1
+    return out
+
+
 def parse_bots(text: str | None, game_name: str) -> list[str]:
     """Split a comma-separated ``--bots`` value; default: ``heuristic`` if the game has one, else ``random``.
 
@@ -114,9 +145,14 @@ def game_class_or_exit(name: str) -> type[Game[Any]]:
         fail(str(exc))
 
 
-def load_game_or_exit(name: str, players: int | None, variants: Sequence[str] | None) -> Game[Any]:
-    """Load ``name`` with ``--players`` and ``--variant`` values; exits with code 2 and a clear message on error."""
-    params: dict[str, Any] = dict(parse_variants(variants))
+def load_game_or_exit(
+    name: str, players: int | None, variants: Sequence[str] | None, extra: Sequence[str] = ()
+) -> Game[Any]:
+    """Load ``name`` with ``--players``, ``--variant`` values and variant options; exit 2 with a message on error.
+
+    ``extra`` holds the variant flags written as options (``--config B``, see :func:`variant_options`).
+    """
+    params: dict[str, Any] = dict(parse_variants([*(variants or ()), *variant_options(extra)]))
     if players is not None:
         params["players"] = players
     game_class_or_exit(name)

@@ -24,6 +24,7 @@ from rich.table import Table
 
 from meeple.bots.base import Bot, make_bot
 from meeple.cli.common import (
+    GAME_OPTIONS,
     BotsOpt,
     GameArg,
     PlayersOpt,
@@ -400,6 +401,7 @@ def _intro(console: Console, game: Game[Any], state: State[Any], labels: Sequenc
 
 
 def play(
+    ctx: typer.Context,
     game: GameArg,
     players: PlayersOpt = None,
     humans: Annotated[int, typer.Option("--humans", "-H", help="Human seats 0..H-1 (hot seat if several).")] = 1,
@@ -412,7 +414,7 @@ def play(
     record: RecordOpt = None,
 ) -> None:
     """Play GAME in the terminal: human seats against bots (several humans play hot seat)."""
-    loaded = load_game_or_exit(game, players, variant)
+    loaded = load_game_or_exit(game, players, variant, ctx.args)
     human_seats = _human_seats(humans, seats, loaded.num_players)
     bot_seats = [s for s in range(loaded.num_players) if s not in human_seats]
     specs = parse_bots(bots, game) if bot_seats else []
@@ -434,4 +436,4 @@ def play(
 
 def register(app: typer.Typer) -> None:
     """Add the ``play`` command to ``app``."""
-    app.command("play")(play)
+    app.command("play", context_settings=GAME_OPTIONS)(play)

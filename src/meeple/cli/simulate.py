@@ -13,6 +13,7 @@ from rich.table import Table
 
 from meeple.arena.simulate import SimulationSummary, run_games, summarize
 from meeple.cli.common import (
+    GAME_OPTIONS,
     BotsOpt,
     GameArg,
     PlayersOpt,
@@ -56,10 +57,22 @@ def print_summary(console: Console, summary: SimulationSummary) -> None:
     if summary.mean_rounds is not None:
         console.print(f"Mean length: {summary.mean_rounds:.2f} rounds")
     console.print(f"Mean length: {summary.mean_decisions:.2f} decisions")
+    if summary.solo_margins:
+        margins = summary.solo_margins
+        mean = sum(margins) / len(margins)
+        console.print(f"Solo: mean margin {mean:+.2f} points over {len(margins)} games (own score minus opponent's)")
+        table = Table(title="Solo rating (rulebook scale)")
+        table.add_column("rating")
+        table.add_column("games", justify="right")
+        table.add_column("share", justify="right")
+        for label, count in summary.solo_ratings.items():
+            table.add_row(label, str(count), f"{count / len(margins):.0%}")
+        console.print(table)
     console.print(f"Speed: {summary.games_per_second:.1f} games/s ({summary.seconds:.2f} s)")
 
 
 def simulate(
+    ctx: typer.Context,
     game: GameArg,
     n: Annotated[int, typer.Option("-n", "--games", min=1, help="Number of games.")] = 100,
     players: PlayersOpt = None,
@@ -70,7 +83,7 @@ def simulate(
     record: RecordOpt = None,
 ) -> None:
     """Play N games between bots and print wins per seat and per bot, scores, lengths and speed."""
-    loaded = load_game_or_exit(game, players, variant)
+    loaded = load_game_or_exit(game, players, variant, ctx.args)
     labels = cycle(parse_bots(bots, game), loaded.num_players)
     params = loaded.params_dict()
     console = stdout_console()
@@ -108,4 +121,4 @@ def simulate(
 
 def register(app: typer.Typer) -> None:
     """Add the ``simulate`` command to ``app``."""
-    app.command("simulate")(simulate)
+    app.command("simulate", context_settings=GAME_OPTIONS)(simulate)

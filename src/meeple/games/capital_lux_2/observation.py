@@ -7,7 +7,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from meeple.games.capital_lux_2.data import CARD_COLOUR, CARD_VALUE, COLOUR_NAMES, card_name, rob_card_name, solo_rating
+from meeple.games.capital_lux_2.data import (
+    CARD_COLOUR,
+    CARD_VALUE,
+    COLOUR_NAMES,
+    SOLO_RATINGS,
+    card_name,
+    rob_card_name,
+    solo_rating,
+)
 from meeple.games.capital_lux_2.powers import POWERS
 from meeple.games.capital_lux_2.rules import total
 
@@ -118,6 +126,13 @@ def build_observation(st: CapitalLux2State, player: int | None) -> dict[str, Any
         obs["bonus_piles"] = [[card_json(c) for c in b] for b in st.bonus]
     if st.solo:
         obs["rob"] = _rob(st)
+        if st.phase == 3:
+            obs["solo_result"] = {
+                "opponent": "ROB",
+                "margin": obs["rob"]["margin"],
+                "rating": obs["rob"]["rating"],
+                "scale": ["lost"] + [name for _, name in SOLO_RATINGS],
+            }
     return obs
 
 

@@ -1,0 +1,41 @@
+"""Variant flags written as options (--config B, --provisional-powers) and the solo summary of simulate."""
+
+from __future__ import annotations
+
+from meeple.arena.simulate import play_one, summarize
+from tests.cli.conftest import Cli
+
+
+def test_variant_flags_are_options(cli: Cli) -> None:
+    result = cli(["simulate", "citadels", "-n", "2", "--quick-game", "7", "--killed-king-takes-crown"])
+    assert "2 games" in result.output
+    refused = cli(["simulate", "capital_lux_2", "--players", "2", "-n", "1", "--config", "B"], code=2)
+    assert "provisional" in refused.output and "--provisional-powers" in refused.output
+    accepted = cli(
+        ["simulate", "capital_lux_2", "--players", "2", "-n", "1", "--config", "B", "--provisional-powers"]
+    )
+    assert "1 games" in accepted.output
+    off = cli(["simulate", "capital_lux_2", "-n", "1", "--config=B", "--no-provisional-powers"], code=2)
+    assert "provisional" in off.output
+
+
+def test_unknown_option_is_explained(cli: Cli) -> None:
+    result = cli(["simulate", "caprice", "-n", "1", "--colour", "red"], code=2)
+    assert "no parameter 'colour'" in result.output and "third_symbol_exchange" in result.output
+    stray = cli(["simulate", "caprice", "-n", "1", "extra"], code=2)
+    assert "unexpected argument 'extra'" in stray.output
+
+
+def test_solo_summary_reports_margin_and_rating(cli: Cli) -> None:
+    outcome = play_one("capital_lux_2", {"players": 1}, 3, ["heuristic"])
+    assert outcome.solo is not None
+    margin, rating, scale = outcome.solo
+    assert scale[0] == "lost" and scale[-1] == "world class" and rating in scale
+    assert (rating == "lost") == (margin < 0)
+    summary = summarize([outcome], ["heuristic"])
+    assert summary.solo_margins == [margin] and summary.solo_ratings[rating] == 1
+    assert list(summary.solo_ratings) == list(scale)
+    result = cli(["simulate", "capital_lux_2", "--players", "1", "-n", "4"])
+    assert "Solo: mean margin" in result.output and "world class" in result.output
+    multi = cli(["simulate", "capital_lux_2", "--players", "2", "-n", "1"])
+    assert "Solo" not in multi.output
