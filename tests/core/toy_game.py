@@ -60,6 +60,14 @@ class ToyAuction(Game[ToyParams]):
     max_players = 4
     params_type = ToyParams
 
+    @classmethod
+    def rules_summary(cls) -> str:
+        return (
+            "Each seat holds one hidden value card (1..9) and some coins. For each lot every seat commits a sealed "
+            "bid; the highest bid wins (ties: earliest in the bidding order) and is paid. The winner keeps the lot, "
+            "or gives it away and then chooses to whom. A seat scores its coins plus, per lot held, its card's value."
+        )
+
     def _make_codec(self) -> ActionCodec:
         actions: list[Action] = [Bid(i) for i in range(self.params.coins + 1)]
         actions += [Keep(), Give()] + [GiveTo(s) for s in range(self.params.players)]
