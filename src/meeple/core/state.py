@@ -235,7 +235,8 @@ class State(ABC, Generic[G]):
                 raise InvalidActionError(f"malformed JSON action: {exc}") from None
         if wanted.isdigit():
             return self.game.action_from_code(int(wanted))
-        shown = "; ".join(self.action_to_string(a) for a in legal[:_MAX_LISTED])
+        mover = self.current_player()
+        shown = "; ".join(self.action_to_string(a, perspective=mover) for a in legal[:_MAX_LISTED])
         raise InvalidActionError(f"no legal action reads {text!r}; legal: {shown or 'none (game over)'}")
 
     def information_state_string(self, player: int) -> str:

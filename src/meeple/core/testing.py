@@ -6,8 +6,10 @@ Each failure raises :class:`ConformanceError` naming the game, players, seed, st
 Checks (architecture "Tests"): random play to the end within ``max_game_length``; deterministic legal actions;
 clone independence; JSON and replay round trips; action codec round trips (JSON, integer code, text);
 no leak (the observation and information state of the player to move are unchanged by
-``resample_from_infostate``, and so are that player's legal actions); illegal and out-of-turn actions raise and
-leave the state unchanged; returns in range; observations are JSON-able for every seat and the spectator.
+``resample_from_infostate``, and so are that player's legal actions; likewise the observation and information
+state of every other seat under its own resample; a resampled state stays playable); illegal and out-of-turn
+actions raise and leave the state unchanged; returns in range; observations are JSON-able for every seat and the
+spectator.
 """
 
 from __future__ import annotations
@@ -135,6 +137,14 @@ class _Checker:
             self.play_on(other, steps=3)
             if _dump(state) != before:
                 self.fail("playing on a resampled state changed the original (a shared mutable field)")
+        for seat in range(self.game.num_players):
+            if seat == player:
+                continue
+            other = state.resample_from_infostate(seat, Rng(self.seed * 37 + self.step * 5 + seat))
+            if other.observation(seat) != state.observation(seat):
+                self.fail(f"resample_from_infostate({seat}) changed the observation of seat {seat} (not to move)")
+            if other.information_state_string(seat) != state.information_state_string(seat):
+                self.fail(f"resample_from_infostate({seat}) changed the information state of seat {seat}")
 
     def play_on(self, state: State[Any], steps: int) -> None:
         """Play a few random actions on a resampled state: it must be a consistent, playable position."""
