@@ -1,8 +1,9 @@
 """Terminal rendering of a Caprice observation (rich).
 
 Draws the six towers bottom to top with the red marker and the piece placed this turn, the supply, the bag, each
-player's symbol count and exchanges, the seat's own symbols (and the token it is drawing), and the reveal with the
-scores at the end. Uses the observation dict only (renderer protocol, meeple.cli.render).
+player's symbol count and exchanges, the seat's own symbols (and the token it is drawing), and the reveal with each
+player's order, points tower by tower and total (and how a tie was broken) at the end. Uses the observation dict
+only (renderer protocol, meeple.cli.render).
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from meeple.games.caprice.rules import tower_points
+
 _STYLE = {
     "DR": "bold white on grey23",
     "DT": "bold white on grey23",
@@ -22,6 +25,9 @@ _STYLE = {
 }
 _GLYPH = {"DR": "●", "DT": "✸", "LR": "○", "LT": "✧"}
 _HEIGHT = 4
+_PIECES = ("DR", "DT", "LR", "LT")
+_SPACES = ("A", "B", "C", "D", "E", "F")
+_SKIP = {"SKIP", "PASS", "-", "NO"}
 
 
 def piece_text(name: str) -> Text:
@@ -29,12 +35,17 @@ def piece_text(name: str) -> Text:
     return Text(f" {_GLYPH.get(name, '?')} {name} ", style=_STYLE.get(name, ""))
 
 
-def _symbols_text(names: list[str] | None) -> Text:
+def _compact(name: str) -> Text:
+    """Return a narrow styled cell (glyph and name, no padding) for tables that must fit 80 columns."""
+    return Text(f"{_GLYPH.get(name, '?')}{name}", style=_STYLE.get(name, ""))
+
+
+def _symbols_text(names: list[str] | None, compact: bool = False) -> Text:
     out = Text()
     for i, name in enumerate(names or []):
         if i:
             out.append(" ")
-        out.append_text(piece_text(name))
+        out.append_text(_compact(name) if compact else piece_text(name))
     return out if names else Text("-")
 
 
@@ -63,7 +74,7 @@ def _board(obs: dict[str, Any]) -> Table:
 
 def _players(obs: dict[str, Any]) -> Table:
     table = Table(title="Players", header_style="bold")
-    for col in ("seat", "symbols", "exchanges", "status"):
+    for col in ("seat", "symbols held", "exchanges", "status"):
         table.add_column(col)
     for seat in range(obs["players"]):
         ex = ", ".join(f"draw {e['draw']}: {e['set_aside']} set aside" for e in obs["exchanges"][seat]) or "-"
@@ -80,19 +91,32 @@ def _players(obs: dict[str, Any]) -> Table:
     return table
 
 
-def _reveal(obs: dict[str, Any]) -> Table:
+def _reveal(obs: dict[str, Any]) -> RenderableType:
     reveal = obs["reveal"]
+    spaces = "".join(obs["spaces"])
     table = Table(title="Final reveal", header_style="bold")
-    for col in ("seat", "symbols", "order (bottom to top)", "points"):
-        table.add_column(col)
+    for col in ("seat", "order (bottom to top)", f"per tower {spaces[0]}-{spaces[-1]}", "points"):
+        table.add_column(col, no_wrap=True)
+    codes = {name: i for i, name in enumerate(_PIECES)}
+    towers = [[codes[p] for p in t] for t in obs["towers"]]
     for seat in range(obs["players"]):
         mark = " (winner)" if seat == obs.get("winner") else ""
+        order = [codes[p] for p in reveal["orders"][seat]]
+        per_tower = " ".join(str(tower_points(order, t)) for t in towers)
         table.add_row(
             f"{seat}{mark}",
-            _symbols_text(reveal["symbols"][seat]),
-            _symbols_text(reveal["orders"][seat]),
+            _symbols_text(reveal["orders"][seat], compact=True),
+            per_tower,
             str(reveal["points"][seat]),
         )
+    points: list[int] = reveal["points"]
+    tied = [s for s in range(obs["players"]) if points[s] == max(points)]
+    if len(tied) > 1 and obs.get("ender") is not None:
+        note = (
+            f"Tie on {max(points)} points: seat {obs.get('winner')} wins, the first tied player after "
+            f"seat {obs['ender']}, who ended the game"
+        )
+        return Group(table, Text(note, style="yellow"))
     return table
 
 
@@ -103,6 +127,11 @@ def render(obs: dict[str, Any], seat: int | None) -> RenderableType:
     marker = obs.get("marker")
     info.append(f"Phase: {obs['phase']}   Marker: {marker or '-'}   ")
     info.append(f"Full towers: {obs['full_towers']}/5   Bag: {obs['bag']} tokens\n")
+    if marker and obs["phase"] != "over":
+        info.append("◆", style="bold red")
+        info.append(f" = the red marker: the top piece of {marker} was moved last and cannot move\n")
+    if obs.get("just_placed") and obs["phase"] == "move":
+        info.append(f"Just placed on {obs['just_placed']}: that piece cannot move this turn\n")
     info.append("Supply: ")
     for name, count in obs["supply"].items():
         info.append_text(piece_text(name))
@@ -113,10 +142,12 @@ def render(obs: dict[str, Any], seat: int | None) -> RenderableType:
         mine = Text("Your symbols: ")
         mine.append_text(_symbols_text(obs["symbols"]))
         if obs.get("drawn_symbol"):
-            mine.append("   drawn: ")
+            mine.append("\nDrawn now: ")
             mine.append_text(piece_text(obs["drawn_symbol"]))
             if obs.get("can_exchange"):
-                mine.append("  (a third copy: you may exchange it)", style="yellow")
+                mine.append("  (you hold it twice already: you may exchange it)", style="yellow")
+            else:
+                mine.append("  (nothing to exchange: keep it)", style="dim")
         if obs.get("best_order"):
             mine.append("\nBest order now: ")
             mine.append_text(_symbols_text(obs["best_order"]))
@@ -131,19 +162,20 @@ def render(obs: dict[str, Any], seat: int | None) -> RenderableType:
     return Panel(Group(*parts), title=title)
 
 
-_PIECES = ("DR", "DT", "LR", "LT")
-_SPACES = ("A", "B", "C", "D", "E", "F")
-_SKIP = {"SKIP", "PASS", "-", "NO"}
 
 
 def parse_input(text: str, legal_texts: list[str]) -> list[str] | None:
     """Expand short forms into action texts; return None when the line is not one of them.
 
     ``DR A`` places DR on A; ``A B`` moves the top piece of A to B; ``skip`` (or ``-``) declines the move;
-    ``DR A B C`` / ``DR A skip`` places and then moves / declines in one line.
+    ``DR A B C`` / ``DR A skip`` places and then moves / declines in one line; in the manual order phase a piece
+    name alone (``DR``) puts that symbol next in the order.
     """
     words = text.upper().replace(",", " ").split()
     out: list[str] = []
+    if len(words) == 1 and words[0] in _PIECES:
+        order = f"put {words[0]} next in the order"
+        return [order] if order in legal_texts else None
     if len(words) >= 2 and words[0] in _PIECES and words[1] in _SPACES:
         out.append(f"place {words[0]} on {words[1]}")
         words = words[2:]
