@@ -186,3 +186,18 @@ def test_a_run_of_hidden_steps_reads_as_one() -> None:
     assert state.history_texts(1) == [(0, "seal a bid"), (1, "bid 0"), (0, "keep the lot")]
     assert state.history_texts(None)[:2] == [(0, "bid 1"), (0, "bid 2")]
     assert state.history_texts(0)[:2] == [(0, "bid 1"), (0, "bid 2")]
+
+
+def test_other_seats_get_no_list_of_moves() -> None:
+    state = new_state(players=3, seed=1)
+    with pytest.raises(meeple.NotYourTurnError) as info:
+        state.string_to_action("bid 9", player=2)
+    assert "bid 0" not in str(info.value)
+    assert state.string_to_action("bid 1", player=0) == Bid(1)
+
+
+def test_move_number_counts_what_the_seat_saw() -> None:
+    state = new_state(players=2, seed=4)
+    state.history = [(0, Bid(1)), (0, Bid(2)), (1, Bid(0))]
+    assert meeple.SeatView(state, 1).move_number() == 2
+    assert meeple.SeatView(state, 0).move_number() == 3

@@ -145,7 +145,9 @@ class State(ABC, Generic[G]):
         Raises:
             InvalidActionError: the action cannot be decoded.
             NotYourTurnError: ``player`` is not the seat to move.
-            IllegalActionError: the game is over, or the action is not legal now (the message lists legal ones).
+            IllegalActionError: the game is over, or the action is not legal now. The message lists the legal
+                actions as the seat to move sees them: a server passes ``player`` so that another seat only ever
+                gets :class:`NotYourTurnError`.
             In every case the state is left exactly as it was.
         """
         if not isinstance(action, Action):
@@ -217,12 +219,20 @@ class State(ABC, Generic[G]):
             out.append((actor, text))
         return out
 
-    def string_to_action(self, text: str) -> Action:
+    def string_to_action(self, text: str, player: int | None = None) -> Action:
         """Return the legal action whose full text is ``text`` (case-insensitive), or decode JSON / an integer code.
 
+        Args:
+            text: an action's text, its JSON form, or its integer code.
+            player: the seat asking; if given and not the seat to move, :class:`NotYourTurnError` is raised (so the
+                message never lists another seat's moves).
+
         Raises:
-            InvalidActionError: nothing matches; the message lists the legal texts.
+            InvalidActionError: nothing matches; the message lists the legal texts of the seat to move.
+            NotYourTurnError: ``player`` is not the seat to move.
         """
+        if player is not None and player != self.current_player():
+            raise NotYourTurnError(f"it is seat {self.current_player()}'s turn, not seat {player}'s")
         wanted = text.strip()
         legal = self.legal_actions()
         for a in legal:

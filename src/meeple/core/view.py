@@ -60,8 +60,8 @@ class SeatView:
         return [f"{p}: {text}" for p, text in self.__state.history_texts(self.seat)]
 
     def move_number(self) -> int:
-        """How many actions have been played."""
-        return len(self.__state.history)
+        """How many actions this seat has seen played (a run of another seat's hidden steps counts once)."""
+        return len(self.__state.history_texts(self.seat))
 
     def determinize(self, rng: Rng) -> State[Any]:
         """Return a full state consistent with this seat's knowledge, hidden parts re-dealt from ``rng``."""
