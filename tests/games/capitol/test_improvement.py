@@ -139,7 +139,8 @@ def test_resample_keeps_public_hand_cards_and_redeals_sealed_bids() -> None:
     for i in range(20):
         other = s.resample_from_infostate(2, Rng(i))
         assert isinstance(other, CapitolState)
-        assert sorted(s.known[1]) == sorted(other.known[1]) and set(s.known[1]) <= set(other.hands[1])
+        # identical cards get canonical ids in a determinization: the public cards are compared by kind
+        assert names(s.known[1]) == names(other.known[1]) and set(other.known[1]) <= set(other.hands[1])
         assert names(s.known[1]) == ["floor5", "floor6"]
         assert set(other.bids.values[1]) <= set(other.hands[1])
         sizes.add(len(other.bids.values[1]))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from meeple.games.capitol.data import AMPHITHEATRE, ROUND, TEMPLE, TRIANGULAR
+from meeple.games.capitol.data import AMPHITHEATRE, CARD_REP, ROUND, TEMPLE, TRIANGULAR
 from meeple.games.capitol.state import CONSTRUCTION, END, OVER, PILE_PUBLIC, PILE_SHUFFLED, CapitolState
 from tests.games.capitol.helpers import do, fresh, names, place, set_hand, texts
 
@@ -102,7 +102,7 @@ def test_exhausted_pile_flips_without_shuffle_oldest_on_top() -> None:
     assert s.hands[0][-1] == last
     assert s.piles[0] == list(reversed(older)) and s.piles[0][-1] == older[0]
     assert s.discards[0] == [] and s.pile_mode[0] == PILE_PUBLIC
-    assert s.observation(1)["piles"][0]["top"] == older[0]
+    assert s.observation(1)["piles"][0]["top"] == CARD_REP[older[0]]  # public cards are shown by kind
 
 
 def test_exhausted_pile_shuffle() -> None:
@@ -167,7 +167,7 @@ def test_hidden_information_in_observations() -> None:
     assert [p["hand_size"] for p in obs["players"]] == [8, 8, 8]
     assert s.observation(None)["hand"] is None
     text = str(s.observation(1))
-    assert all(p["top"] == s.piles[i][-1] for i, p in enumerate(obs["piles"]))
+    assert all(p["top"] == CARD_REP[s.piles[i][-1]] for i, p in enumerate(obs["piles"]))
     assert "hands" not in text
 
 

@@ -211,10 +211,10 @@ class CapitolHeuristicBot(Bot):
                     break
                 plan.append(c)
                 amount += CARD_VALUE[c]
-        draft = list(obs["auction"]["my_draft"] or [])
+        draft = [CARD_REP[c] for c in obs["auction"]["my_draft"] or []]  # the engine picks the copies: compare kinds
         for c in plan:
-            if c in draft:
-                draft.remove(c)
+            if CARD_REP[c] in draft:
+                draft.remove(CARD_REP[c])
                 continue
             for a in legal:
                 if isinstance(a, AddToBid) and CARD_REP[a.card] == CARD_REP[c]:

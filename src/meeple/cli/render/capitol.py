@@ -28,13 +28,25 @@ def _card(c: int | None) -> str:
     return "-" if c is None else CARD_NAME[c]
 
 
+def _cards(ids: list[int]) -> str:
+    """Card names, identical cards grouped (``floor4 x2``)."""
+    counts: dict[str, int] = {}
+    for c in ids:
+        counts[CARD_NAME[c]] = counts.get(CARD_NAME[c], 0) + 1
+    return " ".join(name if k == 1 else f"{name} x{k}" for name, k in counts.items())
+
+
 def _zones(obs: dict[str, Any]) -> Table:
-    table = Table(title="Board", expand=False)
-    for col in ("zone", "colour", "roof", "free", "fountains", "large", "buildings (owner:height)", "floors"):
+    aliases = ", ".join(f"{c} = {'/'.join(a)}" for c, a in COLOUR_ALIASES.items())
+    table = Table(
+        title=f"Board ({aliases})",
+        caption="roof: R round, T triangular; free: free/total small spaces; fountains: printed+tiles",
+        expand=False,
+    )
+    for col in ("zone", "colour", "roof", "free", "fountains", "large", "buildings (P:h)", "floors"):
         table.add_column(col)
     for z in obs["zones"]:
         colour = z["colour"]
-        alias = "/".join(COLOUR_ALIASES.get(colour, ()))
         buildings = Text()
         for i, (owner, height) in enumerate(z["buildings"]):
             if i:
@@ -47,8 +59,8 @@ def _zones(obs: dict[str, Any]) -> Table:
         fountains = f"{z['printed_fountains']}+{z['fountain_tiles']}"
         table.add_row(
             z["name"],
-            Text(f"{colour} ({alias})", style=_COLOUR_STYLE.get(colour, "")),
-            z["roof"],
+            Text(colour, style=_COLOUR_STYLE.get(colour, "")),
+            {"round": "R", "triangular": "T"}.get(z["roof"], "-"),
             f"{z['free']}/{z['small_spaces']}",
             fountains,
             "" if z["large"] == "none" else z["large"],
@@ -71,13 +83,13 @@ def _players(obs: dict[str, Any]) -> Table:
             marks.append("to move")
         if obs["phase"] == "construction" and not p["active"]:
             marks.append("passed")
-        if p["amph_bonus"]:
+        if p["amph_bonus"] and obs["phase"] == "end":
             marks.append(f"+{p['amph_bonus']} cards")
         table.add_row(
             _seat(s),
             str(p["score"]),
             str(p["hand_size"]),
-            " ".join(CARD_NAME[c] for c in p["known_cards"]) or "-",
+            _cards(p["known_cards"]) or "-",
             " ".join(f"{h}{r}" for h, r in p["offboard"]) or "-",
             f"{p['reserve']['round']}/{p['reserve']['triangular']}",
             ", ".join(marks),
@@ -122,6 +134,7 @@ def _auction(obs: dict[str, Any], seat: int | None) -> RenderableType:
         if auction["my_draft"] is not None:
             draft = auction["my_draft"]
             lines.append(f"your bid so far: {sum(CARD_VALUE[c] for c in draft)} [{' '.join(map(_card, draft))}]\n")
+            lines.append(_BID_HINT, style="dim")
     return Panel(lines, title="Improvement (sealed bids)")
 
 
@@ -133,6 +146,26 @@ def _hand(obs: dict[str, Any]) -> Text:
     out.append(" ".join(CARD_NAME[c] for c in hand) or "(empty)")
     out.append(f"   (+ STOP; total value {sum(CARD_VALUE[c] for c in hand)})")
     return out
+
+
+_BID_HINT = (
+    "Bid several cards at once by typing their values or names, e.g. 'bid 3 5 7' or 'bid floor4 permitC1-6';\n"
+    "'bid' alone seals an empty bid (STOP on top). Bids stay hidden until all are revealed.\n"
+)
+
+
+def _pending_text(obs: dict[str, Any], pending: dict[str, Any]) -> str:
+    """What the pending decision asks, in words."""
+    kind, data = pending["kind"], pending["data"]
+    if kind == "floor":
+        return f"place {data[0]} floor(s), one at a time (on an unroofed building or starting a new one)"
+    if kind == "roof":
+        return "choose an unroofed building and a roof type"
+    if kind == "permit":
+        return f"choose a completed building to place in a zone of colour C{data[0] + 1}"
+    tile = {1: "amphitheatre", 2: "temple", 3: "fountain"}.get(data[0], "tile")
+    where = "a free small space" if tile == "fountain" else "a free large space"
+    return f"place the {tile} just won on {where} (mandatory)"
 
 
 def render(obs: dict[str, Any], seat: int | None) -> RenderableType:
@@ -149,7 +182,7 @@ def render(obs: dict[str, Any], seat: int | None) -> RenderableType:
         parts.append(_auction(obs, seat))
     pending = obs["pending"]
     if pending is not None:
-        parts.append(Text(f"P{pending['player']} must now: {pending['kind'].replace('_', ' ')}", style="italic"))
+        parts.append(Text(f"P{pending['player']} must now {_pending_text(obs, pending)}", style="italic"))
     if obs["draw_queue"]:
         seat_, left = obs["draw_queue"][0]
         parts.append(Text(f"P{seat_} draws {left} more card(s), one at a time", style="italic"))
@@ -160,7 +193,8 @@ def render(obs: dict[str, Any], seat: int | None) -> RenderableType:
 def parse_input(text: str, legal_texts: list[str]) -> list[str] | None:
     """Expand ``bid 3 5 7`` or ``bid floor4 permitC1-6`` into ``bid: add ...`` texts followed by ``seal the bid``.
 
-    Numbers are card values (the first offered card of that value not yet used is taken); names are card names.
+    Numbers are card values (the first offered card of that value not yet used is taken); names are card names;
+    ``0`` and ``stop`` are ignored (``bid`` or ``bid stop`` seals an empty bid).
     Returns None when the line does not start with ``bid`` or no bid is being made; ``[]`` for an unknown card.
     """
     words = text.strip().split()
@@ -172,6 +206,8 @@ def parse_input(text: str, legal_texts: list[str]) -> list[str] | None:
     used: dict[str, int] = {}
     for word in words[1:]:
         w = word.lower().strip(",")
+        if w == "stop":  # the STOP card is always under the bid
+            continue
         if w.isdigit():
             if int(w) == 0:
                 continue

@@ -1,7 +1,8 @@
 """Capitol's actions (imperative verbs; fields are ints and bools).
 
-Rules: capitol.md §5.2. Identical cards are interchangeable, so card actions name the lowest id of each kind held;
-identical off-board buildings (same height and roof) are interchangeable, so building actions name a height.
+Rules: capitol.md §5.2. Identical cards are interchangeable, so card actions name a kind by its lowest id
+(``data.CARD_REP``) and the engine picks the copy (which copy a hand holds is hidden, §5.3); identical off-board
+buildings (same height and roof) are interchangeable, so building actions name a height.
 """
 
 from __future__ import annotations

@@ -21,6 +21,7 @@ from meeple.games.capitol.actions import (
 )
 from meeple.games.capitol.data import (
     CARD_NAME,
+    CARD_REP,
     CARD_TYPE,
     CARD_TYPES,
     COLOURS,
@@ -45,6 +46,10 @@ def build_observation(state: CapitolState, player: int | None) -> dict[str, Any]
     Public: the board, off-board buildings, reserves, floor supply, tiles, scores, Consul, hand sizes, the cards
     of each hand that are public knowledge (drawn face up or returned from a revealed bid), pile sizes and tops,
     discard piles, revealed bids. Private: the seat's own hand, its sealed bid and bid in progress.
+
+    Public cards are shown by kind: the lowest id of identical cards (``CARD_REP``), never the id of the very
+    card, since which of several identical cards a hand held is hidden (it would tell another seat, e.g., that a
+    hand still holds a second copy). The seat's own hand, bid and draft keep their real ids.
     """
     from meeple.games.capitol.state import AUCTION, PHASE_NAMES
 
@@ -75,7 +80,7 @@ def build_observation(state: CapitolState, player: int | None) -> dict[str, Any]
                 "seat": s,
                 "score": state.points[s],
                 "hand_size": len(state.hands[s]),
-                "known_cards": sorted(state.known[s]),
+                "known_cards": sorted(CARD_REP[c] for c in state.known[s]),
                 "offboard": [[c >> 2, ROOF_SHORT[c & 3]] for c in state.offboard[s]],
                 "reserve": {"round": state.reserve[2 * s], "triangular": state.reserve[2 * s + 1]},
                 "active": state.active[s],
@@ -86,12 +91,13 @@ def build_observation(state: CapitolState, player: int | None) -> dict[str, Any]
         {
             "type": CARD_TYPES[t],
             "size": len(state.piles[t]),
-            "top": state.piles[t][-1] if state.piles[t] else None,
-            "discard": list(state.discards[t]),
+            "top": CARD_REP[state.piles[t][-1]] if state.piles[t] else None,
+            "discard": [CARD_REP[c] for c in state.discards[t]],
         }
         for t in range(3)
     ]
     lots = state.lots()
+    bidding = state.phase == AUCTION and not state.stack
     bids: list[Any] = [None] * n
     for s, v in state.bids.values.items():
         bids[s] = list(v) if s == player else SEALED
@@ -99,9 +105,10 @@ def build_observation(state: CapitolState, player: int | None) -> dict[str, Any]
         "lots": [TILE_NAMES[k] for k in lots],
         "lot": state.lot if state.phase == AUCTION else None,
         "bids": bids,
-        "my_draft": list(state.draft) if mine and state.phase == AUCTION and state.to_move == player else None,
+        "my_draft": list(state.draft) if mine and bidding and state.to_move == player else None,
         "log": [
-            {"tile": TILE_NAMES[e[0]], "winner": e[1], "bids": e[2], "zone": e[3]} for e in state.auction_log
+            {"tile": TILE_NAMES[e[0]], "winner": e[1], "bids": _public_bids(e[2]), "zone": e[3]}
+            for e in state.auction_log
         ],
     }
     pending = None
@@ -127,6 +134,11 @@ def build_observation(state: CapitolState, player: int | None) -> dict[str, Any]
         "draw_queue": [list(e) for e in state.draw_queue],
         "hand": sorted(state.hands[player]) if mine and player is not None else None,
     }
+
+
+def _public_bids(bids: list[list[int]] | None) -> list[list[int]] | None:
+    """Revealed bids of the auction log, cards by kind (see :func:`build_observation`)."""
+    return None if bids is None else [[CARD_REP[c] for c in b] for b in bids]
 
 
 _PLAY_VERB = {ROOF: "place a roof", FLOOR: "take floors"}

@@ -20,7 +20,10 @@ class CapitolParams:
     )
     floor_placement: Literal["free", "tallest_incomplete_only"] = field(
         default="free",
-        metadata={"doc": "floors go on any incomplete building or a new one (FR), or only the tallest incomplete (IT)"},
+        metadata={
+            "doc": "floors go on any incomplete building or a new one (FR), or only on the tallest incomplete one, "
+            "a new one, or the one the first floor started (IT)"
+        },
     )
     shared_first_blocks_second: bool = field(
         default=True, metadata={"doc": "a shared first place (equal tallest buildings) leaves no second place (FR)"}
@@ -45,9 +48,7 @@ class CapitolParams:
     final_round_end_phase: Literal["skip", "play"] = field(
         default="skip", metadata={"doc": "whether the End phase (drawing) of round 4 is played"}
     )
-    final_tiebreak: Literal["shared"] = field(
-        default="shared", metadata={"doc": "equal final totals share the win"}
-    )
+    final_tiebreak: Literal["shared"] = field(default="shared", metadata={"doc": "equal final totals share the win"})
     board_layout: str = field(
         default="provisional_54",
         metadata={"doc": "'provisional_54' or nine 'colour:small_spaces:printed_fountains' entries, comma-separated"},

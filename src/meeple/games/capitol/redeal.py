@@ -6,7 +6,7 @@ Rules: capitol.md §5.3 (public and private information).
 from __future__ import annotations
 
 from meeple.core import Rng
-from meeple.games.capitol.data import CARD_TYPE
+from meeple.games.capitol.data import CARD_REP, CARD_TYPE
 from meeple.games.capitol.state import AUCTION, PILE_HIDDEN, PILE_PUBLIC, PILE_SHUFFLED, CapitolState
 
 
@@ -18,7 +18,8 @@ def resample(state: CapitolState, player: int, rng: Rng) -> CapitolState:
     into the same typed slots. A pile made by shuffling discards is shuffled within itself (its contents are
     public). Other seats' sealed bids and bid in progress are replaced by random subsets of their (re-dealt)
     hands of a random size: how many cards another seat bid is hidden (``State.history_texts`` shows a run of
-    hidden bid steps once).
+    hidden bid steps once). Other hands are put in a canonical order (public cards first) and identical cards get
+    canonical ids outside the player's hand (:func:`_relabel`), so the result depends only on what ``player`` knows.
 
     Args:
         state: the real state (unchanged).
@@ -58,6 +59,11 @@ def resample(state: CapitolState, player: int, rng: Rng) -> CapitolState:
                 other.piles[t][i] = c
             else:
                 other.hands[s][i] = c
+    for s in range(n):  # other hands in a canonical order: public cards (in the order they became public), the rest
+        if s != player:
+            known = other.known[s]
+            other.hands[s] = list(known) + sorted(c for c in other.hands[s] if c not in known)
+    _relabel(other, player)
     for s in range(n):
         if s != player and s in state.bids.values:
             hand = sorted(other.hands[s])
@@ -66,3 +72,35 @@ def resample(state: CapitolState, player: int, rng: Rng) -> CapitolState:
         hand = sorted(other.hands[state.to_move])
         other.draft = rng.sample(hand, 1 + rng.randrange(len(hand))) if hand else []
     return other
+
+
+def _relabel(state: CapitolState, player: int) -> None:
+    """Give identical cards canonical ids, in place, everywhere but in ``player``'s hand.
+
+    Which of several identical cards (same ``CARD_REP``) lies where is hidden information (e.g. the copy a seat played
+    tells which copies it did not hold), so outside ``player``'s own hand the ids of each kind are reassigned in the
+    order of a fixed walk: discard piles, draw piles, then the other hands (already re-dealt and in canonical order).
+    """
+    own = set(state.hands[player])
+    walk = [c for lst in (*state.discards, *state.piles) for c in lst]
+    walk += [c for s, hand in enumerate(state.hands) if s != player for c in hand]
+    by_kind: dict[int, list[int]] = {}
+    for c in walk:
+        if c not in own:
+            by_kind.setdefault(CARD_REP[c], []).append(c)
+    perm: dict[int, int] = {}
+    for ids in by_kind.values():
+        perm.update(zip(ids, sorted(ids), strict=True))
+    if all(a == b for a, b in perm.items()):
+        return
+
+    def move(cards: list[int]) -> list[int]:
+        return [perm.get(c, c) for c in cards]
+
+    for name in ("hands", "known", "piles", "discards"):
+        setattr(state, name, [move(lst) for lst in getattr(state, name)])
+    state.auction_log = [
+        [e[0], e[1], None if e[2] is None else [move(b) for b in e[2]], e[3]] for e in state.auction_log
+    ]
+    state.draft = move(state.draft)
+    state.bids.values = {s: tuple(move(list(v))) for s, v in state.bids.values.items()}

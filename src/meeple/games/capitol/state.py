@@ -142,7 +142,7 @@ class CapitolState(State["Capitol"]):
         if self.stack:
             top = self.stack[-1]
             if top.kind == "floor":
-                return self._floor_actions(p)
+                return self._floor_actions(p, top.data[1])
             if top.kind == "roof":
                 return self._roof_actions(p)
             if top.kind == "permit":
@@ -152,13 +152,12 @@ class CapitolState(State["Capitol"]):
             return self._construction_actions(p)
         if self.phase == AUCTION:
             out: list[Action] = [tab.seal]
-            draft = self.draft
-            seen: set[int] = set()
-            for c in sorted(self.hands[p]):
-                rep = CARD_REP[c]
-                if rep not in seen and c not in draft:
-                    seen.add(rep)
-                    out.append(tab.add_bid[c])
+            left: dict[int, int] = {}
+            for c in self.hands[p]:
+                left[CARD_REP[c]] = left.get(CARD_REP[c], 0) + 1
+            for c in self.draft:
+                left[CARD_REP[c]] -= 1
+            out += [tab.add_bid[rep] for rep in sorted(left) if left[rep] > 0]
             return out
         return [tab.draw[t] for t in range(3) if self.piles[t]]
 
@@ -173,7 +172,7 @@ class CapitolState(State["Capitol"]):
             rep = CARD_REP[c]
             if rep in seen:
                 continue
-            seen.add(rep)
+            seen.add(rep)  # card actions name the kind (its lowest id); _apply picks the copy (_copy_in_hand)
             t = CARD_TYPE[c]
             if t == FLOOR:
                 ok = can_floor
@@ -185,15 +184,21 @@ class CapitolState(State["Capitol"]):
                     permit_ok[colour] = bool(self._permit_actions(p, colour, True))
                 ok = permit_ok[colour]
             if ok:
-                out.append(tab.play[c][1])
-            out.append(tab.play[c][0])
+                out.append(tab.play[rep][1])
+            out.append(tab.play[rep][0])
         return out
 
-    def _floor_actions(self, p: int) -> list[Action]:
+    def _floor_actions(self, p: int, last: int) -> list[Action]:
+        """Return where the next floor may go: a new building or onto an unroofed building (by height).
+
+        ``last`` is the height of the building the previous floor of this action went on (0 = first floor). With
+        ``floor_placement="tallest_incomplete_only"`` only the tallest unroofed building, or the one the first floor
+        started or extended, may be built on. Rules: capitol.md §5.2 Floor action.
+        """
         tab = self.game.tables
         heights = sorted({c >> 2 for c in self.offboard[p] if c & 3 == 0})
         if heights and self.game.params.floor_placement == "tallest_incomplete_only":
-            heights = heights[-1:]
+            heights = sorted({heights[-1], last} - {0})
         return [tab.floor[0]] + [tab.floor[h] for h in heights]
 
     def _roof_actions(self, p: int) -> list[Action]:
@@ -256,7 +261,7 @@ class CapitolState(State["Capitol"]):
         kind = type(action)
         if kind is PlayCard:
             assert isinstance(action, PlayCard)
-            self._play_card(p, action.card, action.act)
+            self._play_card(p, self._copy_in_hand(p, action.card), action.act)
         elif kind is PlaceFloor:
             assert isinstance(action, PlaceFloor)
             self._place_floor(p, action.onto)
@@ -275,7 +280,7 @@ class CapitolState(State["Capitol"]):
             self._next_builder(p)
         elif kind is AddToBid:
             assert isinstance(action, AddToBid)
-            self.draft.append(action.card)
+            self.draft.append(self._copy_in_hand(p, action.card, self.draft))
         elif kind is PlaceTile:
             assert isinstance(action, PlaceTile)
             self._place_tile(action.zone)
@@ -308,16 +313,51 @@ class CapitolState(State["Capitol"]):
                 self.active[s] = False
         self._start_auctions()
 
-    def _play_card(self, p: int, card: int, act: bool) -> None:
+    def _copy_in_hand(self, p: int, kind: int, taken: list[int] | None = None) -> int:
+        """Return the copy of card kind ``kind`` (a ``CARD_REP`` id) that ``p`` plays or bids.
+
+        Card actions name a kind, never a copy: which of several identical cards a hand holds is hidden, and the
+        action is in the public history. A public copy is used first, then the lowest id (not in ``taken``).
+        """
+        copies = [c for c in self.hands[p] if CARD_REP[c] == kind and (taken is None or c not in taken)]
+        public = [c for c in copies if c in self.known[p]]
+        return min(public or copies)
+
+    def _take_from_hand(self, p: int, card: int) -> None:
+        """Remove ``card`` from ``p``'s hand; one public copy of its kind (if any) stops being public.
+
+        Identical cards are interchangeable and the other seats see only the kind played, so when a hidden copy
+        leaves the hand while a public one stays, what the others know is one public copy fewer (capitol.md §5.3).
+        """
         self.hands[p].remove(card)
-        if card in self.known[p]:
-            self.known[p].remove(card)
+        known = self.known[p]
+        if card in known:
+            known.remove(card)
+            return
+        rep = CARD_REP[card]
+        for c in known:
+            if CARD_REP[c] == rep:
+                known.remove(c)
+                return
+
+    def _make_public(self, p: int, shown: tuple[int, ...]) -> None:
+        """Record that ``p``'s hand holds the cards of a revealed bid: per kind, at least as many public copies."""
+        known = self.known[p]
+        for c in shown:
+            if c in known:
+                continue
+            rep = CARD_REP[c]
+            if sum(CARD_REP[k] == rep for k in known) < sum(CARD_REP[b] == rep for b in shown):
+                known.append(c)
+
+    def _play_card(self, p: int, card: int, act: bool) -> None:
+        self._take_from_hand(p, card)
         t = CARD_TYPE[card]
         self.discards[t].append(card)
         if not act:
             self._next_builder(p)
         elif t == FLOOR:
-            self.stack.append(Decision(p, "floor", (min(2, self.supply),)))
+            self.stack.append(Decision(p, "floor", (min(2, self.supply), 0)))
         elif t == ROOF:
             self.stack.append(Decision(p, "roof"))
         else:
@@ -332,7 +372,7 @@ class CapitolState(State["Capitol"]):
         self.supply -= 1
         left = self.stack.pop().data[0] - 1
         if left > 0:
-            self.stack.append(Decision(p, "floor", (left,)))
+            self.stack.append(Decision(p, "floor", (left, onto + 1)))
         else:
             self._next_builder(p)
 
@@ -404,13 +444,11 @@ class CapitolState(State["Capitol"]):
             return
         winner = rules.auction_winner(bids, self.consul)
         for c in bids[winner]:
-            self.hands[winner].remove(c)
-            if c in self.known[winner]:
-                self.known[winner].remove(c)
+            self._take_from_hand(winner, c)
             self.discards[CARD_TYPE[c]].append(c)
         for s in range(n):
             if s != winner:
-                self.known[s].extend(c for c in bids[s] if c not in self.known[s])
+                self._make_public(s, bids[s])
         self.auction_log.append([kind, winner, shown, -1])
         if kind == FOUNTAIN and max(self.zone_free()) <= 0:  # award_no_place
             self._set_aside(kind)

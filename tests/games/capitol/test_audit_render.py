@@ -1,0 +1,59 @@
+"""Audit: what a human reads in the terminal (renderer hints, pending decisions, no hidden card)."""
+
+from __future__ import annotations
+
+from rich.console import Console
+
+from meeple.cli.play import Moves, interpret
+from meeple.cli.render.capitol import parse_input, render
+from tests.games.capitol.helpers import do, fresh, names, set_hand, texts
+from tests.games.capitol.test_improvement import to_auction
+
+
+def show(obs: dict, seat: int | None) -> str:  # type: ignore[type-arg]
+    console = Console(width=100, record=True)
+    console.print(render(obs, seat))
+    return console.export_text()
+
+
+def test_bid_hint_only_for_the_bidder_and_typed_bid_is_played() -> None:
+    s = fresh(3)
+    set_hand(s, 0, ["floor3", "floor5", "roof7", "permitC1-5"])
+    to_auction(s)
+    assert "bid 3 5 7" in show(s.observation(0), 0)
+    assert "bid 3 5 7" not in show(s.observation(1), 1)
+    parsed = interpret("bid 3 5 7", texts(s), parse_input)
+    assert isinstance(parsed, Moves)
+    for t in parsed.texts:
+        do(s, t)
+    assert names(s.bids.values[0]) == ["floor3", "floor5", "roof7"] and s.to_move == 1
+    for seat in (1, 2, None):
+        panel = show(s.observation(seat), seat).split("Improvement")[1].split("Your hand")[0]
+        assert "floor3" not in panel and "roof7" not in panel and "P0: sealed" in panel
+
+
+def test_pending_tile_reads_as_a_sentence_and_no_draft_line() -> None:
+    s = fresh(2)
+    to_auction(s)
+    do(s, "seal the bid", "seal the bid")
+    obs = s.observation(0)
+    assert obs["auction"]["my_draft"] is None
+    text = show(obs, 0)
+    assert "P0 must now place the fountain just won on a free small space" in text
+    assert "your bid so far" not in text
+
+
+def test_known_cards_grouped() -> None:
+    s = fresh(2)
+    set_hand(s, 1, ["floor5", "floor5", "roof1"])
+    s.known[1] = [c for c in s.hands[1] if names([c]) == ["floor5"]]
+    assert "floor5 x2" in show(s.observation(0), 0)
+
+
+def test_parse_input_stop_and_values_of_several_kinds() -> None:
+    s = fresh(2)
+    set_hand(s, 0, ["floor5", "permitC1-5", "roof2"])
+    to_auction(s)
+    legal = texts(s)
+    assert parse_input("bid stop", legal) == ["seal the bid"]
+    assert parse_input("bid 5 5", legal) == ["bid: add floor5", "bid: add permitC1-5", "seal the bid"]
