@@ -16,7 +16,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from meeple.games.citadels.data import CHARACTER_NAMES
+from meeple.games.citadels.data import CHARACTER_COLOUR, CHARACTER_NAMES, COLOURS, SCHOOL_OF_MAGIC
 
 STYLE = {
     "blue": "bold blue",
@@ -42,6 +42,9 @@ def _districts(items: list[dict[str, Any]]) -> Text:
     return out if items else Text("—", style="dim")
 
 
+_STATUS = {"absent": "nobody", "silent": "assassinated: no answer"}
+
+
 def _name(c: int | None) -> str:
     return CHARACTER_NAMES[c] if c else "—"
 
@@ -52,11 +55,11 @@ def _characters(obs: dict[str, Any]) -> Text:
     out.append("Face up, out of the round: ", style="bold")
     out.append(", ".join(_name(c) for c in ch["faceup"]) or "none")
     out.append(f"   face down: {ch['facedown_count']}\n")
-    if ch["calls"]:
+    if ch["calls"] and obs["phase"] != "end":  # at the end, the round's calls are shown below with the victim
         out.append("Called: ", style="bold")
         parts = []
         for call in ch["calls"]:
-            who = f"seat {call['seat']}" if call["seat"] is not None else call["status"]
+            who = f"seat {call['seat']}" if call["seat"] is not None else _STATUS.get(call["status"], call["status"])
             parts.append(f"{call['name']} ({who})")
         out.append("; ".join(parts) + "\n")
     if ch["current"]:
@@ -66,11 +69,32 @@ def _characters(obs: dict[str, Any]) -> Text:
         out.append(f"The Assassin named the {_name(ch['assassinated'])}.  ", style="red")
     if ch["robbed"]:
         out.append(f"The Thief named the {_name(ch['robbed'])}.", style="yellow")
-    if ch.get("last_round_killed"):
-        k = ch["last_round_killed"]
-        who = f"seat {k['seat']}" if k["seat"] is not None else "nobody"
-        out.append(f"\nLast round the {_name(k['character'])} ({who}) was assassinated.", style="dim")
+    past = ch.get("past_calls") or []
+    if past:
+        last = past[-1]["round"]
+        parts = [_past_call(call) for call in past if call["round"] == last]
+        out.append(f"\nRound {last} calls: " + "; ".join(parts), style="dim")
     return out
+
+
+def _past_call(call: dict[str, Any]) -> str:
+    who = f"seat {call['seat']}" if call["seat"] is not None else "nobody"
+    if call["status"] == "assassinated":
+        return f"{call['name']} ({who}, assassinated)"
+    return f"{call['name']} ({who})"
+
+
+def _income_hint(obs: dict[str, Any], seat: int | None) -> str | None:
+    """Return "colour income: +N gold" while my coloured character may still take it, else None."""
+    turn = obs.get("turn")
+    if not turn or seat is None or turn["seat"] != seat or turn["income_taken"]:
+        return None
+    colour = CHARACTER_COLOUR[turn["character"]]
+    if colour < 0:
+        return None
+    city = obs["seats"][seat]["city"]
+    n = sum(1 for d in city if d["colour"] == COLOURS[colour] or d["kind"] == SCHOOL_OF_MAGIC)
+    return f"Colour income ({COLOURS[colour]}) not taken yet: +{n} gold" if n else None
 
 
 def _seats(obs: dict[str, Any]) -> Table:
@@ -93,7 +117,10 @@ def _pending(obs: dict[str, Any]) -> RenderableType | None:
     p = obs.get("pending")
     draft = obs.get("draft") or {}
     if obs["phase"] == "draft" and draft.get("offered"):
-        return Text("Characters offered to you: " + ", ".join(_name(c) for c in draft["offered"]), style="bold cyan")
+        text = "Characters offered to you: " + ", ".join(_name(c) for c in draft["offered"])
+        if draft.get("returned"):
+            text += f" (the {_name(draft['returned'])} was set aside face down; the one you leave goes face down)"
+        return Text(text, style="bold cyan")
     if not p:
         return None
     if p["kind"] == "keep_card" and "cards" in p:
@@ -133,16 +160,22 @@ def render(obs: dict[str, Any], seat: int | None) -> RenderableType:
     parts: list[RenderableType] = [_seats(obs), Panel(_characters(obs), title="Characters")]
     if obs.get("hand") is not None:
         mine = ", ".join(_name(c) for c in obs["my_characters"]) or "none yet"
+        if obs.get("my_discarded"):
+            mine += "   (you put face down: " + ", ".join(_name(c) for c in obs["my_discarded"]) + ")"
+        lines: list[RenderableType] = [Text(f"Your character(s): {mine}", style="bold"), _districts(obs["hand"])]
+        income = _income_hint(obs, seat)
+        if income is not None:
+            lines.append(Text(income, style="green"))
         parts.append(
             Panel(
-                Group(Text(f"Your character(s): {mine}", style="bold"), _districts(obs["hand"])),
+                Group(*lines),
                 title=f"Your hand (seat {seat}) — {obs['seats'][seat]['gold']} gold" if seat is not None else "Hand",
             )
         )
     pending = _pending(obs)
     if pending is not None:
         parts.append(pending)
-    if obs["last_round"]:
+    if obs["last_round"] and obs["phase"] != "end":
         parts.append(Text("A city is complete: this is the last round.", style="bold red"))
     if obs["winners"] is not None or obs["phase"] == "end":
         parts.append(_scores(obs))

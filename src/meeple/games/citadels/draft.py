@@ -94,8 +94,11 @@ def _resample_characters(state: CitadelsState, other: CitadelsState, player: int
     own = [c for s, c, k in state.events if s == player and k in (EV_PICK, EV_DISCARD)]
     known = _known_places(state, player)
     base = sorted(c for c in g.round_characters if c not in state.faceup)
+    initial = None  # 7 players: the last seat took the initial face-down card and knows which one it was
+    if g.return_step >= 0 and steps[g.return_step][0] == player:
+        initial = next((c for _, c, k in state.events if k == EV_RETURN), None)
     for _ in range(_TRIES):
-        result = _simulate(state, player, rng, base, n_done, n_begun, targets, own, known)
+        result = _simulate(state, player, rng, base, n_done, n_begun, targets, own, known, initial)
         if result is not None:
             owner, chars, facedown, pool, events, seen = result
             other.owner = owner
@@ -126,6 +129,7 @@ def _simulate(
     targets: dict[int, tuple[int, ...]],
     own: list[int],
     known: dict[int, int],
+    initial: int | None = None,
 ) -> _Sim | None:
     g = state.game
     n = g.num_players
@@ -143,6 +147,8 @@ def _simulate(
     if nxt is not None:
         back = nxt[0] == g.return_step and steps[nxt[0]][1] == DRAFT_PICK
         cands = [c for c in cands if (c in nxt[1]) == back]
+    if initial is not None:
+        cands = [c for c in cands if c == initial]
     if not cands:
         return None
     c = rng.choice(cands)

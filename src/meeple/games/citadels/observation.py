@@ -16,12 +16,17 @@ and the key are in ``meeple.games.citadels.data.KINDS[kind]``).
   this round (``[]`` for the spectator); ``"my_discarded"``: characters I put face down this round.
 - ``"characters"``: ``{"in_round": [characters used this game], "faceup": [face-up removed this round],
   "facedown_count": cards face down now, "calls": [{"character", "name", "seat" (or None), "status":
-  "revealed" | "absent" | "silent"}] in call order, "current": the character playing now (None in the draft),
+  "revealed" | "absent" | "silent"}] in call order (a killed character is always "silent", held or not: nobody
+  answers; its holder, or nobody, is revealed at the end of the round), "current": the character playing now
+  (None in the draft),
   "assassinated": the Assassin's announced target or None, "robbed": the Thief's announced target or None,
-  "last_round_killed": {"character", "seat"} revealed at the end of the previous round, or None}``.
+  "last_round_killed": {"character", "seat"} revealed at the end of the previous round, or None,
+  "past_calls": [{"round", "character", "name", "seat" (or None), "status": "revealed" | "absent" |
+  "assassinated"}] every call of the finished rounds, in order (the killed character's holder included)}``.
 - ``"draft"``: ``{"order": [[seat, "pick" | "discard"], ...] this round, "step": index of the current step
   (None after the draft), "offered": the characters offered to me now (only when I am the seat to choose,
-  else None), "seen": [every set of characters I was offered this round]}``.
+  else None), "seen": [every set of characters I was offered this round], "returned": 7 players, for the last
+  seat only: the initial face-down card it took (None before, and for everyone else)}``.
 - ``"turn"``: during a turn, public flags of the character playing: ``{"seat", "character", "action_taken",
   "income_taken", "power_used", "laboratory_used", "smithy_used", "builds_left"}``; None in the draft.
 - ``"pending"``: the decision on top of the stack or None: ``{"kind": "keep_card" | "exchange" | "destroy" |
@@ -131,6 +136,16 @@ def _characters(state: CitadelsState) -> dict[str, Any]:
         "current": current,
         "assassinated": state.killed or None,
         "robbed": state.robbed or None,
+        "past_calls": [
+            {
+                "round": r,
+                "character": c,
+                "name": CHARACTER_NAMES[c],
+                "seat": seat if seat >= 0 else None,
+                "status": "assassinated" if dead else "revealed" if seat >= 0 else "absent",
+            }
+            for r, c, seat, dead in state.past
+        ],
         "last_round_killed": (
             {"character": state.last_killed[0], "seat": state.last_killed[1] if state.last_killed[1] >= 0 else None}
             if state.last_killed
@@ -144,7 +159,12 @@ def _draft(state: CitadelsState, me: int | None) -> dict[str, Any]:
     offered = None
     if in_draft and me is not None and not state.stack and state.steps[state.step][0] == me:
         offered = list(state.pool)
+    returned = None
+    step = state.game.return_step
+    if me is not None and 0 <= step < len(state.steps) and state.steps[step][0] == me:
+        returned = next((c for _, c, k in state.events if k == 4), None)
     return {
+        "returned": returned,
         "order": [[s, "discard" if k else "pick"] for s, k in state.steps],
         "step": state.step if in_draft else None,
         "offered": offered,

@@ -48,6 +48,7 @@ def copy_fields(state: CitadelsState, other: CitadelsState) -> None:
     other.calls = [c[:] for c in state.calls]
     other.stack = [d[:] for d in state.stack]
     other.last_killed = state.last_killed[:]
+    other.past = state.past[:]
 
 
 def body_to_json(state: CitadelsState) -> dict[str, Any]:
@@ -60,6 +61,7 @@ def body_to_json(state: CitadelsState) -> dict[str, Any]:
     body["seen"] = [[list(t) for t in s] for s in state.seen]
     body["steps"] = [list(t) for t in state.steps]
     body["stack"] = [[d[0], d[1], list(d[2]), d[3]] for d in state.stack]
+    body["past"] = [list(t) for t in state.past]
     return body
 
 
@@ -77,3 +79,4 @@ def restore_body(state: CitadelsState, body: dict[str, Any]) -> None:
     state.steps = tuple((int(a), int(b)) for a, b in body["steps"])
     state.seen = [[tuple(t) for t in s] for s in body["seen"]]
     state.stack = [[d[0], d[1], tuple(d[2]), d[3]] for d in body["stack"]]
+    state.past = [(int(r), int(c), int(s), int(k)) for r, c, s, k in body.get("past", [])]

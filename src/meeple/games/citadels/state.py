@@ -8,6 +8,8 @@ Representation (all plain lists/ints, copied with slicing by :meth:`CitadelsStat
   (the draft log used by resampling) and ``seen[s]`` (the sets offered to seat ``s`` this round);
 - the calls: ``calling`` (the character whose turn it is), ``calls`` (``[character, seat | -1 absent | -2 silent]``),
   ``killed``/``robbed`` (0 = none), ``flags`` (what the current character did this turn), ``builds``;
+- ``past``: the calls of the finished rounds, public once the round is over: ``(round, character, seat | -1,
+  killed 0/1)`` (a killed character's holder is revealed at the end of the round);
 - ``stack``: pending decisions ``[kind, player, cards, count]`` (keep a drawn card, the Magician's exchange, the
   Warlord's destruction, the Graveyard).
 
@@ -129,6 +131,7 @@ class CitadelsState(State["Citadels"]):
         self.first_complete = -1
         self.ending = False
         self.last_killed: list[int] = []
+        self.past: list[tuple[int, int, int, int]] = []
         self.cur = 0
         if setup:
             self.rng.shuffle(self.deck)
@@ -249,10 +252,10 @@ class CitadelsState(State["Citadels"]):
                 c += 1
                 continue
             seat = self.owner[c]
-            if seat < 0:
-                self.calls.append([c, -1])
-            elif c == self.killed:
+            if c == self.killed:  # nobody answers, held or not: the holder is revealed at the end of the round
                 self.calls.append([c, -2])
+            elif seat < 0:
+                self.calls.append([c, -1])
             else:
                 self.calls.append([c, seat])
                 self.calling = c
@@ -293,6 +296,9 @@ class CitadelsState(State["Citadels"]):
         g = self.game
         killed_seat = self.owner[self.killed] if self.killed else -1
         self.last_killed = [self.killed, killed_seat] if self.killed else []
+        owner = self.owner
+        rnd = self.round
+        self.past.extend((rnd, c, owner[c], 1) if status == -2 else (rnd, c, status, 0) for c, status in self.calls)
         if self.killed == KING and killed_seat >= 0 and g.params.killed_king_takes_crown:
             self.crown = killed_seat
         if self.ending or self.round >= g.params.max_rounds:
