@@ -44,6 +44,7 @@ def blank(players: int = 3, seed: int = 1, turn: int = 0, **params: Any) -> Capi
 
 def finish(st: CapitalLux2State) -> None:
     """Put every card not placed by the test into the deck (sorted) and reset caches."""
+    st.deck = []
     used = set(all_cards(st))
     st.deck = [c for c in range(100) if c not in used]
     st._legal = None

@@ -1,6 +1,13 @@
 """A heuristic bot for Capital Lux 2: keeps City districts under the Capital, uses powers, drafts by need.
 
 It reads only ``view.observation()`` and ``view.legal_actions()`` plus static card data.
+
+Against ROB (solo) it evaluates each move by projecting the round's resolution: ROB's City after its visible hand
+and reserve are placed (ROB's placement test), face-down modifiers, busts and the bonus of each district, with the
+best split of the rest of its hand between City and Capital (districts are independent, so the split is searched
+per district). It looks one step into the Agent's and the Clerc's choices (a negative modifier or a removed Capital
+card can bust ROB, whose placement test ignores face-down modifiers) and weighs the chance that ROB's next flip is
+its third red card.
 """
 
 from __future__ import annotations
@@ -22,7 +29,7 @@ from meeple.games.capital_lux_2.actions import (
     SelectCard,
     TakeCard,
 )
-from meeple.games.capital_lux_2.data import CARD_COLOUR, CARD_VALUE
+from meeple.games.capital_lux_2.data import CARD_COLOUR, CARD_VALUE, DEFAULT_AGENT_MODIFIERS, ROB_RED_LIMIT
 
 POWER_VALUE = {
     "agent": 1.5,
@@ -43,6 +50,10 @@ POWER_VALUE = {
     "dualiste": 3.0,
 }
 """Rough worth in points of triggering each power."""
+
+
+_ROB_REDS = 4
+"""Red cards in the default ROB deck (the bot cannot see the deck's composition)."""
 
 
 class _Ctx:
@@ -71,9 +82,122 @@ class _Ctx:
         self.mine: list[int] = self.cities[self.me]
         self.hand: list[int] = [c["id"] for c in obs.get("hand", [])]
         self.room: list[int] = [self.limit[d] - self.mine[d] for d in range(4)]
+        self.solo: bool = bool(obs.get("solo"))
+        self.placed_modifiers: list[int] = [
+            int(i["value"])
+            for d in obs["capital"]
+            for i in d["face_down"]
+            if i["kind"] == "modifier" and i["value"] != "hidden"
+        ]
+        self.mods: list[int] = [known[d] + 4 * unknown[d] for d in range(4)]
+        """Face-down value on each Capital district (solo: the player placed the modifiers; unseen cards ~4)."""
+        self.tops: list[list[int]] = [sorted(c["value"] for c in d["cards"]) for d in obs["capital"]]
+        self.tops_max: list[int] = [t[-1] if t else 0 for t in self.tops]
+        self.rob_reserve: list[int] = [c["id"] for c in obs["rob"]["reserve"]] if self.solo else []
+        rob_hand = [c["id"] for c in obs["rob"]["hand"] if c is not None] if self.solo else []
+        self.rob_hand_values: list[list[int]] = [
+            [CARD_VALUE[c] for c in rob_hand if CARD_COLOUR[c] == d] for d in range(4)
+        ]
+        self.my_bonus: list[int] = [self.limit[d] - self.cap[d] - known[d] + 2 * unknown[d] for d in range(4)]
+        """Tile bonuses to the player's own MAX (Aristocrate)."""
 
     def others_best(self, d: int) -> int:
+        if self.solo:
+            return self.rob_final(self.cap)[d]
         return max((c[d] for i, c in enumerate(self.cities) if i != self.me), default=0)
+
+    def rob_final(self, cap: list[int]) -> list[int]:
+        """ROB's City totals once its reserve is placed against the visible Capital totals ``cap`` (FR solo)."""
+        return [self.rob_final_d(d, cap[d]) for d in range(4)]
+
+    def rob_final_d(self, d: int, cap_d: int, city_d: int | None = None) -> int:
+        """ROB's City total in district ``d`` after its reserve placement (highest first) under a Capital total."""
+        out = self.cities[1][d] if city_d is None else city_d
+        for v in sorted((CARD_VALUE[c] for c in self.rob_reserve if CARD_COLOUR[c] == d), reverse=True):
+            if out + v <= cap_d:
+                out += v
+        return out
+
+    def district_diff(self, d: int, mine_d: int, cap_d: int, mods_d: int, top: int) -> float:
+        """Projected (own - ROB) points of district ``d`` at the resolution: City totals, busts and the bonus.
+
+        ROB's two visible hand cards are assumed played this round (to its City if they fit, else to the Capital).
+        """
+        rob_city = self.cities[1][d]
+        for v in self.rob_hand_values[d]:
+            if rob_city + v <= cap_d:
+                rob_city += v
+            else:
+                cap_d += v
+                top = max(top, v)
+        limit = cap_d + mods_d
+        me = mine_d if mine_d <= limit + self.my_bonus[d] else 0
+        rob = self.rob_final_d(d, cap_d, rob_city)
+        them = rob if rob <= limit else 0
+        diff = float(me - them)
+        if me > them and me >= 1:
+            diff += top
+        elif them > me and them >= 1:
+            diff -= top
+        return diff
+
+    def plan_d(self, d: int, hand: list[int], mine_d: int, cap_d: int, mods_d: int, top: int) -> float:
+        """Best projected value of district ``d`` over every split of the hand's ``d`` cards into City / Capital.
+
+        Districts are independent in the projection, so the best plan of a hand is the sum of the districts' plans.
+        """
+        values = [CARD_VALUE[c] for c in hand if CARD_COLOUR[c] == d]
+        power = POWER_VALUE.get(self.tiles[d], 1.0)
+        best = -1e9
+        for mask in range(1 << len(values)):
+            to_cap = [v for i, v in enumerate(values) if mask >> i & 1]
+            to_city = sum(values) - sum(to_cap)
+            value = self.district_diff(d, mine_d + to_city, cap_d + sum(to_cap), mods_d, max([top, *to_cap]))
+            best = max(best, value + power * len(to_cap))
+        return best
+
+    def p_round_ends_next(self) -> float:
+        """Chance that ROB's next flip is its third red card (default deck: 4 red cards), ending the round."""
+        rob = self.obs["rob"]
+        if rob["red_cards"] != ROB_RED_LIMIT - 1 or rob["deck_left"] <= 0:
+            return 0.0
+        reds_left = max(0, _ROB_REDS - int(rob["red_cards"]))
+        return min(1.0, reds_left / int(rob["deck_left"]))
+
+    def last_turn(self, hand: list[int], mine: list[int], cap: list[int], tops: list[int]) -> float:
+        """Projected value when only one more card of ``hand`` can be played and the rest go to the City."""
+        city = list(mine)
+        for c in hand:
+            city[CARD_COLOUR[c]] += CARD_VALUE[c]
+
+        def value(city: list[int], cap: list[int], tops: list[int]) -> float:
+            return sum(self.district_diff(d, city[d], cap[d], self.mods[d], tops[d]) for d in range(4))
+
+        best = value(city, cap, tops)
+        for c in hand:
+            d, v = CARD_COLOUR[c], CARD_VALUE[c]
+            city2, cap2, tops2 = list(city), list(cap), list(tops)
+            city2[d] -= v
+            cap2[d] += v
+            tops2[d] = max(tops2[d], v)
+            best = max(best, value(city2, cap2, tops2) + POWER_VALUE.get(self.tiles[d], 1.0))
+        return best
+
+    def plan(
+        self,
+        hand: list[int] | None = None,
+        mine: list[int] | None = None,
+        cap: list[int] | None = None,
+        mods: list[int] | None = None,
+        tops: list[int] | None = None,
+    ) -> float:
+        """Projected (own - ROB) value of the round with the best use of ``hand`` (defaults: the current position)."""
+        hand = self.hand if hand is None else hand
+        mine = self.mine if mine is None else mine
+        cap = self.cap if cap is None else cap
+        mods = self.mods if mods is None else mods
+        tops = self.tops_max if tops is None else tops
+        return sum(self.plan_d(d, hand, mine[d], cap[d], mods[d], tops[d]) for d in range(4))
 
 
 class CapitalLux2HeuristicBot(Bot):
@@ -94,6 +218,10 @@ class CapitalLux2HeuristicBot(Bot):
     def _value(self, ctx: _Ctx, a: Action) -> float:
         pending = ctx.obs["pending"]
         kind = pending["kind"] if pending else ""
+        if ctx.solo:
+            value = self._solo_value(ctx, kind, a)
+            if value is not None:
+                return value
         if isinstance(a, KeepCard):
             return self._draft_value(ctx, a.card)
         if isinstance(a, PlayToCity):
@@ -117,6 +245,95 @@ class CapitalLux2HeuristicBot(Bot):
         if isinstance(a, DiscardDistrict):
             return 0.0
         return 0.0
+
+    def _solo_value(self, ctx: _Ctx, kind: str, a: Action) -> float | None:
+        """Value of an action against ROB: the projected round after it, with the best use of the rest of the hand.
+
+        None = fall back to the general rules.
+        """
+        if isinstance(a, KeepCard):
+            first = ctx.obs["draft"]["first_pick"]
+            kept = [first["id"]] if first else []
+            return ctx.plan(hand=[*ctx.hand, *kept, a.card])
+        if isinstance(a, (PlayToCity, PlayToCapital)):
+            d, v = CARD_COLOUR[a.card], CARD_VALUE[a.card]
+            hand = [c for c in ctx.hand if c != a.card]
+            if isinstance(a, PlayToCity):
+                mine = list(ctx.mine)
+                mine[d] += v
+                value = ctx.plan(hand=hand, mine=mine)
+                cap, tops_max = ctx.cap, ctx.tops_max
+            else:
+                cap = list(ctx.cap)
+                cap[d] += v
+                tops = [list(t) for t in ctx.tops]
+                tops[d] = sorted([*tops[d], v])
+                value = self._solo_power(ctx, ctx.tiles[d], hand, cap, tops)
+                mine = ctx.mine
+                tops_max = [t[-1] if t else 0 for t in tops]
+            p_end = ctx.p_round_ends_next()
+            if p_end > 0 and hand:
+                value = (1 - p_end) * value + p_end * ctx.last_turn(hand, mine, cap, tops_max)
+            return value
+        if isinstance(a, ChooseDistrict) and kind == "agent":
+            drawn = next((t["state"].get("drawn_modifier") for t in ctx.obs["tiles"] if t["id"] == "agent"), None)
+            if drawn is None:
+                return None
+            mods = list(ctx.mods)
+            mods[a.district] += int(drawn)
+            return ctx.plan(mods=mods)
+        if isinstance(a, TakeCard) and kind in ("clerc", "rob_bonus", "mentaliste"):
+            v = CARD_VALUE[a.card]
+            d = next(i for i, dist in enumerate(ctx.obs["capital"]) if any(c["id"] == a.card for c in dist["cards"]))
+            cap = list(ctx.cap)
+            cap[d] -= v
+            rest = list(ctx.tops[d])
+            rest.remove(v)
+            tmax = list(ctx.tops_max)
+            tmax[d] = rest[-1] if rest else 0
+            mine = list(ctx.mine)
+            if kind == "clerc":
+                mine[d] += v
+            return ctx.plan(mine=mine, cap=cap, tops=tmax)
+        return None
+
+    @staticmethod
+    def _solo_power(ctx: _Ctx, tile: str, hand: list[int], cap: list[int], tops: list[list[int]]) -> float:
+        """Projected value after a Capital play, looking one step into the Agent's and the Clerc's choices."""
+        tops_max = [t[-1] if t else 0 for t in tops]
+        if tile == "clerc":
+            best = None
+            pink_ok = any(t["id"] == "clerc" and t["state"].get("pink_allowed") for t in ctx.obs["tiles"])
+            for d in range(4):
+                if (d == 1 and not pink_ok) or not tops[d]:
+                    continue
+                low = tops[d][0]
+                cap2, mine2, tops2 = list(cap), list(ctx.mine), list(tops_max)
+                cap2[d] -= low
+                mine2[d] += low
+                tops2[d] = tops[d][-1] if len(tops[d]) > 1 else 0
+                value = ctx.plan(hand=hand, mine=mine2, cap=cap2, tops=tops2)
+                best = value if best is None else max(best, value)
+            if best is not None:
+                return best
+            return ctx.plan(hand=hand, cap=cap, tops=tops_max)
+        if tile == "agent":
+            pile = list(DEFAULT_AGENT_MODIFIERS)
+            for m in ctx.placed_modifiers:
+                if m in pile:
+                    pile.remove(m)
+            if not pile:
+                return ctx.plan(hand=hand, cap=cap, tops=tops_max)
+            total = 0.0
+            for m in pile:
+                options = []
+                for d in range(4):
+                    mods = list(ctx.mods)
+                    mods[d] += m
+                    options.append(ctx.plan(hand=hand, cap=cap, mods=mods, tops=tops_max))
+                total += max(options)
+            return total / len(pile)
+        return ctx.plan(hand=hand, cap=cap, tops=tops_max) + POWER_VALUE.get(tile, 1.0)
 
     def _draft_value(self, ctx: _Ctx, card: int) -> float:
         d, v = CARD_COLOUR[card], CARD_VALUE[card]

@@ -2,7 +2,8 @@
 
 Draws the Capital (cards, totals, face-down items, MAX at resolution) under the four power tiles with their effects
 in words (provisional ones marked), every City with its totals, gold and Bonus pile counts, your hand, your Bonus
-pile, the draft, and in solo ROB's hand, reserve, red cards, Bonus pile and score margin with the rating label.
+pile, the draft, the outcome of the last resolution (during the next draft), and in solo ROB's hand, reserve, red
+cards, Bonus pile and score margin with the rating label.
 Uses the observation dict only (renderer protocol, meeple.cli.render).
 """
 
@@ -50,7 +51,7 @@ def _capital(obs: dict[str, Any]) -> Table:
     table = Table(title="Capital", header_style="bold", show_lines=True, expand=True)
     for d, tile in enumerate(obs["tiles"]):
         table.add_column(Text(f"{_COLOURS[d]}: {tile['name']}", style=_STYLES[d]), ratio=1)
-    table.add_row(*[Text(t["effect"], style="italic") for t in obs["tiles"]])
+    table.add_row(*[Text(_VARIANT.sub("", t["effect"]), style="italic") for t in obs["tiles"]])
     rows: list[RenderableType] = []
     for district in obs["capital"]:
         cell = Text()
@@ -64,10 +65,49 @@ def _capital(obs: dict[str, Any]) -> Table:
             cell.append(f"\nMAX {district['max']}" + (f" (revealed {', '.join(shown)})" if shown else ""), style="bold")
         rows.append(cell)
     table.add_row(*rows)
-    states = [", ".join(f"{k}: {v}" for k, v in t["state"].items()) for t in obs["tiles"]]
+    states = [_tile_state(t["state"], obs) for t in obs["tiles"]]
     if any(states):
         table.add_row(*[Text(s, style="dim") for s in states])
     return table
+
+
+_VARIANT = re.compile(r"\s*Variant .*$", re.S)
+"""The effect texts end with the variant rules; the variant in force is shown by the tile's state instead."""
+
+_STATE_LABELS = {
+    "modifiers_in_pile": "modifiers left in the pile: {}",
+    "drawn_modifier": "you drew the modifier {:+d}",
+    "gold_covers_excess": "variant: gold may pay the excess at resolution",
+    "pink_allowed": "variant: the pink district may be chosen too",
+}
+
+
+def _name(obs: dict[str, Any], p: int) -> str:
+    return "ROB" if obs["solo"] and p == 1 else f"seat {p}"
+
+
+def _tile_state(state: dict[str, Any], obs: dict[str, Any]) -> str:
+    """A tile's material in words (known keys) or ``key: value`` (others, e.g. per-seat lists)."""
+    parts = []
+    for key, value in state.items():
+        if key in _STATE_LABELS:
+            parts.append(_STATE_LABELS[key].format(value))
+        elif key == "aristocrats_left":
+            parts.append("Aristocrats left: " + ", ".join(f"{_name(obs, p)} {n}" for p, n in enumerate(value)))
+        elif key == "aristocrats_on":
+            placed = [
+                f"{_name(obs, p)} {_COLOURS[d]}" + (f" x{n}" if n > 1 else "")
+                for p, row in enumerate(value)
+                for d, n in enumerate(row)
+                if n
+            ]
+            parts.append("Aristocrats on: " + (", ".join(placed) or "none"))
+        elif key == "sentinels":
+            posts = [f"{_name(obs, p)} on {_COLOURS[d]}" for p, d in enumerate(value) if d >= 0]
+            parts.append("sentinels: " + (", ".join(posts) or "none"))
+        else:
+            parts.append(f"{key.replace('_', ' ')}: {value}")
+    return "\n".join(parts)
 
 
 def _cities(obs: dict[str, Any], seat: int | None) -> Table:
@@ -81,12 +121,18 @@ def _cities(obs: dict[str, Any], seat: int | None) -> Table:
     for p, city in enumerate(obs["cities"]):
         rob = obs["solo"] and p == 1
         name = "ROB" if rob else f"seat {p}" + (" (you)" if p == seat else "")
-        if not rob and p == obs["emperor"]:
+        if not obs["solo"] and p == obs["emperor"]:
             name += " 👑"
         pairs = zip(city["districts"], city["totals"], strict=True)
         cells = [Text(f"{t}: ").append_text(_cards(cards)) for cards, t in pairs]
         hand = "-" if rob else str(obs["hand_sizes"][p])
-        table.add_row(name, *cells, hand, str(obs["gold"][p]), f"{obs['bonus_counts'][p]} cards")
+        table.add_row(
+            name,
+            *cells,
+            hand,
+            str(obs["gold"][p]),
+            f"{obs['bonus_counts'][p]} card" + ("" if obs["bonus_counts"][p] == 1 else "s"),
+        )
     return table
 
 
@@ -101,8 +147,25 @@ def _draft(obs: dict[str, Any]) -> RenderableType | None:
     if draft["first_pick"]:
         text.append("  first pick ")
         text.append_text(card_text(draft["first_pick"]))
-    text.append(f"\npack sizes {draft['pack_sizes']}, picks {['-' if v is None else 'in' for v in draft['picks']]}")
+    if not obs["solo"]:
+        sizes = ", ".join(f"seat {p}: {n}" for p, n in enumerate(draft["pack_sizes"]))
+        order = draft.get("pick_order", list(range(len(draft["picks"]))))
+        status = ", ".join(
+            f"seat {p} {'still choosing' if v is None else 'has picked'}"
+            for p, v in zip(order, draft["picks"], strict=True)
+        )
+        text.append(f"\npack sizes: {sizes}\npicks (hidden until all are in): {status}")
     return text
+
+
+def _last_resolution(obs: dict[str, Any]) -> RenderableType | None:
+    res = obs.get("last_resolution")
+    if not res:
+        return None
+    text = Text("MAX: " + ", ".join(f"{_COLOURS[d]} {m}" for d, m in enumerate(res["max"])))
+    for line in res["events"] or ["nothing over the MAX, no bonus"]:
+        text.append(f"\n- {line}")
+    return Panel(text, title=f"Resolution of round {res['round']}")
 
 
 def _rob(obs: dict[str, Any]) -> RenderableType:
@@ -130,6 +193,9 @@ def render(obs: dict[str, Any], seat: int | None) -> RenderableType:
     parts: list[RenderableType] = [head, _capital(obs), _cities(obs, seat)]
     if obs["solo"]:
         parts.append(_rob(obs))
+    resolution = _last_resolution(obs)
+    if resolution is not None and obs["phase"] in ("draft", "resolution", "end"):
+        parts.append(resolution)
     draft = _draft(obs)
     if draft is not None:
         parts.append(draft)
@@ -141,7 +207,8 @@ def render(obs: dict[str, Any], seat: int | None) -> RenderableType:
         parts.append(mine)
     pending = obs.get("pending")
     if pending:
-        parts.append(Text(f"Seat {pending['player']} must decide: {pending['text']}", style="bold yellow"))
+        who = "You" if pending["player"] == seat else f"Seat {pending['player']}"
+        parts.append(Text(f"{who} must decide: {pending['text']}", style="bold yellow"))
     if "scores" in obs:
         names = ["ROB" if obs["solo"] and p == 1 else f"seat {p}" for p in range(len(obs["scores"]))]
         parts.append(Text("Final scores: " + ", ".join(f"{n} {s}" for n, s in zip(names, obs["scores"], strict=True))))

@@ -24,6 +24,16 @@ if TYPE_CHECKING:
     from meeple.games.capital_lux_2.state import CapitalLux2State
 
 DRAFT_PICKS = 2
+LOG_MAX = 0
+"""``res_log`` entry ``[LOG_MAX, round, max_blue, max_pink, max_yellow, max_green]`` (first entry)."""
+LOG_BUST = 1
+"""``[LOG_BUST, participant, district, city_total, limit]``: a City district over its MAX (spec §10)."""
+LOG_BONUS = 2
+"""``[LOG_BONUS, participant, district, card]``: a bonus card taken (spec §11)."""
+LOG_TIE = 3
+"""``[LOG_TIE, district, discarded_card_or_-1, *tied_participants]``: 1 gold each, highest card discarded (§11)."""
+LOG_REVEAL = 4
+"""``[LOG_REVEAL, district, kind, value]``: a face-down item revealed (kind 0 modifier value, 1 card id)."""
 SOLO_DRAFT_DRAW = 3
 SOLO_DRAFT_STAGES = 3
 
@@ -197,6 +207,7 @@ def end_round(st: CapitalLux2State) -> None:
     st.revealed = st.hidden
     st.hidden = []
     st.res = [0, 0, 0]
+    st.res_log = [[LOG_MAX, st.round, *st.res_max]] + [[LOG_REVEAL, h[0], h[1], h[2]] for h in st.revealed]
     continue_resolution(st)
 
 
@@ -225,9 +236,11 @@ def continue_resolution(st: CapitalLux2State) -> None:
                 cards = st.city[p][d]
                 if not cards:
                     continue
-                excess = total(cards) - city_limit(st, p, d)
+                limit = city_limit(st, p, d)
+                excess = total(cards) - limit
                 if excess <= 0:
                     continue
+                st.res_log.append([LOG_BUST, p, d, total(cards), limit])
                 st.res = [0, d, i + 1]
                 if not any(t.on_bust(st, p, d, excess) for t in st.tiles):
                     st.discard_city_district(p, d)
@@ -247,10 +260,12 @@ def continue_resolution(st: CapitalLux2State) -> None:
                 return
         for p in tied:
             st.gold[p] += 1
-        if tied and st.capital[d]:
-            card = highest_cards(st.capital[d])[-1]
-            st.capital[d].remove(card)
-            st.discard.append(card)
+        if tied:
+            card = highest_cards(st.capital[d])[-1] if st.capital[d] else -1
+            if card >= 0:
+                st.capital[d].remove(card)
+                st.discard.append(card)
+            st.res_log.append([LOG_TIE, d, card, *tied])
     finish_round(st)
 
 
@@ -263,6 +278,7 @@ def take_bonus(st: CapitalLux2State, participant: int, district: int, card: int)
     """Move a Capital card face down to a Bonus pile. Rules: §11."""
     st.capital[district].remove(card)
     st.bonus[participant].append(card)
+    st.res_log.append([LOG_BONUS, participant, district, card])
 
 
 def finish_round(st: CapitalLux2State) -> None:

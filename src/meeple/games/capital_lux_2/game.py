@@ -100,9 +100,7 @@ class CapitalLux2Game(Game[CapitalLux2Params]):
         return [
             t.tile_id
             for t in POWERS.values()
-            if t.colour == colour
-            and (p.provisional_powers or not t.provisional)
-            and (p.players > 1 or t.solo_allowed)
+            if t.colour == colour and (p.provisional_powers or not t.provisional) and (p.players > 1 or t.solo_allowed)
         ]
 
     def choose_tiles(self, rng: Rng) -> tuple[str, ...]:

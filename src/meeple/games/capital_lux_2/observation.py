@@ -16,6 +16,7 @@ from meeple.games.capital_lux_2.data import (
     rob_card_name,
     solo_rating,
 )
+from meeple.games.capital_lux_2.flow import LOG_BONUS, LOG_BUST, LOG_REVEAL, LOG_TIE
 from meeple.games.capital_lux_2.powers import POWERS
 from meeple.games.capital_lux_2.rules import total
 
@@ -70,7 +71,8 @@ def _pending(st: CapitalLux2State, player: int | None) -> dict[str, Any] | None:
         return None
     top = st.stack[-1]
     if top.kind == "bonus":
-        text = f"choose your bonus card among the highest cards of the {COLOUR_NAMES[top.data[0]]} Capital district"
+        whose = "ROB's" if st.solo and top.data[1] >= st.n else "your"
+        text = f"choose {whose} bonus card among the highest cards of the {COLOUR_NAMES[top.data[0]]} Capital district"
     elif top.kind == "rob_bonus":
         text = "choose ROB's bonus card among the lowest Capital cards"
     else:
@@ -120,10 +122,13 @@ def build_observation(st: CapitalLux2State, player: int | None) -> dict[str, Any
             "pack_sizes": [len(p) for p in st.packs],
             "first_pick": card_json(st.first[mine]) if mine is not None and st.first[mine] >= 0 else None,
             "picks": st.sealed.view(mine, lambda v: [card_json(c) for c in v]),
+            "pick_order": list(st.sealed.order),
         }
     if st.phase == 3:
         obs["scores"] = [st.total_score(p) for p in range(st.np)]
         obs["bonus_piles"] = [[card_json(c) for c in b] for b in st.bonus]
+    if st.res_log:
+        obs["last_resolution"] = _last_resolution(st)
     if st.solo:
         obs["rob"] = _rob(st)
         if st.phase == 3:
@@ -162,3 +167,31 @@ def _rob(st: CapitalLux2State) -> dict[str, Any]:
         "rating": solo_rating(margin),
         "last_move": text,
     }
+
+
+def _who(st: CapitalLux2State, participant: int) -> str:
+    return "ROB" if st.solo and participant >= st.n else f"seat {participant}"
+
+
+def _last_resolution(st: CapitalLux2State) -> dict[str, Any]:
+    """The public record of the last resolution: MAX per district and what happened, in order, in words."""
+    head = st.res_log[0]
+    events: list[str] = []
+    for entry in st.res_log[1:]:
+        kind = entry[0]
+        if kind == LOG_REVEAL:
+            _, d, item, value = entry
+            what = f"modifier {value:+d}" if item == 0 else f"card {card_name(value)}"
+            events.append(f"revealed on the {COLOUR_NAMES[d]} Capital district: {what}")
+        elif kind == LOG_BUST:
+            _, p, d, city_total, limit = entry
+            events.append(f"{_who(st, p)}'s {COLOUR_NAMES[d]} district ({city_total}) is over its MAX {limit}")
+        elif kind == LOG_BONUS:
+            _, p, d, card = entry
+            events.append(f"{_who(st, p)} takes the {COLOUR_NAMES[d]} bonus: {card_name(card)}")
+        elif kind == LOG_TIE:
+            d, card, tied = entry[1], entry[2], entry[3:]
+            names = " and ".join(_who(st, p) for p in tied)
+            lost = f"; {card_name(card)} is discarded from the Capital" if card >= 0 else ""
+            events.append(f"tie for the {COLOUR_NAMES[d]} bonus: {names} take 1 gold each{lost}")
+    return {"round": head[1] + 1, "max": head[2:6], "events": events}

@@ -57,6 +57,7 @@ class CapitalLux2State(State["CapitalLux2Game"]):
         mat: power-tile material (lists of ints, owned by the tiles). peek/peek_owner: cards a seat is looking at.
         stack: pending decisions. phase, round (0-2), emperor, turn, ending, last_queue: the flow.
         packs, first, sealed, dstage: the draft. res, res_max, revealed: resolution cursor and revealed items.
+        res_log: public record of the last resolution (see ``flow.LOG_*``), kept until the next one.
         rob_hand, rob_reserve, rob_deck, rob_red, rob_blue, rob_last: solo (ROB).
     """
 
@@ -94,6 +95,7 @@ class CapitalLux2State(State["CapitalLux2Game"]):
         self.dstage = 0
         self.res: list[int] = [0, 0, 0]
         self.res_max: list[int] = [0, 0, 0, 0]
+        self.res_log: list[list[int]] = []
         self.rob_hand: list[int] = []
         self.rob_reserve: list[int] = []
         self.rob_deck: list[int] = []
@@ -282,6 +284,7 @@ class CapitalLux2State(State["CapitalLux2Game"]):
         other.dstage = self.dstage
         other.res = self.res[:]
         other.res_max = self.res_max[:]
+        other.res_log = [e[:] for e in self.res_log]
         other.rob_hand = self.rob_hand[:]
         other.rob_reserve = self.rob_reserve[:]
         other.rob_deck = self.rob_deck[:]
@@ -290,7 +293,7 @@ class CapitalLux2State(State["CapitalLux2Game"]):
         other.rob_last = self.rob_last[:]
 
     _LIST_FIELDS = (
-        "deck discard capital hidden revealed city hand bonus gold peek last_queue packs first res res_max "
+        "deck discard capital hidden revealed city hand bonus gold peek last_queue packs first res res_max res_log "
         "rob_hand rob_reserve rob_deck rob_red rob_blue rob_last"
     ).split()
     _INT_FIELDS = "peek_owner phase round emperor turn dstage".split()

@@ -6,7 +6,7 @@ Rules: capital_lux_2.md "Tiles A / Clerc" (CL1; keeping the non-pink restriction
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from meeple.core.action import Action
 from meeple.core.decisions import Decision
@@ -48,6 +48,10 @@ class Clerc(PowerTile):
     def is_possible(self, st: CapitalLux2State, player: int, card: int) -> bool:
         """Impossible when every (non-pink) Capital district is empty."""
         return any(st.capital[d] for d in _districts(st))
+
+    def observe(self, st: CapitalLux2State, player: int | None) -> dict[str, Any]:
+        """Whether the variant ``clerc_excludes_pink=False`` (pink allowed too) is on (shown only when it is)."""
+        return {} if st.game.params.clerc_excludes_pink else {"pink_allowed": True}
 
     def on_capital_play(self, st: CapitalLux2State, player: int, card: int) -> None:
         """Ask which lowest card to take."""

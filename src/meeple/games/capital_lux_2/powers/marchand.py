@@ -5,7 +5,7 @@ Rules: capital_lux_2.md "Tiles A / Marchand" and flag ``merchant_gold_covers_exc
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from meeple.core.action import Action
 from meeple.core.decisions import Decision
@@ -28,6 +28,10 @@ class Marchand(PowerTile):
         "Take 1 gold (2 VP). Variant merchant_gold_covers_excess: at resolution, pay gold equal to the excess "
         "to keep a district."
     )
+
+    def observe(self, st: CapitalLux2State, player: int | None) -> dict[str, Any]:
+        """Whether the variant ``merchant_gold_covers_excess`` is on (shown only when it is)."""
+        return {"gold_covers_excess": True} if st.game.params.merchant_gold_covers_excess else {}
 
     def on_capital_play(self, st: CapitalLux2State, player: int, card: int) -> None:
         """Take 1 gold."""
