@@ -39,3 +39,9 @@ def test_solo_summary_reports_margin_and_rating(cli: Cli) -> None:
     assert "Solo: mean margin" in result.output and "world class" in result.output
     multi = cli(["simulate", "capital_lux_2", "--players", "2", "-n", "1"])
     assert "Solo" not in multi.output
+
+
+def test_solo_play_ends_with_the_margin_and_rating(cli: Cli) -> None:
+    result = cli(["play", "capital_lux_2", "--players", "1", "--seed", "3"], input="1\n" * 400)
+    assert "ROB wins: margin" in result.output or "You win: margin" in result.output
+    assert "rating:" in result.output and "Winner: nobody" not in result.output

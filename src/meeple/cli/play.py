@@ -373,6 +373,13 @@ class PlaySession:
                 str(s), self.labels[s], f"{scores[s]:g}", f"{returns[s]:g}", "winner" if s in winners else ""
             )
         self.console.print(table)
+        solo = state.observation(None).get("solo_result")
+        if isinstance(solo, dict):
+            outcome = "You win" if winners else f"{solo['opponent']} wins"
+            self.console.print(
+                f"[bold]{escape(outcome)}: margin {solo['margin']:+d} points, rating: {escape(str(solo['rating']))}[/]"
+            )
+            return
         names = ", ".join(self._name(s) for s in winners) or "nobody"
         self.console.print(f"[bold]Winner{'s' if len(winners) > 1 else ''}: {escape(names)}[/]")
 
