@@ -420,7 +420,11 @@ def play(
     variant: VariantOpt = None,
     record: RecordOpt = None,
 ) -> None:
-    """Play GAME in the terminal: human seats against bots (several humans play hot seat)."""
+    """Play GAME in the terminal: human seats against bots (several humans play hot seat).
+
+    Every variant flag of the game is also an option: --config B, --provisional-powers, --quick-game 7 ...
+    (see `meeple rules GAME`).
+    """
     loaded = load_game_or_exit(game, players, variant, ctx.args)
     human_seats = _human_seats(humans, seats, loaded.num_players)
     bot_seats = [s for s in range(loaded.num_players) if s not in human_seats]

@@ -82,7 +82,11 @@ def simulate(
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes.")] = 1,
     record: RecordOpt = None,
 ) -> None:
-    """Play N games between bots and print wins per seat and per bot, scores, lengths and speed."""
+    """Play N games between bots and print wins per seat and per bot, scores, lengths and speed.
+
+    Every variant flag of the game is also an option: --config B, --provisional-powers, --quick-game 7 ...
+    (see `meeple rules GAME`).
+    """
     loaded = load_game_or_exit(game, players, variant, ctx.args)
     labels = cycle(parse_bots(bots, game), loaded.num_players)
     params = loaded.params_dict()
