@@ -1,0 +1,102 @@
+"""Engine speed of every game: random-play decisions/s, whole random games/s and clone()/s (pytest-benchmark).
+
+One parametrized file for every registered game (a new game is measured with no change here), at its largest player
+count, plus Citadels at 4 players (issue 2 §7) and Capital Lux 2 solo. Targets: >= 50,000 decisions/s for every
+game; Citadels at 4 players >= 340 random games/s (20 x ~17 games/s). Each test also records the ratio to the
+baseline workload of ``test_baseline.py`` measured in the same process (``extra_info["x_baseline"]``).
+
+Run: ``pytest benchmarks -s`` (add ``--benchmark-timer=time.process_time`` on a loaded machine).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import pytest
+
+import meeple
+from meeple.bench import baseline_ops_per_s
+from meeple.core import Rng, State, game_class
+
+CASES = [(name, game_class(name).max_players) for name in meeple.registered_games()]
+CASES += [("citadels", 4), ("capital_lux_2", 1)]
+
+
+@cache
+def baseline() -> float:
+    return baseline_ops_per_s(1.0)
+
+
+def mean_seconds(benchmark: Any) -> float | None:
+    """The mean time of one benchmark round, or None when benchmarks are disabled (--benchmark-disable)."""
+    return None if benchmark.stats is None else float(benchmark.stats.stats.mean)
+
+
+def play_random(game: meeple.Game[Any], seed: int) -> int:
+    state = game.new_initial_state(seed)
+    rng = Rng(seed)
+    steps = 0
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randrange(len(legal))])
+        steps += 1
+    return steps
+
+
+def mid_game(game: meeple.Game[Any], seed: int, steps: int) -> State[Any]:
+    state = game.new_initial_state(seed)
+    rng = Rng(seed)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randrange(len(legal))])
+    return state
+
+
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_random_decisions_per_second(benchmark: Any, name: str, players: int) -> None:
+    game = meeple.load_game(name, players=players)
+    seeds = iter(range(10**9))
+    decisions: list[int] = []
+
+    def run() -> int:
+        n = sum(play_random(game, next(seeds)) for _ in range(3))
+        decisions.append(n)
+        return n
+
+    benchmark.pedantic(run, rounds=8, iterations=1)
+    mean = mean_seconds(benchmark)
+    if mean is None:
+        return
+    per_second = sum(decisions) / (mean * len(decisions))
+    benchmark.extra_info["decisions_per_second"] = per_second
+    benchmark.extra_info["x_baseline"] = per_second / baseline()
+    print(f"\n{name} {players}p: {per_second:,.0f} decisions/s ({per_second / baseline():.2f} x baseline)")
+
+
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_random_games_per_second(benchmark: Any, name: str, players: int) -> None:
+    game = meeple.load_game(name, players=players)
+    seeds = iter(range(10**9))
+    benchmark(lambda: play_random(game, next(seeds)))
+    mean = mean_seconds(benchmark)
+    if mean is None:
+        return
+    games = 1.0 / mean
+    benchmark.extra_info["games_per_second"] = games
+    print(f"\n{name} {players}p: {games:,.1f} random games/s")
+
+
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_clone_per_second(benchmark: Any, name: str, players: int) -> None:
+    state = mid_game(meeple.load_game(name, players=players), 3, 40)
+    copy = benchmark(state.clone)
+    assert copy.to_json() == state.to_json()
+    mean = mean_seconds(benchmark)
+    if mean is None:
+        return
+    clones = 1.0 / mean
+    benchmark.extra_info["clones_per_second"] = clones
+    print(f"\n{name} {players}p: {clones:,.0f} clone()/s")

@@ -1,0 +1,61 @@
+"""ISMCTS speed: iterations per second on every registered game (and the toy game), at 2 and 4 players.
+
+Run with ``pytest benchmarks/test_ismcts_speed.py``; ``extra_info["iterations_per_s"]`` holds the number reported in
+docs/bots.md. The position searched is the first position with at least two legal moves after a few random moves.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+import pytest
+import tests.core.toy_game  # noqa: F401  (registers toy_auction)
+
+from meeple.bots.ismcts import ISMCTSBot
+from meeple.core import InvalidParameterError, SeatView, game_class, load_game, registered_games
+
+ITERATIONS = 200
+GAMES = sorted(set(registered_games()) | {"toy_auction"})
+
+
+def _position(game_name: str, players: int) -> Any:
+    game = load_game(game_name, players=players)
+    state = game.new_initial_state(1)
+    rnd = random.Random(1)
+    for _ in range(6):
+        if state.is_terminal():
+            break
+        legal = state.legal_actions()
+        state.apply_action(legal[rnd.randrange(len(legal))])
+    while len(state.legal_actions()) < 2:
+        state.apply_action(state.legal_actions()[0])
+    return state
+
+
+@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("game_name", GAMES)
+def test_ismcts_iterations_per_second(benchmark: Any, game_name: str, players: int) -> None:
+    cls = game_class(game_name)
+    if not cls.min_players <= players <= cls.max_players:
+        pytest.skip(f"{game_name} is not played by {players}")
+    try:
+        state = _position(game_name, players)
+    except InvalidParameterError as exc:
+        pytest.skip(str(exc))
+    view = SeatView(state, state.current_player())
+
+    times: list[float] = []
+
+    def search() -> int:
+        bot = ISMCTSBot(seed=0, iterations=ITERATIONS)
+        start = time.perf_counter()
+        bot.select_action(view)
+        times.append(time.perf_counter() - start)
+        return bot.last_iterations
+
+    assert benchmark.pedantic(search, rounds=3, iterations=1) == ITERATIONS
+    rate = ITERATIONS * len(times) / sum(times)
+    benchmark.extra_info["iterations_per_s"] = round(rate, 1)
+    print(f"\nISMCTS {game_name} {players}p: {rate:.0f} iterations/s")
