@@ -25,8 +25,8 @@ def bench(
     params = parse_variants(variant)
     baseline = baseline_ops_per_s()
     table = Table(title=f"Engine speed (baseline: {baseline:,.0f} shuffle-and-scan ops/s)")
-    for col in ("game", "players", "decisions/s", "× baseline", "games/s", "clones/s", "decisions/game"):
-        table.add_column(col, justify="right")
+    for col in ("game", "players", "decisions/s", "x baseline", "games/s", "clones/s", "decisions/game"):
+        table.add_column(col, justify="right", no_wrap=True)
     with console.status("measuring..."):
         for name in names:
             cls = game_class_or_exit(name)
