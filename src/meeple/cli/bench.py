@@ -24,8 +24,11 @@ def bench(
     names = games or registered_games()
     params = parse_variants(variant)
     baseline = baseline_ops_per_s()
-    table = Table(title=f"Engine speed (baseline: {baseline:,.0f} shuffle-and-scan ops/s)")
-    for col in ("game", "players", "decisions/s", "x baseline", "games/s", "clones/s", "decisions/game"):
+    table = Table(
+        title=f"Engine speed (baseline: {baseline:,.0f} shuffle-and-scan ops/s)",
+        caption="n: players; dec/s: random-play decisions per second; x base: dec/s over the baseline ops/s",
+    )
+    for col in ("game", "n", "dec/s", "x base", "games/s", "clones/s", "dec/game"):
         table.add_column(col, justify="right", no_wrap=True)
     with console.status("measuring..."):
         for name in names:
