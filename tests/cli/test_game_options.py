@@ -45,3 +45,9 @@ def test_solo_play_ends_with_the_margin_and_rating(cli: Cli) -> None:
     result = cli(["play", "capital_lux_2", "--players", "1", "--seed", "3"], input="1\n" * 400)
     assert "ROB wins: margin" in result.output or "You win: margin" in result.output
     assert "rating:" in result.output and "Winner: nobody" not in result.output
+
+
+def test_bench_measures_a_game_against_the_baseline(cli: Cli) -> None:
+    result = cli(["bench", "caprice", "--seconds", "0.2"])
+    assert "baseline" in result.output and "caprice" in result.output
+    cli(["bench", "chess", "--seconds", "0.2"], code=2)
