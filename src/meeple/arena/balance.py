@@ -1,0 +1,293 @@
+"""Per-game balance features, extracted from the end of each tournament game, and their summaries.
+
+An extractor receives the terminal state and may use **public information only**: the spectator observation
+``state.observation(None)``, the spectator texts of the actions (:func:`public_history`) and the spectator
+observations along a replay of the game (:func:`replay_public`); never hidden fields. It returns::
+
+    {"seat": {question: [[label, ...] for each seat]},   # e.g. the characters each seat played
+     "game": {question: label},                          # e.g. the configuration of the game
+     "values": {name: number}}                           # optional, e.g. the solo margin against ROB
+
+Every game also gets the seat question ``turn position`` (1st = the seat of the first action of the game), which
+is the first-player advantage when the first player is not seat 0.
+
+The report then gives, per seat question, the win rate of the seat-games that carry each label (a seat that built
+three districts counts once for each), and per game question, the games, the first seat's win rate and the mean
+winning score for each label. A game without an extractor gets only the generic report (seats, bots, lengths).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from meeple.core.state import SPECTATOR, State
+
+Features = dict[str, Any]
+Extractor = Callable[[State[Any]], Features]
+
+EXTRACTORS: dict[str, Extractor] = {}
+"""Game name -> extractor of its balance features (see the module docstring for the shape)."""
+
+QUESTIONS: dict[str, str] = {}
+"""Game name -> the balance questions its extractor answers (a sentence for the report)."""
+
+ORDINALS = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th")
+
+
+def extractor(game: str, question: str) -> Callable[[Extractor], Extractor]:
+    """Register the decorated function as the balance extractor of ``game``."""
+
+    def wrap(fn: Extractor) -> Extractor:
+        EXTRACTORS[game] = fn
+        QUESTIONS[game] = question
+        return fn
+
+    return wrap
+
+
+def public_history(state: State[Any]) -> list[tuple[int, str]]:
+    """Return the history as ``(seat, text)`` pairs, as a spectator sees it."""
+    return [(p, state.action_to_string(a, SPECTATOR, p)) for p, a in state.history]
+
+
+def replay_public(
+    state: State[Any], want: Callable[[int, str], bool] | None = None
+) -> Iterator[tuple[int, str, dict[str, Any] | None]]:
+    """Replay ``state``'s game from its seed; yield ``(seat, spectator text, spectator observation after it)``.
+
+    The replay starts from ``game.new_initial_state(state.seed)``, so ``state`` must be a game played from its
+    initial state (as every tournament game is).
+
+    Args:
+        state: a state (its seed, parameters and history are replayed; it is not modified).
+        want: compute the observation only for the actions where ``want(seat, text)`` is true (None for the others);
+            by default after every action.
+    """
+    replay = state.game.new_initial_state(state.seed)
+    for p, a in state.history:
+        text = replay.action_to_string(a, SPECTATOR, p)
+        replay.apply_action(a)
+        yield p, text, replay.observation(None) if want is None or want(p, text) else None
+
+
+def turn_positions(state: State[Any]) -> list[list[str]]:
+    """Return each seat's position in the order of play, counted from the seat of the game's first action."""
+    n = state.game.num_players
+    first = state.history[0][0] if state.history else 0
+    return [[ORDINALS[(s - first) % n] if n <= len(ORDINALS) else str((s - first) % n + 1)] for s in range(n)]
+
+
+def extract_features(state: State[Any]) -> Features:
+    """Return the balance features of a finished game (only ``turn position`` when the game has no extractor).
+
+    An extractor that fails (a game whose observation changed) yields an ``"error"`` entry rather than losing the
+    game's result.
+    """
+    out: Features = {"seat": {"turn position": turn_positions(state)}, "game": {}}
+    fn = EXTRACTORS.get(state.game.name)
+    if fn is None:
+        return out
+    try:
+        found = fn(state)
+    except Exception as exc:  # noqa: BLE001 - features are a bonus; keep the result
+        return {**out, "error": f"{type(exc).__name__}: {exc}"}
+    out["seat"].update(found.get("seat", {}))
+    out["game"].update(found.get("game", {}))
+    if found.get("values"):
+        out["values"] = {str(k): float(v) for k, v in found["values"].items()}
+    return out
+
+
+def value_stats(features: Sequence[Features]) -> dict[str, tuple[int, float, float, float, float]]:
+    """Aggregate the numeric ``values`` features: name -> ``(n, mean, standard deviation, min, max)``."""
+    table: dict[str, list[float]] = {}
+    for feats in features:
+        for name, value in (feats.get("values") or {}).items():
+            table.setdefault(name, []).append(float(value))
+    out = {}
+    for name, xs in table.items():
+        mean = sum(xs) / len(xs)
+        sd = (sum((x - mean) ** 2 for x in xs) / (len(xs) - 1)) ** 0.5 if len(xs) > 1 else 0.0
+        out[name] = (len(xs), mean, sd, min(xs), max(xs))
+    return out
+
+
+@dataclass
+class LabelStat:
+    """Win statistics of one label of one balance question."""
+
+    label: str
+    n: int = 0
+    wins: float = 0.0
+    score_sum: float = 0.0
+    first_seat_wins: float = 0.0
+    best_score_sum: float = 0.0
+
+
+def win_credit(returns: Sequence[float]) -> list[float]:
+    """Return each seat's share of the win: ``returns`` normalised to sum to 1 (0 for all if nobody won)."""
+    total = sum(returns)
+    if total <= 0:
+        return [0.0] * len(returns)
+    return [r / total for r in returns]
+
+
+def seat_question_stats(
+    features: Sequence[Features], returns: Sequence[Sequence[float]], scores: Sequence[Sequence[float]]
+) -> dict[str, list[LabelStat]]:
+    """Aggregate the seat questions: per question, one :class:`LabelStat` per label, by descending count."""
+    table: dict[str, dict[str, LabelStat]] = {}
+    for feats, ret, sc in zip(features, returns, scores, strict=True):
+        credit = win_credit(ret)
+        for question, per_seat in feats.get("seat", {}).items():
+            stats = table.setdefault(question, {})
+            for seat, labels in enumerate(per_seat):
+                for label in labels if isinstance(labels, list) else [labels]:
+                    st = stats.setdefault(str(label), LabelStat(str(label)))
+                    st.n += 1
+                    st.wins += credit[seat]
+                    st.score_sum += sc[seat]
+    return {q: sorted(s.values(), key=lambda st: (-st.n, st.label)) for q, s in table.items()}
+
+
+def game_question_stats(
+    features: Sequence[Features], returns: Sequence[Sequence[float]], scores: Sequence[Sequence[float]]
+) -> dict[str, list[LabelStat]]:
+    """Aggregate the game questions: per label, games, first seat's win credit, mean best score."""
+    table: dict[str, dict[str, LabelStat]] = {}
+    for feats, ret, sc in zip(features, returns, scores, strict=True):
+        credit = win_credit(ret)
+        for question, label in feats.get("game", {}).items():
+            st = table.setdefault(question, {}).setdefault(str(label), LabelStat(str(label)))
+            st.n += 1
+            st.first_seat_wins += credit[0]
+            st.best_score_sum += max(sc) if sc else 0.0
+            st.score_sum += sum(sc) / len(sc) if sc else 0.0
+    return {q: sorted(s.values(), key=lambda st: (-st.n, st.label)) for q, s in table.items()}
+
+
+# ---------------------------------------------------------------- the games' extractors
+def _seat_lists(n: int) -> list[list[str]]:
+    return [[] for _ in range(n)]
+
+
+@extractor("capitol", "win rate by auction tile won (fountain / amphitheatre / temple) and by number of tiles won")
+def _capitol(state: State[Any]) -> Features:
+    """Capitol: the auction tiles each seat won (from the public auction logs along the replay)."""
+    n = state.game.num_players
+    logs: list[list[dict[str, Any]]] = []
+    current: list[dict[str, Any]] = []
+
+    def same(a: dict[str, Any], b: dict[str, Any]) -> bool:
+        return bool(a["tile"] == b["tile"] and a["winner"] == b["winner"] and a["bids"] == b["bids"])
+
+    observations = [obs for _, _, obs in replay_public(state, lambda _p, t: "bid" in t or "tile" in t)]
+    observations.append(state.observation(None))
+    for obs in observations:
+        if obs is None:
+            continue
+        log = list(obs.get("auction", {}).get("log") or [])
+        if len(log) < len(current) or any(not same(a, b) for a, b in zip(current, log, strict=False)):
+            logs.append(current)
+        current = log
+    logs.append(current)
+    won = _seat_lists(n)
+    for log in logs:
+        for entry in log:
+            if isinstance(entry.get("winner"), int) and entry["winner"] >= 0:
+                won[entry["winner"]].append(str(entry["tile"]))
+    return {
+        "seat": {
+            "auction tile won": [sorted(set(w)) or ["none"] for w in won],
+            "auction tiles won (count)": [[str(len(w))] for w in won],
+        }
+    }
+
+
+@extractor("caprice", "win rate by seat and turn position, and for the seat that ended the game")
+def _caprice(state: State[Any]) -> Features:
+    """Caprice: which seat ended the game (the seat tables answer "by seat")."""
+    obs = state.observation(None)
+    n = state.game.num_players
+    ender = obs.get("ender")
+    return {"seat": {"ended the game": [["ender" if s == ender else "not ender"] for s in range(n)]}}
+
+
+@extractor("citadels", "win rate by character played (any round) and by district in the final city")
+def _citadels(state: State[Any]) -> Features:
+    """Citadels: characters each seat revealed (or was killed as) in any round, and the districts of its city."""
+    n = state.game.num_players
+    chars: list[set[str]] = [set() for _ in range(n)]
+    final = state.observation(None)
+    past = (final.get("characters") or {}).get("past_calls")
+    if past is not None:  # every call of the finished rounds, with the killed character's holder
+        for call in past:
+            if call.get("status") in ("revealed", "assassinated") and isinstance(call.get("seat"), int):
+                chars[call["seat"]].add(str(call.get("name", call.get("character"))))
+        observations: list[dict[str, Any] | None] = [final]
+    else:
+        observations = [obs for _, _, obs in replay_public(state)]
+        observations.append(final)
+    for obs in observations:
+        if obs is None:
+            continue
+        characters = obs.get("characters") or {}
+        for call in characters.get("calls") or []:
+            if call.get("status") == "revealed" and isinstance(call.get("seat"), int):
+                chars[call["seat"]].add(str(call.get("name", call.get("character"))))
+        killed = characters.get("last_round_killed")
+        if killed and isinstance(killed.get("seat"), int):
+            chars[killed["seat"]].add(_citadels_character_name(obs, killed["character"]))
+    built = [sorted({str(d["name"]) for d in seat.get("city", [])}) for seat in final["seats"]]
+    return {
+        "seat": {
+            "character": [sorted(c) or ["none"] for c in chars],
+            "district built": [b or ["none"] for b in built],
+            "city size": [[str(seat.get("city_size", len(seat.get("city", []))))] for seat in final["seats"]],
+        }
+    }
+
+
+def _citadels_character_name(obs: dict[str, Any], character: Any) -> str:
+    for call in (obs.get("characters") or {}).get("calls") or []:
+        if call.get("character") == character and call.get("name"):
+            return str(call["name"])
+    from meeple.games.citadels.data import CHARACTER_NAMES  # static, public data
+
+    if isinstance(character, int) and 0 < character < len(CHARACTER_NAMES):
+        return CHARACTER_NAMES[character]
+    return str(character)
+
+
+@extractor(
+    "capital_lux_2",
+    "win rate by the power tile a seat used most (cards played to the Capital under it), the tiles and configuration "
+    "in play (seat 0 win rate and winning score per label), and the solo rating against ROB",
+)
+def _capital_lux_2(state: State[Any]) -> Features:
+    """Capital Lux 2: power tiles each seat triggered, the tiles in play per colour, the configuration, solo rating."""
+    obs = state.observation(None)
+    n = state.game.num_players
+    tiles = obs.get("tiles") or []
+    names = [str(t.get("name", t.get("id"))) for t in tiles]
+    used: list[dict[str, int]] = [{} for _ in range(n)]
+    endings = [(f"to the Capital ({name})", name) for name in names]
+    for seat, text in public_history(state):
+        if seat < n and text.endswith(")"):
+            for ending, name in endings:
+                if text.endswith(ending):
+                    used[seat][name] = used[seat].get(name, 0) + 1
+    districts = [str(d.get("district", i)) for i, d in enumerate(obs.get("capital") or [])]
+    game: dict[str, str] = {"configuration": "+".join(str(t.get("id")) for t in tiles)}
+    for i, tile in enumerate(tiles):
+        colour = districts[tile["colour"]] if isinstance(tile.get("colour"), int) and tile["colour"] < len(districts) \
+            else str(i)
+        game[f"{colour} tile"] = names[i]
+    values: dict[str, float] = {}
+    if obs.get("solo") and isinstance(obs.get("rob"), dict):
+        game["solo rating"] = str(obs["rob"].get("rating"))
+        values["solo margin (player - ROB)"] = float(obs["rob"].get("margin", 0))
+    most = [sorted(k for k, v in u.items() if v == max(u.values())) if u else ["none"] for u in used]
+    return {"seat": {"power tile used most": most}, "game": game, "values": values}

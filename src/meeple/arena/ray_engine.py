@@ -1,0 +1,80 @@
+"""Running tournament games on Ray: a local cluster by default, or an existing one given its address.
+
+Each game is one Ray task running :func:`meeple.arena.tournament.play_task`; since a game's result depends only on
+its :class:`~meeple.arena.tournament.GameTask` (seeds included), the results are identical to the multiprocessing
+engine's. Ray is an optional dependency (``pip install "meeple[ray]"``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from meeple.arena.tournament import GameResult, GameTask, play_task
+from meeple.core.errors import InvalidParameterError
+
+
+def ray_available() -> bool:
+    """Return True if the ``ray`` package can be imported."""
+    try:
+        import ray  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def run_on_ray(
+    tasks: Sequence[GameTask],
+    jobs: int,
+    address: str | None,
+    on_result: Callable[[GameResult], None],
+) -> None:
+    """Play ``tasks`` as Ray tasks and call ``on_result`` for each, in completion order.
+
+    Args:
+        tasks: the games.
+        jobs: CPUs of the local cluster started when ``address`` is None (ignored when joining a cluster).
+        address: a Ray cluster address (``"auto"``, ``"ray://host:10001"``...) or None for a new local cluster.
+        on_result: called in the driver for each finished game.
+
+    Raises:
+        InvalidParameterError: Ray is not installed.
+    """
+    try:
+        import ray
+    except ImportError:
+        raise InvalidParameterError('the ray engine needs Ray: pip install "meeple[ray]"') from None
+    if not tasks:
+        return
+    started = False
+    if not ray.is_initialized():
+        kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
+        if address is None:
+            kwargs["num_cpus"] = max(1, jobs)
+            # workers must import the same code as the driver (games registered from local modules included)
+            kwargs["runtime_env"] = {"env_vars": {"PYTHONPATH": os.pathsep.join(_python_path())}}
+        else:
+            kwargs["address"] = address
+        ray.init(**kwargs)
+        started = True
+    try:
+        remote = ray.remote(num_cpus=1)(play_task)
+        pending = [remote.remote(task) for task in tasks]
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            for ref in done:
+                on_result(ray.get(ref))
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def _python_path() -> list[str]:
+    """Return the driver's working directory and ``PYTHONPATH`` entries, for the workers' ``PYTHONPATH``."""
+    paths = [os.getcwd(), *os.environ.get("PYTHONPATH", "").split(os.pathsep)]
+    out: list[str] = []
+    for p in paths:
+        if p and p not in out:
+            out.append(p)
+    return out

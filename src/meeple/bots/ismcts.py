@@ -1,0 +1,387 @@
+"""Single-observer information-set Monte Carlo tree search (SO-ISMCTS), for every game of the core contract.
+
+Cowling, Powley and Whitehouse, "Information Set Monte Carlo Tree Search" (IEEE TCIAIG 2012), algorithm SO-ISMCTS:
+each iteration draws a determinization of the game consistent with what the searching seat knows
+(:meth:`SeatView.determinize` → ``State.resample_from_infostate``), walks one tree of the searching seat's
+information sets with UCB1 corrected by availability counts (an action's exploration term uses how often it was
+*legal* when its node was visited, not the node's visit count), expands one edge, finishes the game with a rollout
+policy and backs the result up.
+
+Details of this implementation:
+
+* **Nodes** are reached by sequences of *observer keys*: an action of the searching seat, or an action of another
+  seat that the searching seat sees in full, is its own key; an action whose text is redacted for the searching seat
+  (a sealed bid, a card drawn face down) is keyed by its redacted text, so hidden choices of the other seats lead to
+  the same node. The statistics of a node are kept per *full* action and from the point of view of the seat that
+  acts there (multiplayer: each seat maximises its own reward), so the other seats still choose their hidden actions
+  well. Nothing reads ``information_state_string`` (O(history)) in the hot loop.
+* **Reward** of a seat = its ``returns()`` scaled to ``[0, 1]`` by the game's utility range, plus optionally
+  ``shaping`` × (fraction of the other seats whose final score it beats, ties counting half). Solo games (one
+  seat): half the scaled result plus half the final score scaled to the range of scores seen so far in the search,
+  so that the bot plays for a margin and not only for the win.
+* **Budget**: a number of iterations (reproducible: same seed and same information → same move), or seconds per move
+  (not reproducible, by nature), or both (whichever ends first).
+* **Rollouts**: uniform random, or the game's heuristic bot (``rollout="heuristic"``) acting on ``SeatView`` objects
+  of the determinized state; optionally truncated after ``rollout_depth`` decisions, the position then being scored by
+  the rank of each seat's current ``scores()``.
+* The bot sees the game only through its :class:`SeatView`: the determinizations depend only on the seat's knowledge
+  (the core's ``_resample`` contract), and the search never looks at the real state.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Hashable
+from typing import Any
+
+from meeple.bots.base import Bot
+from meeple.core.action import Action
+from meeple.core.errors import InvalidParameterError
+from meeple.core.rng import Rng
+from meeple.core.state import State
+from meeple.core.view import SeatView
+
+DEFAULT_ITERATIONS = 1000
+"""Iterations per move when neither ``iterations`` nor ``time_limit`` is given."""
+
+
+class _Edge:
+    """Statistics of one action at one node, from the point of view of the seat acting there."""
+
+    __slots__ = ("avail", "n", "w")
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.w = 0.0
+        self.avail = 1
+
+
+class _Node:
+    """One information set of the searching seat (reached by a sequence of observer keys)."""
+
+    __slots__ = ("edges", "kids")
+
+    def __init__(self) -> None:
+        self.edges: dict[Action, _Edge] = {}
+        self.kids: dict[Hashable, _Node] = {}
+
+
+def _step(state: State[Any], actor: int, action: Action) -> None:
+    """Apply ``action`` (taken from the state's own legal actions, so trusted) without the public legality scan."""
+    state._legal = None
+    state.history.append((actor, action))
+    state._apply(action)
+
+
+class ISMCTSBot(Bot):
+    """Information-set MCTS (SO-ISMCTS) bot, generic over every game.
+
+    Args:
+        seed: seed of the bot's generator (determinizations, expansion and rollouts draw from it).
+        iterations: iterations per move (default :data:`DEFAULT_ITERATIONS` when ``time_limit`` is not given).
+        time_limit: seconds per move; with ``iterations`` too, the search stops at whichever comes first.
+        exploration: the UCB1 constant ``c`` (rewards are in ``[0, 1 + shaping]``).
+        rollout: ``"random"`` or ``"heuristic"`` (the game's heuristic bot plays every seat in rollouts).
+        rollout_depth: stop rollouts after this many decisions and score the position by score rank (None: play out).
+        shaping: weight of the score-rank term added to the win/loss reward (0 disables it).
+        prior: ``"heuristic"``: the game's heuristic bot proposes a move, which the search tries first and keeps
+            unless the most visited move's mean reward beats it by more than ``trust`` standard errors.
+        trust: the margin, in standard errors of the difference of the two means, needed to overrule the prior.
+
+    Raises:
+        InvalidParameterError: a non-positive budget, an unknown rollout policy.
+    """
+
+    name = "ismcts"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        iterations: int | None = None,
+        time_limit: float | None = None,
+        exploration: float = 0.7,
+        rollout: str = "random",
+        rollout_depth: int | None = None,
+        shaping: float = 0.1,
+        prior: str | None = None,
+        trust: float = 2.0,
+    ) -> None:
+        super().__init__(seed)
+        if iterations is None and time_limit is None:
+            iterations = DEFAULT_ITERATIONS
+        if iterations is not None and iterations < 1:
+            raise InvalidParameterError(f"ismcts needs at least one iteration, not {iterations}")
+        if time_limit is not None and time_limit <= 0:
+            raise InvalidParameterError(f"ismcts needs a positive time per move, not {time_limit}")
+        if rollout not in ("random", "heuristic"):
+            raise InvalidParameterError(f"unknown ismcts rollout policy {rollout!r}; use random or heuristic")
+        if prior not in (None, "heuristic"):
+            raise InvalidParameterError(f"unknown ismcts prior {prior!r}; use heuristic")
+        if rollout_depth is not None and rollout_depth < 0:
+            raise InvalidParameterError(f"rollout_depth must be >= 0, not {rollout_depth}")
+        self.iterations = iterations
+        self.time_limit = time_limit
+        self.exploration = exploration
+        self.rollout = rollout
+        self.rollout_depth = rollout_depth
+        self.shaping = shaping
+        self.prior = prior
+        self.trust = trust
+        self.last_iterations = 0
+        """Iterations run by the last :meth:`select_action` (0 when the move was forced)."""
+        self._solo_bounds = [math.inf, -math.inf]
+
+    def __repr__(self) -> str:
+        budget = f"time={self.time_limit}" if self.iterations is None else str(self.iterations)
+        return f"ismcts:{budget}:rollout={self.rollout}"
+
+    # ------------------------------------------------------------------ search
+    def select_action(self, view: SeatView) -> Action:
+        """Return the most visited root action after the search (ties: best mean, then legal order).
+
+        Raises:
+            ValueError: it is not this seat's turn (no legal action).
+        """
+        legal = view.legal_actions()
+        if not legal:
+            raise ValueError(f"seat {view.seat} has no legal action (it is not its turn)")
+        self.last_iterations = 0
+        if len(legal) == 1:
+            return legal[0]
+        root = _Node()
+        seed = self.rng.randrange(1 << 62)
+        proposal = self._proposal(view, seed) if self.prior is not None else None
+        if proposal is not None:
+            root.edges[proposal] = _Edge()
+            root.edges[proposal].avail = 0
+        self._search(view, root, Rng(seed), random.Random(seed ^ 0x5DEECE66D))
+        best = legal[0]
+        best_key = (-1, -1.0)
+        edges = root.edges
+        for a in legal:
+            e = edges.get(a)
+            if e is not None:
+                key = (e.n, e.w / e.n if e.n else 0.0)
+                if key > best_key:
+                    best, best_key = a, key
+        if proposal is not None and proposal is not best and self._keeps_prior(edges[best], edges[proposal]):
+            return proposal
+        return best
+
+    def _proposal(self, view: SeatView, seed: int) -> Action:
+        from meeple.bots.base import make_bot
+
+        return make_bot("heuristic", view.game.name, seed=seed % (1 << 31)).select_action(view)
+
+    def _keeps_prior(self, best: _Edge, prior: _Edge) -> bool:
+        """Return True unless ``best`` beats ``prior`` by more than ``trust`` standard errors (Bernoulli-like)."""
+        if prior.n == 0:
+            return False
+        mb, mp = best.w / best.n, prior.w / prior.n
+        var = max(mb * (1 - mb), 0.05) / best.n + max(mp * (1 - mp), 0.05) / prior.n
+        return mb - mp <= self.trust * math.sqrt(var)
+
+    def root_statistics(self, view: SeatView) -> dict[Action, tuple[int, float]]:
+        """Run one search and return ``{action: (visits, mean reward)}`` at the root (for analysis and tests)."""
+        root = _Node()
+        seed = self.rng.randrange(1 << 62)
+        self._search(view, root, Rng(seed), random.Random(seed ^ 0x5DEECE66D))
+        return {a: (e.n, e.w / e.n if e.n else 0.0) for a, e in root.edges.items()}
+
+    def _search(self, view: SeatView, root: _Node, det_rng: Rng, rnd: random.Random) -> None:
+        game = view.game
+        n_players = game.num_players
+        lo, hi = game.info.min_utility, game.info.max_utility
+        scale = 1.0 / (hi - lo) if hi > lo else 1.0
+        observer = view.seat
+        c = self.exploration
+        log, sqrt = math.log, math.sqrt
+        randbelow = rnd.randrange
+        keys: dict[tuple[Action, int], Hashable] = {}
+        self._solo_bounds = [math.inf, -math.inf]
+        rollout_bots = self._rollout_bots(game.name, n_players, rnd) if self.rollout == "heuristic" else None
+        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        limit = self.iterations if self.iterations is not None else 1 << 62
+        perf = time.perf_counter
+        it = 0
+        while it < limit and (deadline is None or it == 0 or perf() < deadline):
+            it += 1
+            state = view.determinize(det_rng)
+            node = root
+            path: list[tuple[_Edge, int]] = []
+            while not state.is_terminal():
+                actor = state.current_player()
+                legal = state._legal_actions()
+                edges = node.edges
+                if len(legal) == 1:
+                    action = legal[0]
+                else:
+                    untried = None
+                    best_e: _Edge | None = None
+                    best_v = -1.0
+                    action = legal[0]
+                    for a in legal:
+                        e = edges.get(a)
+                        if e is None or e.n == 0:
+                            if e is not None:  # the prior's proposal, pre-created: try it before the others
+                                untried = [a]
+                                break
+                            if untried is None:
+                                untried = [a]
+                            else:
+                                untried.append(a)
+                            continue
+                        e.avail += 1
+                        if untried is None:
+                            v = e.w / e.n + c * sqrt(log(e.avail) / e.n)
+                            if v > best_v:
+                                best_v, best_e, action = v, e, a
+                    if untried is not None:
+                        action = untried[randbelow(len(untried))] if len(untried) > 1 else untried[0]
+                        new = edges.get(action)
+                        if new is None:
+                            new = edges[action] = _Edge()
+                        else:
+                            new.avail += 1
+                        path.append((new, actor))
+                        _step(state, actor, action)
+                        break
+                    assert best_e is not None
+                    path.append((best_e, actor))
+                _step(state, actor, action)
+                if actor == observer:
+                    key: Hashable = action
+                else:
+                    key = keys.get((action, actor))
+                    if key is None:
+                        key = self._observer_key(state, action, actor, observer)
+                        keys[(action, actor)] = key
+                kid = node.kids.get(key)
+                if kid is None:
+                    kid = node.kids[key] = _Node()
+                node = kid
+            reward = self._rollout(state, rnd, rollout_bots, n_players, lo, scale)
+            for e, p in path:
+                e.n += 1
+                e.w += reward[p]
+        self.last_iterations = it
+
+    @staticmethod
+    def _observer_key(state: State[Any], action: Action, actor: int, observer: int) -> Hashable:
+        """Return the tree key of another seat's action: the action itself if the observer sees it in full.
+
+        Called after the action was applied; the text only depends on the action and the actor for the games of the
+        contract (texts of hidden parts are redacted whatever the state).
+        """
+        seen = state._describe(action, actor, observer)
+        if seen == state._describe(action, actor, None):
+            return action
+        return ("hidden", actor, seen)
+
+    def _rollout_bots(self, game: str, n_players: int, rnd: random.Random) -> list[Bot]:
+        from meeple.bots.base import make_bot
+
+        return [make_bot("heuristic", game, seed=rnd.randrange(1 << 31)) for _ in range(n_players)]
+
+    def _rollout(
+        self,
+        state: State[Any],
+        rnd: random.Random,
+        bots: list[Bot] | None,
+        n_players: int,
+        lo: float,
+        scale: float,
+    ) -> list[float]:
+        depth = self.rollout_depth
+        steps = 0
+        uniform = rnd.random
+        if bots is None:
+            while not state.is_terminal():
+                if depth is not None and steps >= depth:
+                    return self._rank_reward(state.scores())
+                legal = state._legal_actions()
+                _step(state, state.current_player(), legal[int(uniform() * len(legal))])
+                steps += 1
+        else:
+            views = [SeatView(state, s) for s in range(n_players)]
+            while not state.is_terminal():
+                if depth is not None and steps >= depth:
+                    return self._rank_reward(state.scores())
+                actor = state.current_player()
+                state.apply_action(bots[actor].select_action(views[actor]), actor)
+                steps += 1
+        returns = state.returns()
+        reward = [(r - lo) * scale for r in returns]
+        if n_players == 1:  # solo: half the result, half the score (scaled by the range seen in this search)
+            score = state.scores()[0]
+            bounds = self._solo_bounds
+            if score < bounds[0]:
+                bounds[0] = score
+            if score > bounds[1]:
+                bounds[1] = score
+            span = bounds[1] - bounds[0]
+            return [0.5 * reward[0] + 0.5 * ((score - bounds[0]) / span if span > 0 else 0.5)]
+        if self.shaping:
+            rank = self._rank_reward(state.scores())
+            w = self.shaping
+            reward = [r + w * k for r, k in zip(reward, rank, strict=True)]
+        return reward
+
+    @staticmethod
+    def _rank_reward(scores: list[float]) -> list[float]:
+        """Return, per seat, the fraction of the other seats it outscores (ties count half); 1.0 when alone."""
+        n = len(scores)
+        if n < 2:
+            return [1.0] * n
+        out = []
+        for s in scores:
+            beaten = sum(1.0 if s > t else 0.5 if s == t else 0.0 for t in scores) - 0.5  # itself counts half
+            out.append(beaten / (n - 1))
+        return out
+
+
+def parse_ismcts_spec(options: str, seed: int) -> ISMCTSBot:
+    """Build an :class:`ISMCTSBot` from the options of a bot spec (the part after ``"ismcts:"``).
+
+    Options are colon-separated: a bare integer is the iteration count, ``time=S`` seconds per move,
+    ``rollout=random|heuristic``, ``depth=N`` rollout truncation, ``c=X`` exploration, ``shaping=X``,
+    ``prior=heuristic`` and ``trust=X`` (see :class:`ISMCTSBot`).
+    Examples: ``"1000"``, ``"time=0.5"``, ``"1000:rollout=heuristic"``.
+
+    Raises:
+        InvalidParameterError: an unknown or malformed option.
+    """
+    kwargs: dict[str, Any] = {}
+    for raw in filter(None, (part.strip() for part in options.split(":"))):
+        key, eq, value = raw.partition("=")
+        try:
+            if not eq:
+                kwargs["iterations"] = int(key)
+            elif key in ("time", "t"):
+                kwargs["time_limit"] = float(value)
+            elif key in ("iterations", "iters", "n"):
+                kwargs["iterations"] = int(value)
+            elif key == "rollout":
+                kwargs["rollout"] = value
+            elif key == "depth":
+                kwargs["rollout_depth"] = int(value)
+            elif key == "c":
+                kwargs["exploration"] = float(value)
+            elif key == "shaping":
+                kwargs["shaping"] = float(value)
+            elif key == "prior":
+                kwargs["prior"] = value
+            elif key == "trust":
+                kwargs["trust"] = float(value)
+            else:
+                raise InvalidParameterError(
+                    f"unknown ismcts option {key!r}; options: N (iterations), time=S, rollout=random|heuristic, "
+                    "depth=N, c=X, shaping=X, prior=heuristic, trust=X"
+                )
+        except ValueError as exc:
+            if isinstance(exc, InvalidParameterError):
+                raise
+            raise InvalidParameterError(f"malformed ismcts option {raw!r}: {exc}") from None
+    return ISMCTSBot(seed=seed, **kwargs)

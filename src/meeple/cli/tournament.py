@@ -1,0 +1,155 @@
+"""``meeple tournament GAME --bots ismcts:1000,heuristic,random --games 500 --players 4``; ``meeple tournament-report``.
+
+Seats are rotated on paired deals (see :mod:`meeple.arena.tournament`); results go to a SQLite file (``--db``) so a
+tournament can be resumed by re-running the same command, and re-analysed with ``meeple tournament-report --db``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+from meeple.cli.common import GameArg, VariantOpt, fail, load_game_or_exit, parse_variants, stdout_console
+from meeple.core.errors import MeepleError
+
+DbOpt = Annotated[Path | None, typer.Option("--db", help="SQLite file of results (resumes the same tournament).")]
+ReportOpt = Annotated[
+    Path | None, typer.Option("--report", help="Write a report file: .html (self-contained) or .md (Markdown).")
+]
+
+
+def tournament(
+    game: GameArg,
+    bots: Annotated[
+        str,
+        typer.Option("--bots", "-b", help="Comma-separated bot specs, e.g. ismcts:1000,heuristic,random or hard,easy."),
+    ] = "heuristic,random",
+    games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games (rounded up to whole deals).")] = 100,
+    players: Annotated[int | None, typer.Option("--players", "-p", help="Number of seats.")] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Parallel workers.")] = 1,
+    db: DbOpt = None,
+    report: ReportOpt = None,
+    engine: Annotated[str, typer.Option("--engine", help="multiprocessing or ray.")] = "multiprocessing",
+    ray_address: Annotated[
+        str | None, typer.Option("--ray-address", help="Join this Ray cluster (default: start a local one).")
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Tournament seed.")] = 0,
+    variant: VariantOpt = None,
+) -> None:
+    """Play a tournament between bots with rotated seats on paired deals; print ratings and balance tables."""
+    from meeple.arena.report import build_report, rich_tables, summary_text, write_report
+    from meeple.arena.tournament import TournamentConfig, run_tournament
+
+    loaded = load_game_or_exit(game, players, variant)
+    specs = [s.strip() for s in bots.split(",") if s.strip()]
+    if not specs:
+        fail("--bots needs at least one bot spec")
+    if engine not in ("multiprocessing", "ray"):
+        fail(f"unknown engine {engine!r}; use multiprocessing or ray")
+    try:
+        config = TournamentConfig(
+            game=game,
+            bots=tuple(specs),
+            players=loaded.num_players,
+            games=games,
+            seed=seed,
+            params=dict(parse_variants(variant)),
+        )
+        from meeple.arena.tournament import plan
+
+        plan(config)  # validates bots and parameters before anything starts
+    except MeepleError as exc:
+        fail(str(exc))
+    console = stdout_console()
+    console.print(
+        f"{loaded.title}: {config.total_games} games ({config.deals} deals x {config.rotations} rotations), "
+        f"{config.players} players, bots {', '.join(config.labels)}, engine {engine}, jobs {jobs}"
+    )
+    store = None
+    if db is not None:
+        from meeple.arena.store import ResultStore
+
+        store = ResultStore(db)
+    try:
+        with Progress(
+            TextColumn("playing"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            console=console,
+            transient=True,
+        ) as progress:
+            bar = progress.add_task("games", total=config.total_games)
+
+            def started(todo: int, done: int) -> None:
+                if done:
+                    console.print(f"Resuming: {done} games already in {db}, {todo} to play")
+                progress.update(bar, completed=done)
+
+            results = run_tournament(
+                config,
+                store=store,
+                jobs=jobs,
+                engine="ray" if engine == "ray" else "multiprocessing",
+                ray_address=ray_address,
+                on_result=lambda _res: progress.advance(bar),
+                on_start=started,
+            )
+    except MeepleError as exc:
+        fail(str(exc))
+    finally:
+        if store is not None:
+            store.close()
+    rep = build_report(config, results)
+    for line in summary_text(rep):
+        console.print(line)
+    for table in rich_tables(rep):
+        console.print(table)
+    if report is not None:
+        console.print(f"Report written to {write_report(rep, report)}")
+
+
+def tournament_report(
+    db: Annotated[Path, typer.Option("--db", help="SQLite file written by `meeple tournament --db`.")],
+    report: ReportOpt = None,
+    index: Annotated[
+        int | None, typer.Option("--tournament", "-t", help="Which tournament of the file (default: the last one).")
+    ] = None,
+) -> None:
+    """Print (and optionally write) the report of a stored tournament; lists the tournaments of the file."""
+    from meeple.arena.report import build_report, rich_tables, summary_text, write_report
+    from meeple.arena.store import ResultStore
+
+    if not db.exists():
+        fail(f"no such file: {db}")
+    console = stdout_console()
+    with ResultStore(db) as store:
+        stored = store.tournaments()
+        if not stored:
+            fail(f"{db} holds no tournament")
+        for i, t in enumerate(stored):
+            cfg = t.config
+            console.print(f"[{i}] {cfg.game} {cfg.players}p bots {','.join(cfg.bots)} seed {cfg.seed}: "
+                          f"{t.finished} games")
+        pick = len(stored) - 1 if index is None else index
+        if not 0 <= pick < len(stored):
+            fail(f"--tournament must be between 0 and {len(stored) - 1}")
+        chosen = stored[pick]
+        results = store.results(chosen.id)
+    rep = build_report(chosen.config, results)
+    for line in summary_text(rep):
+        console.print(line)
+    for table in rich_tables(rep):
+        console.print(table)
+    if report is not None:
+        console.print(f"Report written to {write_report(rep, report)}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``tournament`` and ``tournament-report`` commands to ``app``."""
+    app.command("tournament")(tournament)
+    app.command("tournament-report")(tournament_report)
