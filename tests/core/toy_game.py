@@ -80,19 +80,7 @@ class ToyAuction(Game[ToyParams]):
         return ToyState(self, seed)
 
     def _state_from_body(self, data: Mapping[str, Any]) -> ToyState:
-        state = ToyState.__new__(ToyState)
-        State.__init__(state, self, int(data["seed"]))
-        state._restore_common(data)
-        body = data["body"]
-        state.deck = list(body["deck"])
-        state.cards = list(body["cards"])
-        state.coins = list(body["coins"])
-        state.lots = list(body["lots"])
-        state.lot = body["lot"]
-        state.bids = SealedCommitments.from_json(body["bids"])
-        state.stack = [Decision.from_json(d) for d in body["stack"]]
-        state.revealed = [list(r) for r in body["revealed"]]
-        return state
+        return ToyState.restore(self, data)
 
 
 class ToyState(State[ToyAuction]):
@@ -208,6 +196,16 @@ class ToyState(State[ToyAuction]):
         other.bids = self.bids.copy()
         other.stack = list(self.stack)
         other.revealed = [list(r) for r in self.revealed]
+
+    def _restore_body(self, body: dict[str, Any]) -> None:
+        self.deck = list(body["deck"])
+        self.cards = list(body["cards"])
+        self.coins = list(body["coins"])
+        self.lots = list(body["lots"])
+        self.lot = body["lot"]
+        self.bids = SealedCommitments.from_json(body["bids"])
+        self.stack = [Decision.from_json(d) for d in body["stack"]]
+        self.revealed = [list(r) for r in body["revealed"]]
 
     def _body_to_json(self) -> dict[str, Any]:
         return {

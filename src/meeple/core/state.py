@@ -14,7 +14,7 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Self, TypeVar
 
 from meeple.core.action import Action
 from meeple.core.errors import IllegalActionError, InvalidActionError, NotYourTurnError
@@ -109,6 +109,10 @@ class State(ABC, Generic[G]):
     @abstractmethod
     def _body_to_json(self) -> dict[str, Any]:
         """Return the game-specific fields as a JSON-able dict."""
+
+    @abstractmethod
+    def _restore_body(self, body: dict[str, Any]) -> None:
+        """Set the game-specific fields from :meth:`_body_to_json` output (its exact inverse)."""
 
     @abstractmethod
     def _describe(self, action: Action, actor: int, perspective: int | None) -> str:
@@ -303,6 +307,26 @@ class State(ABC, Generic[G]):
             "history": [[p, a.to_json()] for p, a in self.history],
             "body": self._body_to_json(),
         }
+
+    @classmethod
+    def _blank(cls, game: G, seed: int) -> Self:
+        """Return a state with only the core fields set, to be filled by :meth:`restore` (games may override)."""
+        state = cls.__new__(cls)
+        State.__init__(state, game, seed)
+        return state
+
+    @classmethod
+    def restore(cls, game: G, data: Mapping[str, Any]) -> Self:
+        """Rebuild the state serialized by :meth:`to_json` (``Game.state_from_json`` checks the data first).
+
+        Raises:
+            KeyError, TypeError, ValueError: malformed data (``Game.state_from_json`` reports them as
+            :class:`~meeple.core.errors.InvalidStateError`).
+        """
+        state = cls._blank(game, int(data["seed"]))
+        state._restore_common(data)
+        state._restore_body(dict(data["body"]))
+        return state
 
     def _restore_common(self, data: Mapping[str, Any]) -> None:
         """Restore the fields this class owns from :meth:`to_json` data (for ``_state_from_body``)."""

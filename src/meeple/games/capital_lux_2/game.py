@@ -138,10 +138,7 @@ class CapitalLux2Game(Game[CapitalLux2Params]):
         return CapitalLux2State(self, seed)
 
     def _state_from_body(self, data: Mapping[str, Any]) -> State[Any]:
-        state = CapitalLux2State(self, int(data["seed"]), setup=False)
-        state._restore_common(data)
-        state.restore_body(dict(data["body"]))
-        return state
+        return CapitalLux2State.restore(self, data)
 
     @classmethod
     def rules_summary(cls) -> str:

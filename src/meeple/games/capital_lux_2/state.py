@@ -310,7 +310,11 @@ class CapitalLux2State(State["CapitalLux2Game"]):
         body["sealed"] = self.sealed.to_json(list)
         return body
 
-    def restore_body(self, body: dict[str, Any]) -> None:
+    @classmethod
+    def _blank(cls, game: CapitalLux2Game, seed: int) -> CapitalLux2State:
+        return cls(game, seed, setup=False)
+
+    def _restore_body(self, body: dict[str, Any]) -> None:
         """Restore the game-specific fields from :meth:`_body_to_json` output."""
         for k in self._LIST_FIELDS:
             setattr(self, k, _plain(body[k]))

@@ -110,11 +110,7 @@ class Capitol(Game[CapitolParams]):
         return CapitolState(self, seed)
 
     def _state_from_body(self, data: Mapping[str, Any]) -> State[Any]:
-        state = CapitolState.__new__(CapitolState)
-        State.__init__(state, self, int(data["seed"]))
-        state._restore_common(data)
-        state.restore_body(dict(data["body"]))
-        return state
+        return CapitolState.restore(self, data)
 
     @classmethod
     def rules_summary(cls) -> str:

@@ -581,7 +581,7 @@ class CapitolState(State["Capitol"]):
         body["bids"] = self.bids.to_json(list)
         return body
 
-    def restore_body(self, body: dict[str, Any]) -> None:
+    def _restore_body(self, body: dict[str, Any]) -> None:
         """Set every game field from :meth:`_body_to_json` output."""
         for name in _SCALARS:
             setattr(self, name, body[name])

@@ -124,11 +124,7 @@ class CapriceGame(Game[CapriceParams]):
         return CapriceState(self, seed)
 
     def _state_from_body(self, data: Mapping[str, Any]) -> State[Any]:
-        state = CapriceState.__new__(CapriceState)
-        State.__init__(state, self, int(data["seed"]))
-        state._restore_common(data)
-        state._restore_body(dict(data["body"]))
-        return state
+        return CapriceState.restore(self, data)
 
     @classmethod
     def rules_summary(cls) -> str:

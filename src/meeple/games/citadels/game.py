@@ -153,10 +153,7 @@ class Citadels(Game[CitadelsParams]):
         return CitadelsState(self, seed)
 
     def _state_from_body(self, data: Mapping[str, Any]) -> CitadelsState:
-        state = CitadelsState(self, int(data["seed"]), setup=False)
-        state._restore_common(data)
-        state.restore_body(dict(data["body"]))
-        return state
+        return CitadelsState.restore(self, data)
 
     @classmethod
     def rules_summary(cls) -> str:

@@ -549,7 +549,11 @@ class CitadelsState(State["Citadels"]):
     def _body_to_json(self) -> dict[str, Any]:
         return body_to_json(self)
 
-    def restore_body(self, body: dict[str, Any]) -> None:
+    @classmethod
+    def _blank(cls, game: Citadels, seed: int) -> CitadelsState:
+        return cls(game, seed, setup=False)
+
+    def _restore_body(self, body: dict[str, Any]) -> None:
         """Set the game-specific fields from :meth:`_body_to_json` output."""
         restore_body(self, body)
 
