@@ -17,13 +17,15 @@ Details of this implementation:
   well. Nothing reads ``information_state_string`` (O(history)) in the hot loop.
 * **Reward** of a seat = its ``returns()`` scaled to ``[0, 1]`` by the game's utility range, plus optionally
   ``shaping`` × (fraction of the other seats whose final score it beats, ties counting half). Solo games (one
-  seat): half the scaled result plus half the final score scaled to the range of scores seen so far in the search,
-  so that the bot plays for a margin and not only for the win.
+  seat): :data:`SOLO_WIN_WEIGHT` × the result plus the rest × the margin against the game-run opponent
+  (``State.opponent_score``, e.g. ROB; the score when there is none) scaled to the range seen so far in the search,
+  so that the bot plays for a margin and not only for the win (the solo rating scales rate the margin).
 * **Budget**: a number of iterations (reproducible: same seed and same information → same move), or seconds per move
   (not reproducible, by nature), or both (whichever ends first).
-* **Rollouts**: uniform random, or the game's heuristic bot (``rollout="heuristic"``) acting on ``SeatView`` objects
-  of the determinized state; optionally truncated after ``rollout_depth`` decisions, the position then being scored by
-  the rank of each seat's current ``scores()``.
+* **Rollouts**: uniform random, the game's heuristic bot (``rollout="heuristic"``) acting on ``SeatView`` objects
+  of the determinized state, or the game's fast rollout policy (``rollout="policy"``, :mod:`meeple.bots.rollout`);
+  optionally truncated after ``rollout_depth`` decisions, the position then being scored by
+  the rank of each seat's ``projected_scores()`` (the scaled margin when solo).
 * The bot sees the game only through its :class:`SeatView`: the determinizations depend only on the seat's knowledge
   (the core's ``_resample`` contract), and the search never looks at the real state.
 """
@@ -37,6 +39,7 @@ from collections.abc import Hashable
 from typing import Any
 
 from meeple.bots.base import Bot
+from meeple.bots.rollout import RolloutPolicy, rollout_policy
 from meeple.core.action import Action
 from meeple.core.errors import InvalidParameterError
 from meeple.core.rng import Rng
@@ -45,6 +48,10 @@ from meeple.core.view import SeatView
 
 DEFAULT_ITERATIONS = 1000
 """Iterations per move when neither ``iterations`` nor ``time_limit`` is given."""
+
+SOLO_WIN_WEIGHT = 0.2
+"""Solo games: weight of the win (0/1) in the reward; the rest is the margin against the game-run opponent (or the
+score when there is none), scaled to ``[0, 1]`` by the range of margins seen in the current search."""
 
 
 class _Edge:
@@ -83,7 +90,8 @@ class ISMCTSBot(Bot):
         iterations: iterations per move (default :data:`DEFAULT_ITERATIONS` when ``time_limit`` is not given).
         time_limit: seconds per move; with ``iterations`` too, the search stops at whichever comes first.
         exploration: the UCB1 constant ``c`` (rewards are in ``[0, 1 + shaping]``).
-        rollout: ``"random"`` or ``"heuristic"`` (the game's heuristic bot plays every seat in rollouts).
+        rollout: ``"random"``, ``"heuristic"`` (the game's heuristic bot plays every seat in rollouts) or
+            ``"policy"`` (the game's fast rollout policy, :mod:`meeple.bots.rollout`).
         rollout_depth: stop rollouts after this many decisions and score the position by score rank (None: play out).
         shaping: weight of the score-rank term added to the win/loss reward (0 disables it).
         prior: ``"heuristic"``: the game's heuristic bot proposes a move, which the search tries first and keeps
@@ -91,7 +99,8 @@ class ISMCTSBot(Bot):
         trust: the margin, in standard errors of the difference of the two means, needed to overrule the prior.
 
     Raises:
-        InvalidParameterError: a non-positive budget, an unknown rollout policy.
+        InvalidParameterError: a non-positive budget, an unknown rollout policy; at the first search, a game
+            without a fast rollout policy for ``rollout="policy"``.
     """
 
     name = "ismcts"
@@ -115,8 +124,8 @@ class ISMCTSBot(Bot):
             raise InvalidParameterError(f"ismcts needs at least one iteration, not {iterations}")
         if time_limit is not None and time_limit <= 0:
             raise InvalidParameterError(f"ismcts needs a positive time per move, not {time_limit}")
-        if rollout not in ("random", "heuristic"):
-            raise InvalidParameterError(f"unknown ismcts rollout policy {rollout!r}; use random or heuristic")
+        if rollout not in ("random", "heuristic", "policy"):
+            raise InvalidParameterError(f"unknown ismcts rollout policy {rollout!r}; use random, heuristic or policy")
         if prior not in (None, "heuristic"):
             raise InvalidParameterError(f"unknown ismcts prior {prior!r}; use heuristic")
         if rollout_depth is not None and rollout_depth < 0:
@@ -202,6 +211,7 @@ class ISMCTSBot(Bot):
         keys: dict[tuple[Action, int], Hashable] = {}
         self._solo_bounds = [math.inf, -math.inf]
         rollout_bots = self._rollout_bots(game.name, n_players, rnd) if self.rollout == "heuristic" else None
+        policy = rollout_policy(game.name) if self.rollout == "policy" else None
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         limit = self.iterations if self.iterations is not None else 1 << 62
         perf = time.perf_counter
@@ -262,7 +272,7 @@ class ISMCTSBot(Bot):
                 if kid is None:
                     kid = node.kids[key] = _Node()
                 node = kid
-            reward = self._rollout(state, rnd, rollout_bots, n_players, lo, scale)
+            reward = self._rollout(state, rnd, rollout_bots, policy, n_players, lo, scale)
             for e, p in path:
                 e.n += 1
                 e.w += reward[p]
@@ -290,6 +300,7 @@ class ISMCTSBot(Bot):
         state: State[Any],
         rnd: random.Random,
         bots: list[Bot] | None,
+        policy: RolloutPolicy | None,
         n_players: int,
         lo: float,
         scale: float,
@@ -297,10 +308,17 @@ class ISMCTSBot(Bot):
         depth = self.rollout_depth
         steps = 0
         uniform = rnd.random
-        if bots is None:
+        if policy is not None:
             while not state.is_terminal():
                 if depth is not None and steps >= depth:
-                    return self._rank_reward(state.scores())
+                    return self._truncated_reward(state, n_players)
+                legal = state._legal_actions()
+                _step(state, state.current_player(), policy(state, legal, rnd) if len(legal) > 1 else legal[0])
+                steps += 1
+        elif bots is None:
+            while not state.is_terminal():
+                if depth is not None and steps >= depth:
+                    return self._truncated_reward(state, n_players)
                 legal = state._legal_actions()
                 _step(state, state.current_player(), legal[int(uniform() * len(legal))])
                 steps += 1
@@ -308,26 +326,39 @@ class ISMCTSBot(Bot):
             views = [SeatView(state, s) for s in range(n_players)]
             while not state.is_terminal():
                 if depth is not None and steps >= depth:
-                    return self._rank_reward(state.scores())
+                    return self._truncated_reward(state, n_players)
                 actor = state.current_player()
                 state.apply_action(bots[actor].select_action(views[actor]), actor)
                 steps += 1
         returns = state.returns()
         reward = [(r - lo) * scale for r in returns]
-        if n_players == 1:  # solo: half the result, half the score (scaled by the range seen in this search)
-            score = state.scores()[0]
-            bounds = self._solo_bounds
-            if score < bounds[0]:
-                bounds[0] = score
-            if score > bounds[1]:
-                bounds[1] = score
-            span = bounds[1] - bounds[0]
-            return [0.5 * reward[0] + 0.5 * ((score - bounds[0]) / span if span > 0 else 0.5)]
+        if n_players == 1:
+            return [SOLO_WIN_WEIGHT * reward[0] + (1.0 - SOLO_WIN_WEIGHT) * self._solo_scaled(state)]
         if self.shaping:
             rank = self._rank_reward(state.scores())
             w = self.shaping
             reward = [r + w * k for r, k in zip(reward, rank, strict=True)]
         return reward
+
+    def _truncated_reward(self, state: State[Any], n_players: int) -> list[float]:
+        """Value of a position where a rollout was cut: score ranks, or the scaled margin/score when solo."""
+        if n_players == 1:
+            return [self._solo_scaled(state)]
+        return self._rank_reward(state.projected_scores())
+
+    def _solo_scaled(self, state: State[Any]) -> float:
+        """Return the solo margin (or the score, without a game-run opponent) scaled by the range seen so far."""
+        value = state.scores()[0]
+        opponent = state.opponent_score()
+        if opponent is not None:
+            value -= opponent
+        bounds = self._solo_bounds
+        if value < bounds[0]:
+            bounds[0] = value
+        if value > bounds[1]:
+            bounds[1] = value
+        span = bounds[1] - bounds[0]
+        return (value - bounds[0]) / span if span > 0 else 0.5
 
     @staticmethod
     def _rank_reward(scores: list[float]) -> list[float]:
@@ -346,7 +377,7 @@ def parse_ismcts_spec(options: str, seed: int) -> ISMCTSBot:
     """Build an :class:`ISMCTSBot` from the options of a bot spec (the part after ``"ismcts:"``).
 
     Options are colon-separated: a bare integer is the iteration count, ``time=S`` seconds per move,
-    ``rollout=random|heuristic``, ``depth=N`` rollout truncation, ``c=X`` exploration, ``shaping=X``,
+    ``rollout=random|heuristic|policy``, ``depth=N`` rollout truncation, ``c=X`` exploration, ``shaping=X``,
     ``prior=heuristic`` and ``trust=X`` (see :class:`ISMCTSBot`).
     Examples: ``"1000"``, ``"time=0.5"``, ``"1000:rollout=heuristic"``.
 
@@ -377,7 +408,7 @@ def parse_ismcts_spec(options: str, seed: int) -> ISMCTSBot:
                 kwargs["trust"] = float(value)
             else:
                 raise InvalidParameterError(
-                    f"unknown ismcts option {key!r}; options: N (iterations), time=S, rollout=random|heuristic, "
+                    f"unknown ismcts option {key!r}; options: N (iterations), time=S, rollout=random|heuristic|policy, "
                     "depth=N, c=X, shaping=X, prior=heuristic, trust=X"
                 )
         except ValueError as exc:

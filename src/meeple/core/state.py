@@ -90,6 +90,21 @@ class State(ABC, Generic[G]):
     def scores(self) -> list[float]:
         """Return each seat's score in the game's own points (public scoring so far, final at the end)."""
 
+    def projected_scores(self) -> list[float]:
+        """Return a cheap estimate of each seat's final score from this position (default: ``scores()``).
+
+        Searches cut short (``ismcts`` with a rollout depth) rank seats by it. A game whose points arrive in
+        lumps (Capitol scores the board at each round end) overrides it to count what the position already holds.
+        """
+        return self.scores()
+
+    def opponent_score(self) -> float | None:
+        """Return the score of the game-run opponent of a solo game (e.g. ROB), or None if the game has none.
+
+        Solo searches play for the margin ``scores()[0] - opponent_score()`` rather than for the score alone.
+        """
+        return None
+
     @abstractmethod
     def observation(self, player: int | None) -> dict[str, Any]:
         """Return a JSON-able dict of exactly what ``player`` may know; ``None`` is the spectator view."""

@@ -234,6 +234,10 @@ class CapitalLux2State(State["CapitalLux2Game"]):
         """Return ROB's score (solo only)."""
         return self.total_score(1)
 
+    def opponent_score(self) -> float | None:
+        """Return ROB's score in solo (the margin of a solo game is the player's score minus it), else None."""
+        return float(self.total_score(1)) if self.solo else None
+
     def returns(self) -> list[float]:
         """Return 1.0 per winner (shared wins included), 0.0 otherwise; solo: [1.0] if the player beats ROB."""
         if self.phase != PH_END:

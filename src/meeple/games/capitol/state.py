@@ -117,6 +117,27 @@ class CapitolState(State["Capitol"]):
         """Return each seat's public score so far."""
         return [float(s) for s in self.points]
 
+    def projected_scores(self) -> list[float]:
+        """Return each seat's points plus the board's current zone scoring for every scoring still to come.
+
+        An estimate for searches cut short (see ``State.projected_scores``): the zone majorities of the position
+        are assumed to hold until the end (capitol.md §5.2 Phase 3).
+        """
+        scorings = ROUNDS - self.round + (0 if self.phase in (END, OVER) else 1)
+        projected = [float(s) for s in self.points]
+        if scorings <= 0:
+            return projected
+        n = self.game.num_players
+        flag = self.game.params.shared_first_blocks_second
+        for z, zone in enumerate(self.game.zones):
+            sl = slice(z * n, z * n + n)
+            fountains = zone.printed_fountains + self.zone_ftiles[z]
+            temple = self.zone_large[z] == TEMPLE
+            pts = rules.score_zone(self.zone_floors[sl], self.zone_tall[sl], fountains, temple, flag)
+            for p in range(n):
+                projected[p] += pts[p] * scorings
+        return projected
+
     def returns(self) -> list[float]:
         """Return 1.0 for every seat with the highest final total (``final_tiebreak="shared"``), else 0.0."""
         if self.phase != OVER:
