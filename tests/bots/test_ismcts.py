@@ -10,7 +10,7 @@ import tests.core.toy_game  # noqa: F401  (registers toy_auction)
 from meeple.arena.match import play_match
 from meeple.bots.base import bot_names, make_bot
 from meeple.bots.ismcts import ISMCTSBot, parse_ismcts_spec
-from meeple.bots.levels import LEVEL_NAMES, NoisyBot, level_spec
+from meeple.bots.levels import LEVEL_NAMES, LevelBot, NoisyBot, level_spec
 from meeple.core import InvalidParameterError, Rng, SeatView, load_game
 
 
@@ -154,10 +154,12 @@ def test_heuristic_prior_is_kept_unless_clearly_beaten(monkeypatch: pytest.Monke
 
 def test_levels_of_the_registered_games() -> None:
     from meeple.bots.base import HEURISTIC_BOTS
-    from meeple.core import registered_games
+    from meeple.core import game_class, registered_games
 
     for game in registered_games():
         hard = make_bot("hard", game, seed=0)
+        if isinstance(hard, LevelBot):
+            hard = hard.bot_for(game_class(game).max_players)
         assert isinstance(hard, ISMCTSBot)
         if game in HEURISTIC_BOTS:
             assert hard.prior == "heuristic"
@@ -188,3 +190,19 @@ def test_ismcts_plays_every_game(game_name: str) -> None:
             action = random_bot.select_action(view)
         state.apply_action(action)
     assert searched == 3
+
+
+def test_a_level_can_depend_on_the_player_count() -> None:
+    hard = make_bot("hard", "capital_lux_2", seed=3)
+    assert isinstance(hard, LevelBot)
+    solo = hard.bot_for(1)
+    assert isinstance(solo, ISMCTSBot) and solo.rollout == "policy" and solo.prior is None
+    duo = hard.bot_for(2)
+    assert isinstance(duo, ISMCTSBot) and duo.prior == "heuristic"
+    assert hard.bot_for(1) is solo  # built once
+    assert level_spec("hard", "capital_lux_2", 1) == "ismcts:1000:rollout=policy"
+    assert level_spec("hard", "capital_lux_2", 3) == level_spec("hard", "capital_lux_2")
+    state = load_game("capital_lux_2", players=1).new_initial_state(0)
+    cheap = LevelBot("hard", "capital_lux_2", seed=1)
+    cheap._bots[1] = make_bot("ismcts:5:rollout=policy", "capital_lux_2", seed=1)
+    assert cheap.select_action(SeatView(state, 0)) in state.legal_actions()

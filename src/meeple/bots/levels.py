@@ -11,6 +11,10 @@ a 2024 laptop-class CPU (see docs/bots.md for the table and the measured speeds)
 | medium | the heuristic bot                                                                   |
 | hard   | ISMCTS with a per-game iteration budget and the heuristic bot's move as prior         |
 |        | (``ismcts:N:prior=heuristic``: kept unless the search beats it by 2 standard errors) |
+
+A table entry ``"hard@1"`` overrides ``"hard"`` for that number of players (Capital Lux 2 solo against ROB plays
+for the margin with fast policy rollouts); such a level is a :class:`LevelBot` that builds its bot at its first
+move, when the player count is known.
 """
 
 from __future__ import annotations
@@ -36,10 +40,16 @@ DEFAULT_LEVELS: dict[str, str] = {
 LEVELS: dict[str, dict[str, str]] = {
     "citadels": {"easy": f"noisy:{EASY_NOISE}", "medium": "heuristic", "hard": "ismcts:300:prior=heuristic"},
     "capitol": {"easy": f"noisy:{EASY_NOISE}", "medium": "heuristic", "hard": "ismcts:300:prior=heuristic"},
-    "capital_lux_2": {"easy": f"noisy:{EASY_NOISE}", "medium": "heuristic", "hard": "ismcts:1000:prior=heuristic"},
+    "capital_lux_2": {
+        "easy": f"noisy:{EASY_NOISE}",
+        "medium": "heuristic",
+        "hard": "ismcts:1000:prior=heuristic",
+        "hard@1": "ismcts:1000:rollout=policy",
+    },
     "caprice": {"easy": f"noisy:{EASY_NOISE}", "medium": "heuristic", "hard": "ismcts:2000:prior=heuristic"},
 }
-"""Game -> level -> bot spec (``noisy:P`` = the heuristic bot with probability ``P`` of a random move)."""
+"""Game -> level -> bot spec (``noisy:P`` = the heuristic bot with probability ``P`` of a random move);
+``level@N`` keys override a level for N players."""
 
 
 class NoisyBot(Bot):
@@ -70,8 +80,13 @@ class NoisyBot(Bot):
         return self.inner.select_action(view)
 
 
-def level_spec(level: str, game: str) -> str:
+def level_spec(level: str, game: str, players: int | None = None) -> str:
     """Return the bot spec of a difficulty level for a game (see :data:`LEVELS`).
+
+    Args:
+        level: ``easy``, ``medium`` or ``hard`` (any case).
+        game: registered game name.
+        players: the number of players, if known: a ``level@players`` entry of the table then wins.
 
     Raises:
         InvalidParameterError: an unknown level.
@@ -79,7 +94,8 @@ def level_spec(level: str, game: str) -> str:
     level = level.lower()
     if level not in LEVEL_NAMES:
         raise InvalidParameterError(f"unknown level {level!r}; levels: {', '.join(LEVEL_NAMES)}")
-    spec = LEVELS.get(game, DEFAULT_LEVELS)[level]
+    table = LEVELS.get(game, DEFAULT_LEVELS)
+    spec = table.get(f"{level}@{players}", table[level]) if players is not None else table[level]
     if game not in HEURISTIC_BOTS:
         if spec == "heuristic" or spec.startswith("noisy"):
             spec = "random" if level == "easy" else "ismcts:100"
@@ -87,14 +103,51 @@ def level_spec(level: str, game: str) -> str:
     return spec
 
 
+def _build(spec: str, game: str, seed: int) -> Bot:
+    if spec.startswith("noisy:"):
+        noise = float(spec.partition(":")[2])
+        return NoisyBot(make_bot("heuristic", game, seed=seed), noise, seed=seed + 1)
+    return make_bot(spec, game, seed=seed)
+
+
+class LevelBot(Bot):
+    """A difficulty level whose bot depends on the number of players; the bot is built at the first move.
+
+    Args:
+        level: the level name.
+        game: registered game name.
+        seed: seed of the bot it builds.
+    """
+
+    name = "level"
+
+    def __init__(self, level: str, game: str, seed: int = 0) -> None:
+        super().__init__(seed)
+        self.level = level
+        self.game = game
+        self.seed = seed
+        self._bots: dict[int, Bot] = {}
+
+    def bot_for(self, players: int) -> Bot:
+        """Return (building it once) the bot this level uses with ``players`` players."""
+        bot = self._bots.get(players)
+        if bot is None:
+            bot = self._bots[players] = _build(level_spec(self.level, self.game, players), self.game, self.seed)
+        return bot
+
+    def select_action(self, view: SeatView) -> Action:
+        """Return the move of the level's bot for this game's player count."""
+        return self.bot_for(view.game.num_players).select_action(view)
+
+
 def level_bot(level: str, game: str, seed: int = 0) -> Bot:
-    """Build the bot of a difficulty level for a game.
+    """Build the bot of a difficulty level for a game (a :class:`LevelBot` if the level depends on the player count).
 
     Raises:
         InvalidParameterError: an unknown level.
     """
     spec = level_spec(level, game)
-    if spec.startswith("noisy:"):
-        noise = float(spec.partition(":")[2])
-        return NoisyBot(make_bot("heuristic", game, seed=seed), noise, seed=seed + 1)
-    return make_bot(spec, game, seed=seed)
+    table = LEVELS.get(game, DEFAULT_LEVELS)
+    if any(key.startswith(f"{level.lower()}@") for key in table):
+        return LevelBot(level.lower(), game, seed)
+    return _build(spec, game, seed)
