@@ -95,6 +95,48 @@ def test_ray_matches_multiprocessing() -> None:
     assert [r.comparable() for r in mp] == [r.comparable() for r in ray_results]
 
 
+def test_ray_joins_an_existing_cluster_by_address(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--engine ray --ray-address``: start a one-CPU Ray head, join it, get the multiprocessing results."""
+    pytest.importorskip("ray", reason="ray is not installed: pip install 'meeple[ray]' to test the Ray engine")
+    import os
+    import shutil
+    import socket
+    import subprocess
+    import tempfile
+    import time
+
+    ray_cli = shutil.which("ray")
+    if ray_cli is None:
+        pytest.skip("the ray command line is not on PATH")
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    monkeypatch.setenv("RAY_AUTH_MODE", "disabled")  # recent Ray versions require a token by default
+    env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
+    temp_dir = tempfile.mkdtemp(prefix="ray")  # short: Ray's Unix socket paths must stay under ~107 characters
+    start = [ray_cli, "start", "--head", f"--port={port}", "--num-cpus=1", "--include-dashboard=false",
+             f"--temp-dir={temp_dir}", "--disable-usage-stats", "--block"]
+    head = subprocess.Popen(start, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:  # --block: the head lives as long as this process, so stopping it stops only this test's cluster
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert head.poll() is None, "ray start --head exited"
+                assert time.monotonic() < deadline, "the Ray head did not start within 120 s"
+                time.sleep(0.5)
+        cfg = TournamentConfig("caprice", ("ismcts:5", "random"), players=2, games=2, seed=9)
+        joined = run_tournament(cfg, jobs=1, engine="ray", ray_address=f"127.0.0.1:{port}")
+        local = run_tournament(cfg, jobs=1)
+        assert [r.comparable() for r in joined] == [r.comparable() for r in local]
+    finally:
+        head.terminate()
+        head.wait(timeout=120)
+        shutil.rmtree(temp_dir, ignore_errors=True)
+
+
 def test_wilson_and_credit() -> None:
     lo, hi = wilson(50, 100)
     assert lo == pytest.approx(0.4038, abs=1e-3) and hi == pytest.approx(0.5962, abs=1e-3)

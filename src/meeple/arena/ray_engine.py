@@ -35,7 +35,8 @@ def run_on_ray(
     Args:
         tasks: the games.
         jobs: CPUs of the local cluster started when ``address`` is None (ignored when joining a cluster).
-        address: a Ray cluster address (``"auto"``, ``"ray://host:10001"``...) or None for a new local cluster.
+        address: a Ray cluster address (``"auto"``, ``"host:6379"``, ``"ray://host:10001"``...) or None for a new
+            local cluster (never an existing one found on this machine).
         on_result: called in the driver for each finished game.
 
     Raises:
@@ -51,6 +52,9 @@ def run_on_ray(
     if not ray.is_initialized():
         kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
         if address is None:
+            # "local": a new cluster of our own, even if `ray start` left one running on this machine (plain
+            # ray.init() would silently join that one, with its CPU count instead of --jobs)
+            kwargs["address"] = "local"
             kwargs["num_cpus"] = max(1, jobs)
             # workers must import the same code as the driver (games registered from local modules included)
             kwargs["runtime_env"] = {"env_vars": {"PYTHONPATH": os.pathsep.join(_python_path())}}
