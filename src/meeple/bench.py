@@ -115,3 +115,79 @@ def measure_game(
         clones_per_s=clones / clone_elapsed,
         mean_decisions=decisions / games,
     )
+
+
+@dataclass(frozen=True)
+class MoveTimeResult:
+    """Thinking time of one bot, per move, over one game.
+
+    Attributes:
+        game: registered game name.
+        players: player count.
+        bot: the bot spec measured (seat 0; the other seats play the heuristic bot, or random without one).
+        moves: moves timed (moves with a single legal action are not counted: bots answer them at once).
+        mean_s: mean seconds per timed move.
+        p90_s: 90th percentile of the seconds per move.
+        max_s: slowest move, in seconds.
+    """
+
+    game: str
+    players: int
+    bot: str
+    moves: int
+    mean_s: float
+    p90_s: float
+    max_s: float
+
+
+def measure_move_time(
+    game_name: str,
+    players: int,
+    bot_spec: str,
+    params: Mapping[str, Any] | None = None,
+    seed: int = 0,
+    max_moves: int = 30,
+) -> MoveTimeResult:
+    """Time ``bot_spec``'s moves at seat 0 of one game, to check a level's budget against real response times.
+
+    Args:
+        game_name: registered game name.
+        players: player count.
+        bot_spec: any :func:`meeple.bots.make_bot` spec (``hard``, ``ismcts:500`` ...).
+        params: game parameters other than ``players``.
+        seed: seed of the game and the bots.
+        max_moves: stop after timing this many moves (the rest of the game is not played).
+
+    Returns:
+        The per-move times (all zero if the bot never had a real choice).
+
+    Raises:
+        InvalidParameterError: unknown game, parameters or bot.
+    """
+    from meeple.bots.base import HEURISTIC_BOTS, make_bot
+    from meeple.core.view import SeatView
+
+    game = load_game(game_name, players=players, **dict(params or {}))
+    other = "heuristic" if game_name in HEURISTIC_BOTS else "random"
+    bots = [make_bot(bot_spec if s == 0 else other, game_name, seed=seed * 1000 + s) for s in range(players)]
+    state = game.new_initial_state(seed)
+    times: list[float] = []
+    while not state.is_terminal() and len(times) < max_moves:
+        seat = state.current_player()
+        view = SeatView(state, seat)
+        forced = len(state.legal_actions()) == 1
+        start = time.perf_counter()
+        action = bots[seat].select_action(view)
+        if seat == 0 and not forced:
+            times.append(time.perf_counter() - start)
+        state.apply_action(action, seat)
+    ordered = sorted(times) or [0.0]
+    return MoveTimeResult(
+        game=game_name,
+        players=players,
+        bot=bot_spec,
+        moves=len(times),
+        mean_s=sum(times) / len(times) if times else 0.0,
+        p90_s=ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))],
+        max_s=ordered[-1],
+    )

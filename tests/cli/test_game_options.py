@@ -51,3 +51,17 @@ def test_bench_measures_a_game_against_the_baseline(cli: Cli) -> None:
     result = cli(["bench", "caprice", "--seconds", "0.2"])
     assert "baseline" in result.output and "caprice" in result.output
     cli(["bench", "chess", "--seconds", "0.2"], code=2)
+
+
+def test_bench_times_a_bots_moves(cli: Cli) -> None:
+    result = cli(["bench", "caprice", "--players", "2", "--bot", "ismcts:20", "--moves", "3"])
+    assert "Seconds per move of ismcts:20" in result.output and "caprice" in result.output
+    cli(["bench", "caprice", "--bot", "genius", "--moves", "3"], code=2)
+
+
+def test_measure_move_time_counts_only_real_choices() -> None:
+    from meeple.bench import measure_move_time
+
+    r = measure_move_time("capital_lux_2", 1, "ismcts:10:rollout=policy", max_moves=4, seed=2)
+    assert r.moves == 4 and 0.0 < r.mean_s <= r.max_s and r.p90_s <= r.max_s
+    assert r.bot == "ismcts:10:rollout=policy" and r.players == 1

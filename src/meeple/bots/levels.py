@@ -38,8 +38,16 @@ DEFAULT_LEVELS: dict[str, str] = {
 """Level -> bot spec for games without an entry in :data:`LEVELS`."""
 
 LEVELS: dict[str, dict[str, str]] = {
-    "citadels": {"easy": f"noisy:{EASY_NOISE}", "medium": "heuristic", "hard": "ismcts:300:prior=heuristic"},
-    "capitol": {"easy": f"noisy:{EASY_NOISE}", "medium": "heuristic", "hard": "ismcts:300:prior=heuristic"},
+    "citadels": {
+        "easy": f"noisy:{EASY_NOISE}",
+        "medium": "heuristic",
+        "hard": "ismcts:100:rollout=heuristic:depth=30:prior=heuristic",
+    },
+    "capitol": {
+        "easy": f"noisy:{EASY_NOISE}",
+        "medium": "heuristic",
+        "hard": "ismcts:100:rollout=heuristic:depth=30:prior=heuristic",
+    },
     "capital_lux_2": {
         "easy": f"noisy:{EASY_NOISE}",
         "medium": "heuristic",

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from meeple.bench import baseline_ops_per_s, measure_game
+from meeple.bench import baseline_ops_per_s, measure_game, measure_move_time
 from meeple.cli.common import fail, game_class_or_exit, parse_variants, stdout_console
 from meeple.core.errors import MeepleError
 from meeple.core.registry import registered_games
@@ -18,11 +18,23 @@ def bench(
     players: Annotated[int | None, typer.Option("--players", "-p", help="Player count (default: the largest).")] = None,
     seconds: Annotated[float, typer.Option("--seconds", help="Measuring time per game (seconds).", min=0.1)] = 2.0,
     variant: Annotated[list[str] | None, typer.Option("--variant", "-V", help="A variant flag KEY=VALUE.")] = None,
+    bot: Annotated[
+        str | None,
+        typer.Option("--bot", help="Time this bot's moves instead (e.g. hard, ismcts:500): seconds per move."),
+    ] = None,
+    moves: Annotated[int, typer.Option("--moves", help="With --bot: moves to time per game.", min=1)] = 20,
 ) -> None:
-    """Measure random-play decisions/s, games/s and clone()/s on one core, as ratios to a fixed baseline."""
+    """Measure random-play decisions/s, games/s and clone()/s on one core, as ratios to a fixed baseline.
+
+    With ``--bot``: the seconds per move of that bot at seat 0 (the other seats play the heuristic bot), to check a
+    difficulty level's budget against real response times.
+    """
     console = stdout_console()
     names = games or registered_games()
     params = parse_variants(variant)
+    if bot is not None:
+        _bench_bot(names, players, params, bot, moves)
+        return
     baseline = baseline_ops_per_s()
     table = Table(
         title=f"Engine speed (baseline: {baseline:,.0f} shuffle-and-scan ops/s)",
@@ -47,6 +59,26 @@ def bench(
                 f"{r.clones_per_s:,.0f}",
                 f"{r.mean_decisions:.0f}",
             )
+    console.print(table)
+
+
+def _bench_bot(names: list[str], players: int | None, params: dict[str, str], bot: str, moves: int) -> None:
+    console = stdout_console()
+    table = Table(
+        title=f"Seconds per move of {bot} (seat 0; the other seats: heuristic)",
+        caption="moves with a single legal action are not timed",
+    )
+    for col in ("game", "n", "moves", "mean s", "p90 s", "max s"):
+        table.add_column(col, justify="right", no_wrap=True)
+    with console.status(f"timing {bot}..."):
+        for name in names:
+            cls = game_class_or_exit(name)
+            n = players if players is not None else cls.max_players
+            try:
+                r = measure_move_time(name, n, bot, params, max_moves=moves)
+            except MeepleError as exc:
+                fail(str(exc))
+            table.add_row(name, str(n), str(r.moves), f"{r.mean_s:.2f}", f"{r.p90_s:.2f}", f"{r.max_s:.2f}")
     console.print(table)
 
 
