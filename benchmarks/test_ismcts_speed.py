@@ -59,3 +59,36 @@ def test_ismcts_iterations_per_second(benchmark: Any, game_name: str, players: i
     rate = ITERATIONS * len(times) / sum(times)
     benchmark.extra_info["iterations_per_s"] = round(rate, 1)
     print(f"\nISMCTS {game_name} {players}p: {rate:.0f} iterations/s")
+
+
+HARD_SEARCHES = [
+    ("capitol", 2, "ismcts:50:rollout=heuristic:depth=30"),
+    ("citadels", 4, "ismcts:50:rollout=heuristic:depth=30"),
+    ("capital_lux_2", 1, "ismcts:200:rollout=policy"),
+    ("capital_lux_2", 2, "ismcts:200"),
+    ("caprice", 2, "ismcts:200"),
+]
+"""The searches of the ``hard`` levels (without the prior, which adds one heuristic move), at fewer iterations."""
+
+
+@pytest.mark.parametrize(("game_name", "players", "spec"), HARD_SEARCHES)
+def test_hard_search_iterations_per_second(benchmark: Any, game_name: str, players: int, spec: str) -> None:
+    from meeple.bots.base import make_bot
+
+    state = _position(game_name, players)
+    view = SeatView(state, state.current_player())
+    times: list[float] = []
+    counts: list[int] = []
+
+    def search() -> None:
+        bot = make_bot(spec, game_name, seed=0)
+        assert isinstance(bot, ISMCTSBot)
+        start = time.perf_counter()
+        bot.select_action(view)
+        times.append(time.perf_counter() - start)
+        counts.append(bot.last_iterations)
+
+    benchmark.pedantic(search, rounds=3, iterations=1)
+    rate = sum(counts) / sum(times)
+    benchmark.extra_info["iterations_per_s"] = round(rate, 1)
+    print(f"\n{spec} {game_name} {players}p: {rate:.0f} iterations/s")
