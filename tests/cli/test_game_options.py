@@ -65,3 +65,8 @@ def test_measure_move_time_counts_only_real_choices() -> None:
     r = measure_move_time("capital_lux_2", 1, "ismcts:10:rollout=policy", max_moves=4, seed=2)
     assert r.moves == 4 and 0.0 < r.mean_s <= r.max_s and r.p90_s <= r.max_s
     assert r.bot == "ismcts:10:rollout=policy" and r.players == 1
+
+
+def test_bot_specs_are_printed_verbatim_not_as_emoji(cli: Cli) -> None:
+    result = cli(["simulate", "caprice", "--players", "2", "-n", "1", "--bots", "ismcts:100:c=0.5,random"])
+    assert "ismcts:100:c=0.5" in result.output and "\N{HUNDRED POINTS SYMBOL}" not in result.output

@@ -46,13 +46,16 @@ RecordOpt = Annotated[
 
 
 def stdout_console() -> Console:
-    """Return a console on the current ``sys.stdout`` (so that test runners can capture it)."""
-    return Console(highlight=False)
+    """Return a console on the current ``sys.stdout`` (so that test runners can capture it).
+
+    Emoji codes are off: bot specs such as ``ismcts:100:rollout=heuristic`` contain ``:100:``.
+    """
+    return Console(highlight=False, emoji=False)
 
 
 def stderr_console() -> Console:
     """Return a console on the current ``sys.stderr``."""
-    return Console(stderr=True, highlight=False)
+    return Console(stderr=True, highlight=False, emoji=False)
 
 
 def fail(message: str, code: int = USAGE_ERROR) -> NoReturn:
