@@ -92,7 +92,8 @@ class ISMCTSBot(Bot):
         exploration: the UCB1 constant ``c`` (rewards are in ``[0, 1 + shaping]``).
         rollout: ``"random"``, ``"heuristic"`` (the game's heuristic bot plays every seat in rollouts) or
             ``"policy"`` (the game's fast rollout policy, :mod:`meeple.bots.rollout`).
-        rollout_depth: stop rollouts after this many decisions and score the position by score rank (None: play out).
+        rollout_depth: stop rollouts after this many decisions and score the position by the rank of the seats'
+            ``projected_scores()`` (solo: the scaled margin); None plays rollouts to the end.
         shaping: weight of the score-rank term added to the win/loss reward (0 disables it).
         prior: ``"heuristic"``: the game's heuristic bot proposes a move, which the search tries first and keeps
             unless the most visited move's mean reward beats it by more than ``trust`` standard errors.

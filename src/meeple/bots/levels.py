@@ -9,8 +9,9 @@ a 2024 laptop-class CPU (see docs/bots.md for the table and the measured speeds)
 |--------|-------------------------------------------------------------------------------------|
 | easy   | the heuristic bot, but a uniformly random legal move 40% of the time                 |
 | medium | the heuristic bot                                                                   |
-| hard   | ISMCTS with a per-game iteration budget and the heuristic bot's move as prior         |
-|        | (``ismcts:N:prior=heuristic``: kept unless the search beats it by 2 standard errors) |
+| hard   | ISMCTS with a per-game budget and the heuristic bot's move as prior                   |
+|        | (``ismcts:N:...:prior=heuristic``: kept unless the search beats it by 2 standard      |
+|        | errors); Capitol and Citadels with heuristic rollouts cut at 30 decisions             |
 
 A table entry ``"hard@1"`` overrides ``"hard"`` for that number of players (Capital Lux 2 solo against ROB plays
 for the margin with fast policy rollouts); such a level is a :class:`LevelBot` that builds its bot at its first
