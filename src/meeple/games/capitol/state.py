@@ -124,19 +124,9 @@ class CapitolState(State["Capitol"]):
         are assumed to hold until the end (capitol.md §5.2 Phase 3).
         """
         scorings = ROUNDS - self.round + (0 if self.phase in (END, OVER) else 1)
-        projected = [float(s) for s in self.points]
         if scorings <= 0:
-            return projected
-        n = self.game.num_players
-        flag = self.game.params.shared_first_blocks_second
-        for z, zone in enumerate(self.game.zones):
-            sl = slice(z * n, z * n + n)
-            fountains = zone.printed_fountains + self.zone_ftiles[z]
-            temple = self.zone_large[z] == TEMPLE
-            pts = rules.score_zone(self.zone_floors[sl], self.zone_tall[sl], fountains, temple, flag)
-            for p in range(n):
-                projected[p] += pts[p] * scorings
-        return projected
+            return [float(s) for s in self.points]
+        return [s + b * scorings for s, b in zip(self.points, self.board_points(), strict=True)]
 
     def returns(self) -> list[float]:
         """Return 1.0 for every seat with the highest final total (``final_tiebreak="shared"``), else 0.0."""
@@ -502,16 +492,22 @@ class CapitolState(State["Capitol"]):
             self.zone_floors[sl], self.zone_tall[sl], self.game.params.shared_first_blocks_second
         )
 
-    def _score_round(self) -> None:
+    def board_points(self) -> list[int]:
+        """Return what each seat would score if the board were scored now (capitol.md §5.2 Phase 3)."""
         n = self.game.num_players
         flag = self.game.params.shared_first_blocks_second
+        total = [0] * n
         for z, zone in enumerate(self.game.zones):
             sl = slice(z * n, z * n + n)
             fountains = zone.printed_fountains + self.zone_ftiles[z]
             temple = self.zone_large[z] == TEMPLE
             pts = rules.score_zone(self.zone_floors[sl], self.zone_tall[sl], fountains, temple, flag)
             for p in range(n):
-                self.points[p] += pts[p]
+                total[p] += pts[p]
+        return total
+
+    def _score_round(self) -> None:
+        self.points = [s + b for s, b in zip(self.points, self.board_points(), strict=True)]
         if self.round == ROUNDS and self.game.params.final_round_end_phase == "skip":
             self.phase = OVER
             return
