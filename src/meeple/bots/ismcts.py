@@ -308,20 +308,19 @@ class ISMCTSBot(Bot):
     ) -> list[float]:
         depth = self.rollout_depth
         steps = 0
-        uniform = rnd.random
-        if policy is not None:
+        if bots is None:
+            uniform = rnd.random
             while not state.is_terminal():
                 if depth is not None and steps >= depth:
                     return self._truncated_reward(state, n_players)
                 legal = state._legal_actions()
-                _step(state, state.current_player(), policy(state, legal, rnd) if len(legal) > 1 else legal[0])
-                steps += 1
-        elif bots is None:
-            while not state.is_terminal():
-                if depth is not None and steps >= depth:
-                    return self._truncated_reward(state, n_players)
-                legal = state._legal_actions()
-                _step(state, state.current_player(), legal[int(uniform() * len(legal))])
+                if policy is None:
+                    action = legal[int(uniform() * len(legal))]
+                elif len(legal) > 1:
+                    action = policy(state, legal, rnd)
+                else:
+                    action = legal[0]
+                _step(state, state.current_player(), action)
                 steps += 1
         else:
             views = [SeatView(state, s) for s in range(n_players)]

@@ -42,6 +42,7 @@ def rollout_policy(state: State[Any], legal: list[Action], rnd: random.Random) -
     seat = state.current_player()
     city = state.city[seat]  # type: ignore[attr-defined]
     capital = state.capital  # type: ignore[attr-defined]
+    room = [total(capital[d]) - total(city[d]) for d in range(4)]  # what each City district can still take
     fitting: list[Action] = []
     fit_value = -1
     cheapest: list[Action] = []
@@ -50,7 +51,7 @@ def rollout_policy(state: State[Any], legal: list[Action], rnd: random.Random) -
         if isinstance(a, PlayToCity):
             d = CARD_COLOUR[a.card]
             v = CARD_VALUE[a.card]
-            if total(city[d]) + v <= total(capital[d]) and v >= fit_value:
+            if v <= room[d] and v >= fit_value:
                 if v > fit_value:
                     fitting, fit_value = [], v
                 fitting.append(a)
