@@ -8,8 +8,12 @@ import pytest
 
 from meeple.bots.ismcts import SOLO_WIN_WEIGHT, ISMCTSBot, parse_ismcts_spec
 from meeple.bots.rollout import ROLLOUT_POLICIES, rollout_policy
+from meeple.bots.rollout.capital_lux_2 import rivals
 from meeple.core import InvalidParameterError, SeatView, load_game
-from meeple.games.capital_lux_2.actions import KeepCard, PlayToCapital, PlayToCity
+from meeple.core.action import Action
+from meeple.core.decisions import Decision
+from meeple.games.capital_lux_2.actions import ChooseDistrict, KeepCard, PlayToCapital, PlayToCity, TakeCard
+from meeple.games.capital_lux_2.state import CapitalLux2State
 from meeple.games.capitol.data import TEMPLE
 from tests.games.capital_lux_2.helpers import blank, card, finish, new_state
 from tests.games.capitol.helpers import fresh, place
@@ -53,23 +57,109 @@ def test_opponent_score_is_rob_in_solo_and_none_otherwise() -> None:
 
 
 # ---------------------------------------------------------------- rollout policy
+def _picks(st: CapitalLux2State) -> set[Action]:
+    """Every move the rollout policy picks in ``st`` over 20 generators (a set of one when the choice is forced)."""
+    st._legal = None
+    policy = rollout_policy("capital_lux_2")
+    legal = st.legal_actions()
+    return {policy(st, legal, random.Random(k)) for k in range(20)}
+
+
 def test_rollout_policy_plays_to_the_city_only_what_fits() -> None:
     st = blank(1)
     st.capital[BLUE] = [card(BLUE, 5)]
     st.capital[PINK] = [card(PINK, 3)]
     st.city[0][BLUE] = [card(BLUE, 2)]
-    st.hand[0] = [card(BLUE, 3), card(PINK, 4), card(PINK, 2, 1)]
+    st.hand[0] = [card(BLUE, 3), card(PINK, 4)]
     finish(st)
-    policy = rollout_policy("capital_lux_2")
-    legal = st.legal_actions()
-    picks = {policy(st, legal, random.Random(k)) for k in range(20)}
-    # blue 3 fits (2 + 3 <= 5) and is the highest card that fits; pink 4 would bust (4 > 3)
-    assert picks == {PlayToCity(card(BLUE, 3))}
+    # blue 3 fits (2 + 3 <= 5); pink 4 would bust (4 > 3)
+    assert _picks(st) == {PlayToCity(card(BLUE, 3))}
     st.hand[0] = [card(PINK, 4), card(PINK, 5)]
-    st._legal = None
+    assert _picks(st) == {PlayToCapital(card(PINK, 4))}  # nothing fits: the cheapest card to the Capital
+
+
+def test_rollout_policy_counts_face_down_modifiers_in_the_max() -> None:
+    st = blank(1)
+    st.capital[BLUE] = [card(BLUE, 5)]
+    st.hand[0] = [card(BLUE, 4), card(BLUE, 2)]
+    st.hidden = [[BLUE, 0, -3, 0]]  # the player's own -3 modifier: MAX 2
+    finish(st)
+    assert _picks(st) == {PlayToCity(card(BLUE, 2))}
+
+
+def test_rollout_policy_takes_a_majority_from_rob() -> None:
+    st = blank(1)
+    st.capital[BLUE] = [card(BLUE, 6)]
+    st.capital[PINK] = [card(PINK, 5)]
+    st.city[1][BLUE] = [card(BLUE, 5, 1)]  # ROB leads blue with 5 and pink with 2
+    st.city[1][PINK] = [card(PINK, 2)]
+    st.hand[0] = [card(BLUE, 5), card(PINK, 3)]
+    finish(st)
+    # blue 5 is worth 5 (it only ties ROB); pink 3 is worth 3 + MAJORITY_VALUE (3 > ROB's 2, within MAX 5)
+    assert _picks(st) == {PlayToCity(card(PINK, 3))}
+
+
+def test_rollout_policy_counts_robs_reserve_in_his_totals() -> None:
+    st = blank(1)
+    st.capital[BLUE] = [card(BLUE, 6), card(BLUE, 2)]
+    st.city[1][BLUE] = [card(BLUE, 2)]
+    st.rob_reserve = [card(BLUE, 3), card(BLUE, 5), card(BLUE, 4)]
+    finish(st)
+    # ROB's rule, highest first: 5 fits (2 + 5 <= 8), then 4 and 3 do not
+    assert rivals(st, 0) == [7, 0, 0, 0]
+
+
+def test_rollout_policy_lifts_the_max_over_a_busting_district() -> None:
+    st = blank(1)
+    st.capital[BLUE] = [card(BLUE, 4)]
+    st.capital[PINK] = [card(PINK, 5)]
+    st.city[0][BLUE] = [card(BLUE, 6)]  # over its MAX of 4
+    st.city[1][PINK] = [card(PINK, 4)]
+    st.hand[0] = [card(BLUE, 2), card(PINK, 3)]
+    finish(st)
+    # blue 2 to the Capital saves the 6 (worth 6 - 1); pink 3 to the City is worth 3
+    assert _picks(st) == {PlayToCapital(card(BLUE, 2))}
+
+
+def _agent_decision(st: CapitalLux2State, modifier: int) -> None:
+    st.mat["agent_drawn"] = [modifier, 0]
+    st.stack = [Decision(0, "agent", ("place",))]
+    finish(st)
+
+
+def test_rollout_policy_aims_a_negative_modifier_at_rob() -> None:
+    st = blank(1)
+    st.capital[GREEN] = [card(GREEN, 6)]
+    st.city[1][GREEN] = [card(GREEN, 6, 1)]  # ROB exactly at the visible total
+    st.capital[BLUE] = [card(BLUE, 5)]
+    st.city[0][BLUE] = [card(BLUE, 5, 1)]  # the player exactly at the total too
+    _agent_decision(st, -3)
+    assert _picks(st) == {ChooseDistrict(GREEN)}  # busts ROB's 6, not the player's 5
+
+
+def test_rollout_policy_aims_a_positive_modifier_at_its_own_busting_district() -> None:
+    st = blank(1)
+    st.capital[YELLOW] = [card(YELLOW, 5)]
+    st.city[0][YELLOW] = [card(YELLOW, 4), card(YELLOW, 3)]  # 7 > 5
+    st.capital[GREEN] = [card(GREEN, 3)]
+    st.city[1][GREEN] = [card(GREEN, 6)]  # ROB over its MAX (a Capital card was taken): +4 would save it
+    _agent_decision(st, 4)
+    assert _picks(st) == {ChooseDistrict(YELLOW)}
+
+
+def test_rollout_policy_aims_the_clerc_at_rob() -> None:
+    st = blank(1)
+    st.capital[BLUE] = [card(BLUE, 2), card(BLUE, 5)]
+    st.city[1][BLUE] = [card(BLUE, 3), card(BLUE, 4)]  # 7, exactly the total
+    st.capital[YELLOW] = [card(YELLOW, 3), card(YELLOW, 6)]
+    st.city[0][YELLOW] = [card(YELLOW, 6, 1)]  # taking yellow 3 would bust it (9 > 6)
+    st.capital[GREEN] = [card(GREEN, 2), card(GREEN, 6)]
+    st.stack = [Decision(0, "clerc", ("take",))]
+    finish(st)
     legal = st.legal_actions()
-    picks = {policy(st, legal, random.Random(k)) for k in range(20)}
-    assert picks == {PlayToCapital(card(PINK, 4))}  # nothing fits: the cheapest card to the Capital
+    assert set(legal) == {TakeCard(card(BLUE, 2)), TakeCard(card(YELLOW, 3)), TakeCard(card(GREEN, 2))}
+    # blue 2: +2 in the City and ROB's 7 busts; green 2: +2; yellow 3: the player's 6 busts
+    assert _picks(st) == {TakeCard(card(BLUE, 2))}
 
 
 def test_rollout_policy_keeps_a_highest_draft_card() -> None:
