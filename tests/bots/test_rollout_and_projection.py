@@ -8,7 +8,7 @@ import pytest
 
 from meeple.bots.ismcts import SOLO_WIN_WEIGHT, ISMCTSBot, parse_ismcts_spec
 from meeple.bots.rollout import ROLLOUT_POLICIES, rollout_policy
-from meeple.bots.rollout.capital_lux_2 import rivals
+from meeple.bots.rollout.capital_lux_2 import limits, rivals
 from meeple.core import InvalidParameterError, SeatView, load_game
 from meeple.core.action import Action
 from meeple.core.decisions import Decision
@@ -78,13 +78,17 @@ def test_rollout_policy_plays_to_the_city_only_what_fits() -> None:
     assert _picks(st) == {PlayToCapital(card(PINK, 4))}  # nothing fits: the cheapest card to the Capital
 
 
-def test_rollout_policy_counts_face_down_modifiers_in_the_max() -> None:
+def test_rollout_policy_counts_face_down_items_in_the_max() -> None:
     st = blank(1)
     st.capital[BLUE] = [card(BLUE, 5)]
     st.hand[0] = [card(BLUE, 4), card(BLUE, 2)]
     st.hidden = [[BLUE, 0, -3, 0]]  # the player's own -3 modifier: MAX 2
     finish(st)
     assert _picks(st) == {PlayToCity(card(BLUE, 2))}
+    st.hidden.append([BLUE, 1, card(PINK, 4), -1])  # a face-down card (Infiltré) adds its value: MAX 6
+    finish(st)
+    assert limits(st) == [6, 0, 0, 0]
+    assert _picks(st) == {PlayToCity(card(BLUE, 4))}
 
 
 def test_rollout_policy_takes_a_majority_from_rob() -> None:

@@ -1,6 +1,6 @@
 """Fast rollout policy of Capital Lux 2: stay within each district's MAX, take majorities, aim the Agent and the Clerc.
 
-Rules used (capital_lux_2.md): §10 a City district over its Capital's MAX (visible total plus face-down modifiers) is
+Rules used (capital_lux_2.md): §10 a City district over its Capital's MAX (visible total plus face-down items) is
 discarded whole; §11 the highest City total of a district takes its highest Capital card; "Tiles A" the Agent's
 modifier is added to a district's MAX, the Clerc moves the lowest card of a non-pink Capital district to the City;
 "Solo / ROB" ROB places a card in its City only if the district then stays within the *visible* Capital total, and
@@ -82,11 +82,14 @@ def _pick(actions: list[Action], rnd: random.Random) -> Action:
 
 
 def limits(st: Any) -> list[int]:
-    """Each district's MAX at resolution: the Capital's visible total plus the face-down modifiers on it (§10)."""
+    """Each district's MAX at resolution: the Capital's visible total plus what lies face down on it (§10).
+
+    Face-down items are ``[district, kind, value, owner]``: kind 0 a modifier worth ``value`` (Agent), kind 1 a card
+    whose id is ``value`` (Infiltré, a provisional tile).
+    """
     out = [total(st.capital[d]) for d in range(4)]
     for item in st.hidden:
-        if item[1] == 0:  # a modifier (kind 0), value item[2]
-            out[item[0]] += item[2]
+        out[item[0]] += item[2] if item[1] == 0 else CARD_VALUE[item[2]]
     return out
 
 
