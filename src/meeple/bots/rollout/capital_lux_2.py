@@ -40,10 +40,10 @@ def rollout_policy(state: State[Any], legal: list[Action], rnd: random.Random) -
     * Play: the best of: a City play that stays within the district's MAX (its value, plus
       :data:`MAJORITY_VALUE` when it takes the lead from the best rival); a Capital play (minus
       :data:`CAPITAL_COST` × its value, plus the City district it saves when it lifts the MAX back over it).
-    * Agent: the district where the drawn modifier saves the most of the player's City or busts the most of a rival's
-      (and busts none of the player's).
-    * Clerc: the Capital card that adds the most to the player's City without busting it, counting a rival's
-      district it busts.
+    * Agent: the district where the drawn modifier saves the most of the player's City or busts the most of a
+      rival's; busting one of the player's own districts counts against it.
+    * Clerc: the Capital card that adds the most to the player's City, counting a rival's district it busts for it
+      and the player's own district it busts against it.
     * Every other decision (other powers, ROB's bonus card on a tie, paying gold): uniformly random.
 
     Ties are broken at random. Only cards of the state are read; the search gives it determinizations, which hold
