@@ -112,11 +112,14 @@ def rivals(st: Any, seat: int) -> list[int]:
     return out
 
 
-def _score_plays(st: Any, legal: list[Action]) -> list[tuple[float, Action]]:
+def _districts(st: Any) -> tuple[list[int], list[int], list[int]]:
+    """Per district, for the seat to move: the MAX, its own City total and the best rival's total."""
     seat = st.current_player()
-    limit = limits(st)
-    mine = [total(st.city[seat][d]) for d in range(4)]
-    rival = rivals(st, seat)
+    return limits(st), [total(st.city[seat][d]) for d in range(4)], rivals(st, seat)
+
+
+def _score_plays(st: Any, legal: list[Action]) -> list[tuple[float, Action]]:
+    limit, mine, rival = _districts(st)
     out: list[tuple[float, Action]] = []
     for a in legal:
         if isinstance(a, PlayToCity):
@@ -131,11 +134,8 @@ def _score_plays(st: Any, legal: list[Action]) -> list[tuple[float, Action]]:
 
 
 def _score_agent(st: Any, legal: list[Action]) -> list[tuple[float, Action]]:
-    seat = st.current_player()
     modifier = st.mat["agent_drawn"][0]
-    limit = limits(st)
-    mine = [total(st.city[seat][d]) for d in range(4)]
-    rival = rivals(st, seat)
+    limit, mine, rival = _districts(st)
     out: list[tuple[float, Action]] = []
     for a in legal:
         if not isinstance(a, ChooseDistrict):
@@ -150,10 +150,7 @@ def _score_agent(st: Any, legal: list[Action]) -> list[tuple[float, Action]]:
 
 
 def _score_clerc(st: Any, legal: list[Action]) -> list[tuple[float, Action]]:
-    seat = st.current_player()
-    limit = limits(st)
-    mine = [total(st.city[seat][d]) for d in range(4)]
-    rival = rivals(st, seat)
+    limit, mine, rival = _districts(st)
     out: list[tuple[float, Action]] = []
     for a in legal:
         if not isinstance(a, TakeCard):
