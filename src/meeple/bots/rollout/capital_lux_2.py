@@ -22,6 +22,7 @@ from meeple.core.state import State
 from meeple.games.capital_lux_2.actions import ChooseDistrict, KeepCard, PlayToCapital, PlayToCity, TakeCard
 from meeple.games.capital_lux_2.data import CARD_COLOUR, CARD_VALUE
 from meeple.games.capital_lux_2.rules import total
+from meeple.games.capital_lux_2.solo import reserve_order
 
 MAJORITY_VALUE = 4.0
 """Worth, in points, of a City play that takes the lead of a district from the best rival (§11 bonus card)."""
@@ -86,6 +87,9 @@ def limits(st: Any) -> list[int]:
 
     Face-down items are ``[district, kind, value, owner]``: kind 0 a modifier worth ``value`` (Agent), kind 1 a card
     whose id is ``value`` (Infiltré, a provisional tile).
+
+    Returns:
+        4 ints in points, one per district (blue, pink, yellow, green).
     """
     out = [total(st.capital[d]) for d in range(4)]
     for item in st.hidden:
@@ -98,6 +102,13 @@ def rivals(st: Any, seat: int) -> list[int]:
 
     ROB's reserve goes in by ROB's own rule: district order, highest card first, each card only if the district then
     stays within the visible Capital total ("Solo / ROB").
+
+    Args:
+        st: a Capital Lux 2 state.
+        seat: the seat whose rivals are wanted.
+
+    Returns:
+        4 ints in points, one per district (blue, pink, yellow, green).
     """
     out = [0, 0, 0, 0]
     for p in range(st.np):
@@ -105,7 +116,7 @@ def rivals(st: Any, seat: int) -> list[int]:
             for d in range(4):
                 out[d] = max(out[d], total(st.city[p][d]))
     if st.solo:
-        for c in sorted(st.rob_reserve, key=lambda c: (CARD_COLOUR[c], -CARD_VALUE[c])):
+        for c in reserve_order(st.rob_reserve):
             d, v = CARD_COLOUR[c], CARD_VALUE[c]
             if out[d] + v <= total(st.capital[d]):
                 out[d] += v

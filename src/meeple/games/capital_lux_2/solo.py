@@ -131,10 +131,15 @@ def after_player_turn(st: CapitalLux2State) -> None:
     rob_turn(st)
 
 
+def reserve_order(reserve: list[int]) -> list[int]:
+    """Return ROB's reserve cards in the order they are tried at round end: district order, highest first."""
+    return sorted(reserve, key=lambda c: (CARD_COLOUR[c], -CARD_VALUE[c], c))
+
+
 def place_reserve(st: CapitalLux2State) -> None:
     """Place each reserve card that fits, district order, highest first within a colour; the rest stay."""
     keep: list[int] = []
-    for card in sorted(st.rob_reserve, key=lambda c: (CARD_COLOUR[c], -CARD_VALUE[c], c)):
+    for card in reserve_order(st.rob_reserve):
         if fits(st, card):
             st.city[ROB][CARD_COLOUR[card]].append(card)
         else:
