@@ -91,13 +91,17 @@ def limits(st: Any) -> list[int]:
     Returns:
         4 ints in points, one per district (blue, pink, yellow, green).
     """
-    out = [total(st.capital[d]) for d in range(4)]
+    return _limits(st, [total(cards) for cards in st.capital])
+
+
+def _limits(st: Any, visible: list[int]) -> list[int]:
+    out = visible.copy()
     for item in st.hidden:
         out[item[0]] += item[2] if item[1] == 0 else CARD_VALUE[item[2]]
     return out
 
 
-def rivals(st: Any, seat: int) -> list[int]:
+def rivals(st: Any, seat: int, visible: list[int] | None = None) -> list[int]:
     """Each district's best City total among the other participants (solo: ROB's, with its reserve placed).
 
     ROB's reserve goes in by ROB's own rule: district order, highest card first, each card only if the district then
@@ -106,6 +110,7 @@ def rivals(st: Any, seat: int) -> list[int]:
     Args:
         st: a Capital Lux 2 state.
         seat: the seat whose rivals are wanted.
+        visible: the Capital's visible district totals, if the caller has them.
 
     Returns:
         4 ints in points, one per district (blue, pink, yellow, green).
@@ -113,12 +118,12 @@ def rivals(st: Any, seat: int) -> list[int]:
     out = [0, 0, 0, 0]
     for p in range(st.np):
         if p != seat:
-            for d in range(4):
-                out[d] = max(out[d], total(st.city[p][d]))
+            out = [max(best, total(cards)) for best, cards in zip(out, st.city[p], strict=True)]
     if st.solo:
+        cap = visible if visible is not None else [total(cards) for cards in st.capital]
         for c in reserve_order(st.rob_reserve):
             d, v = CARD_COLOUR[c], CARD_VALUE[c]
-            if out[d] + v <= total(st.capital[d]):
+            if out[d] + v <= cap[d]:
                 out[d] += v
     return out
 
@@ -126,7 +131,8 @@ def rivals(st: Any, seat: int) -> list[int]:
 def _districts(st: Any) -> tuple[list[int], list[int], list[int]]:
     """Per district, for the seat to move: the MAX, its own City total and the best rival's total."""
     seat = st.current_player()
-    return limits(st), [total(st.city[seat][d]) for d in range(4)], rivals(st, seat)
+    visible = [total(cards) for cards in st.capital]
+    return _limits(st, visible), [total(cards) for cards in st.city[seat]], rivals(st, seat, visible)
 
 
 def _score_plays(st: Any, legal: list[Action]) -> list[tuple[float, Action]]:
