@@ -37,8 +37,9 @@ def test_solo_summary_reports_margin_and_rating(cli: Cli) -> None:
     assert list(summary.solo_ratings) == list(scale)
     result = cli(["simulate", "capital_lux_2", "--players", "1", "-n", "4"])
     assert "Solo: mean margin" in result.output and "world class" in result.output
+    assert "95% interval of the mean" in result.output and "lost to the game-run opponent" in result.output
     multi = cli(["simulate", "capital_lux_2", "--players", "2", "-n", "1"])
-    assert "Solo" not in multi.output
+    assert "Solo" not in multi.output and "no winner" in multi.output
 
 
 def test_solo_play_ends_with_the_margin_and_rating(cli: Cli) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+import statistics
 import time
 from typing import Annotated
 
@@ -50,17 +52,43 @@ def summary_table(summary: SimulationSummary) -> Table:
     return table
 
 
+def margin_summary(margins: list[int]) -> str:
+    """Describe solo margins (own score minus the game-run opponent's, in points): mean, spread, median.
+
+    Args:
+        margins: one margin per game, non-empty.
+
+    Returns:
+        One line; from 2 games on it adds the standard deviation, the 95% interval of the mean (normal
+        approximation) and the median.
+
+    >>> for part in margin_summary([10, 20, 30]).split("; "):
+    ...     print(part)
+    mean margin +20.00 points over 3 games (own score minus opponent's)
+    sd 10.0, 95% interval of the mean +8.7 to +31.3, median +20.0
+    """
+    mean = statistics.fmean(margins)
+    text = f"mean margin {mean:+.2f} points over {len(margins)} games (own score minus opponent's)"
+    if len(margins) < 2:
+        return text
+    sd = statistics.stdev(margins)
+    half = 1.96 * sd / math.sqrt(len(margins))
+    median = statistics.median(margins)
+    interval = f"95% interval of the mean {mean - half:+.1f} to {mean + half:+.1f}"
+    return f"{text}; sd {sd:.1f}, {interval}, median {median:+.1f}"
+
+
 def print_summary(console: Console, summary: SimulationSummary) -> None:
     """Print the summary table, then ties, mean lengths and speed (speed on its own last line)."""
     console.print(summary_table(summary))
-    console.print(f"Shared wins (ties): {summary.ties} games; no winner: {summary.no_winner} games")
+    lost = "lost to the game-run opponent" if summary.solo_margins else "no winner"
+    console.print(f"Shared wins (ties): {summary.ties} games; {lost}: {summary.no_winner} games")
     if summary.mean_rounds is not None:
         console.print(f"Mean length: {summary.mean_rounds:.2f} rounds")
     console.print(f"Mean length: {summary.mean_decisions:.2f} decisions")
     if summary.solo_margins:
         margins = summary.solo_margins
-        mean = sum(margins) / len(margins)
-        console.print(f"Solo: mean margin {mean:+.2f} points over {len(margins)} games (own score minus opponent's)")
+        console.print(f"Solo: {margin_summary(margins)}")
         table = Table(title="Solo rating (rulebook scale)")
         table.add_column("rating")
         table.add_column("games", justify="right")
