@@ -17,7 +17,7 @@ from meeple.games.capital_lux_2.data import (
     parse_rob_deck,
     solo_rating,
 )
-from meeple.games.capital_lux_2.solo import place_reserve
+from meeple.games.capital_lux_2.solo import place_reserve, split_reserve
 from tests.games.capital_lux_2.helpers import all_cards, blank, card, finish, new_state
 
 
@@ -157,6 +157,16 @@ def test_rob_reserve_placement_order_highest_first_within_a_colour() -> None:
     # blue, highest first: 5 fits (5 <= 8), 4 does not (9), 3 fits (8); pink 5 > 4 stays; green 2 > 0 stays
     assert st.city[1][BLUE] == [card(BLUE, 5), card(BLUE, 3)]
     assert st.rob_reserve == [card(BLUE, 4), card(PINK, 5), card(GREEN, 2)]
+
+
+def test_rob_reserve_counts_the_city_already_built_and_leaves_its_inputs_alone() -> None:
+    city, visible = [3, 0, 0, 0], [8, 4, 0, 0]
+    reserve = [card(BLUE, 2), card(PINK, 4), card(BLUE, 4), card(BLUE, 5)]
+    placed, kept = split_reserve(reserve, city, visible)
+    # blue from 3: 5 fits (8 <= 8), then 4 (12) and 2 (10) do not; pink 4 fits exactly
+    assert placed == [card(BLUE, 5), card(PINK, 4)]
+    assert kept == [card(BLUE, 4), card(BLUE, 2)]
+    assert city == [3, 0, 0, 0] and len(reserve) == 4
 
 
 def test_reserve_is_refilled_to_five_each_round() -> None:

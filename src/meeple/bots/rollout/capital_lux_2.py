@@ -22,7 +22,7 @@ from meeple.core.state import State
 from meeple.games.capital_lux_2.actions import ChooseDistrict, KeepCard, PlayToCapital, PlayToCity, TakeCard
 from meeple.games.capital_lux_2.data import CARD_COLOUR, CARD_VALUE
 from meeple.games.capital_lux_2.rules import total
-from meeple.games.capital_lux_2.solo import reserve_order
+from meeple.games.capital_lux_2.solo import split_reserve
 
 MAJORITY_VALUE = 4.0
 """Worth, in points, of a City play that takes the lead of a district from the best rival (§11 bonus card)."""
@@ -121,10 +121,8 @@ def rivals(st: Any, seat: int, visible: list[int] | None = None) -> list[int]:
             out = [max(best, total(cards)) for best, cards in zip(out, st.city[p], strict=True)]
     if st.solo:
         cap = visible if visible is not None else [total(cards) for cards in st.capital]
-        for c in reserve_order(st.rob_reserve):
-            d, v = CARD_COLOUR[c], CARD_VALUE[c]
-            if out[d] + v <= cap[d]:
-                out[d] += v
+        for c in split_reserve(st.rob_reserve, out, cap)[0]:
+            out[CARD_COLOUR[c]] += CARD_VALUE[c]
     return out
 
 

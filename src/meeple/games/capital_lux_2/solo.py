@@ -131,17 +131,36 @@ def after_player_turn(st: CapitalLux2State) -> None:
     rob_turn(st)
 
 
-def reserve_order(reserve: list[int]) -> list[int]:
-    """Return ROB's reserve cards in the order they are tried at round end: district order, highest first."""
-    return sorted(reserve, key=lambda c: (CARD_COLOUR[c], -CARD_VALUE[c], c))
+def split_reserve(reserve: list[int], city: list[int], visible: list[int]) -> tuple[list[int], list[int]]:
+    """Split ROB's reserve at round end into the cards it places and the cards it keeps ("Solo / ROB").
+
+    Cards are tried in district order, highest first within a colour (ties by card id); each goes to ROB's City
+    if that district's total then stays within the visible Capital total, counting the reserve cards placed before it.
+
+    Args:
+        reserve: ROB's reserve, citizen card ids.
+        city: ROB's 4 City district totals, in points (blue, pink, yellow, green).
+        visible: the Capital's 4 visible district totals, in points (face-down items do not count).
+
+    Returns:
+        ``(placed, kept)``: card ids, each list in the order the cards were tried.
+    """
+    totals = list(city)
+    placed: list[int] = []
+    kept: list[int] = []
+    for card in sorted(reserve, key=lambda c: (CARD_COLOUR[c], -CARD_VALUE[c], c)):
+        d, v = CARD_COLOUR[card], CARD_VALUE[card]
+        if totals[d] + v <= visible[d]:
+            totals[d] += v
+            placed.append(card)
+        else:
+            kept.append(card)
+    return placed, kept
 
 
 def place_reserve(st: CapitalLux2State) -> None:
     """Place each reserve card that fits, district order, highest first within a colour; the rest stay."""
-    keep: list[int] = []
-    for card in reserve_order(st.rob_reserve):
-        if fits(st, card):
-            st.city[ROB][CARD_COLOUR[card]].append(card)
-        else:
-            keep.append(card)
-    st.rob_reserve = keep
+    city = [total(cards) for cards in st.city[ROB]]
+    placed, st.rob_reserve = split_reserve(st.rob_reserve, city, [total(cards) for cards in st.capital])
+    for card in placed:
+        st.city[ROB][CARD_COLOUR[card]].append(card)
