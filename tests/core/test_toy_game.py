@@ -137,6 +137,21 @@ def test_harness_catches_a_leaky_game(monkeypatch: pytest.MonkeyPatch) -> None:
         check_game("toy_auction", seeds=[1], player_counts=[3])
 
 
+def test_harness_catches_a_resample_that_reads_the_hidden_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    fair = ToyState._resample
+
+    def order_dependent(self: ToyState, player: int, rng: Rng) -> ToyState:
+        other = fair(self, player, rng)
+        if other.deck:  # still a uniform re-deal, but rotated by the true top card: a function of hidden parts
+            k = self.deck[-1] % len(other.deck)
+            other.deck = other.deck[k:] + other.deck[:k]
+        return other
+
+    monkeypatch.setattr(ToyState, "_resample", order_dependent)
+    with pytest.raises(ConformanceError, match="cannot tell apart"):
+        check_game("toy_auction", seeds=[1], player_counts=[3])
+
+
 def test_harness_catches_a_shallow_clone(monkeypatch: pytest.MonkeyPatch) -> None:
     def shallow(self: ToyState, other: ToyState) -> None:
         other.deck, other.cards, other.coins, other.lots = self.deck, self.cards, self.coins, self.lots

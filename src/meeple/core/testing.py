@@ -5,11 +5,11 @@ Each failure raises :class:`ConformanceError` naming the game, players, seed, st
 
 Checks (architecture "Tests"): random play to the end within ``max_game_length``; deterministic legal actions;
 clone independence; JSON and replay round trips; action codec round trips (JSON, integer code, text);
-no leak (the observation and information state of the player to move are unchanged by
-``resample_from_infostate``, and so are that player's legal actions; likewise the observation and information
-state of every other seat under its own resample; a resampled state stays playable); illegal and out-of-turn
-actions raise and leave the state unchanged; returns in range; observations are JSON-able for every seat and the
-spectator.
+no leak (the observation, information state and legal actions of the player to move are unchanged by
+``resample_from_infostate``; likewise the observation and information state of every other seat under its own
+resample; the same generator re-deals two states the player cannot tell apart into the same state; a resampled
+state stays playable); illegal and out-of-turn actions raise and leave the state unchanged; returns in range;
+observations are JSON-able for every seat and the spectator.
 """
 
 from __future__ import annotations
@@ -134,6 +134,14 @@ class _Checker:
             if other.legal_actions() != legal:
                 self.fail(f"resample_from_infostate({player}) changed that player's legal actions")
             _dump(other)
+            rng_seed = self.seed * 41 + self.step
+            if _dump(state.resample_from_infostate(player, Rng(rng_seed))) != _dump(
+                other.resample_from_infostate(player, Rng(rng_seed))
+            ):
+                self.fail(
+                    f"resample_from_infostate({player}) with the same generator gives different states from two "
+                    "states that player cannot tell apart (it reads hidden parts: shuffle a canonical order)"
+                )
             self.play_on(other, steps=3)
             if _dump(state) != before:
                 self.fail("playing on a resampled state changed the original (a shared mutable field)")

@@ -357,7 +357,8 @@ class CapitalLux2State(State["CapitalLux2Game"]):
             other.packs[s].sort()
         for t in other.tiles:
             t.resample(other, player, rng)
-        if self.solo:
+        if self.solo:  # ROB's unflipped cards: a canonical order, then shuffled (their order is hidden)
+            other.rob_deck.sort()
             rng.shuffle(other.rob_deck)
         return other
 
