@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import time
 
 import pytest
@@ -9,9 +10,10 @@ import pytest
 import tests.core.toy_game  # noqa: F401  (registers toy_auction)
 from meeple.arena.match import play_match
 from meeple.bots.base import bot_names, make_bot
-from meeple.bots.ismcts import ISMCTSBot, parse_ismcts_spec
+from meeple.bots.ismcts import ISMCTSBot, _Node, parse_ismcts_spec
 from meeple.bots.levels import LEVEL_NAMES, LevelBot, NoisyBot, level_spec
 from meeple.core import InvalidParameterError, Rng, SeatView, load_game
+from meeple.games.capital_lux_2.actions import PlayToCity
 
 
 def _mid_game_state(players: int = 3, seed: int = 5):  # type: ignore[no-untyped-def]
@@ -87,6 +89,10 @@ def test_specs_and_errors() -> None:
     for bad in ("ismcts:0", "ismcts:abc", "ismcts:rollout=smart", "ismcts:foo=1", "ismcts:time=-1"):
         with pytest.raises(InvalidParameterError):
             make_bot(bad, "toy_auction")
+    assert parse_ismcts_spec("100:loop=closed", 0).loop == "closed"
+    assert parse_ismcts_spec("100", 0).loop == "open"
+    with pytest.raises(InvalidParameterError, match="use open or closed"):
+        make_bot("ismcts:100:loop=sideways", "toy_auction")
 
 
 def test_levels_build_bots() -> None:
@@ -206,3 +212,39 @@ def test_a_level_can_depend_on_the_player_count() -> None:
     cheap = LevelBot("hard", "capital_lux_2", seed=1)
     cheap._bots[1] = make_bot("ismcts:5:rollout=policy", "capital_lux_2", seed=1)
     assert cheap.select_action(SeatView(state, 0)) in state.legal_actions()
+
+
+def _solo_play_state():  # type: ignore[no-untyped-def]
+    """A Capital Lux 2 solo state at the player's first play (ROB moves after it, inside ``apply_action``)."""
+    state = load_game("capital_lux_2", players=1).new_initial_state(4)
+    while state.phase != 1:  # the draft: keep the first card offered
+        state.apply_action(state.legal_actions()[0])
+    return state
+
+
+@pytest.mark.parametrize("loop", ["open", "closed"])
+def test_closed_loop_splits_nodes_by_what_the_seat_saw(loop: str) -> None:
+    state = _solo_play_state()
+    bot = ISMCTSBot(seed=1, iterations=120, rollout="policy", loop=loop)
+    root = _Node()
+    bot._search(SeatView(state, 0), root, Rng(5), random.Random(5))
+    # a City play triggers no power: ROB's turn follows at once (a Capital play may first ask for a power's choice)
+    action = max((a for a in root.edges if isinstance(a, PlayToCity)), key=lambda a: root.edges[a].n)
+    assert root.edges[action].n > 6
+    kids = [key for key in root.kids if (key[0] if loop == "closed" else key) == action]
+    if loop == "open":
+        assert len(kids) == 1  # every card ROB may turn next leads to the same node
+    else:
+        # one node per thing the seat may see ROB do (or be dealt) after its move, each keyed by what it sees
+        assert len(kids) > 5
+        assert all(isinstance(key, tuple) and key[1] != kids[0][1] for key in kids[1:])
+
+
+def test_closed_loop_reads_only_what_the_seat_knows() -> None:
+    state = _solo_play_state()
+    for k in range(3):
+        other = state.resample_from_infostate(0, Rng(30 + k))
+        assert other.deck != state.deck  # the hidden parts really differ
+        stats_a = ISMCTSBot(seed=7, iterations=150, rollout="policy", loop="closed").root_statistics(SeatView(state, 0))
+        stats_b = ISMCTSBot(seed=7, iterations=150, rollout="policy", loop="closed").root_statistics(SeatView(other, 0))
+        assert stats_a == stats_b

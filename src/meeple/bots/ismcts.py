@@ -14,7 +14,10 @@ Details of this implementation:
   (a sealed bid, a card drawn face down) is keyed by its redacted text, so hidden choices of the other seats lead to
   the same node. The statistics of a node are kept per *full* action and from the point of view of the seat that
   acts there (multiplayer: each seat maximises its own reward), so the other seats still choose their hidden actions
-  well. Nothing reads ``information_state_string`` (O(history)) in the hot loop.
+  well. Nothing reads ``information_state_string`` (O(history)) in the hot loop. The tree is *open-loop* by default
+  (cards dealt and a game-run opponent's moves, which happen inside ``apply_action``, do not split nodes); with
+  ``loop="closed"`` every key is paired with the searching seat's ``State.observation_key`` after the step, so the
+  nodes follow what the seat has seen, as information sets do.
 * **Reward** of a seat = its ``returns()`` scaled to ``[0, 1]`` by the game's utility range, plus optionally
   ``shaping`` × (fraction of the other seats whose final score it beats, ties counting half). Solo games (one
   seat): :data:`SOLO_WIN_WEIGHT` × the result plus the rest × the margin against the game-run opponent
@@ -98,6 +101,11 @@ class ISMCTSBot(Bot):
         prior: ``"heuristic"``: the game's heuristic bot proposes a move, which the search tries first and keeps
             unless the most visited move's mean reward beats it by more than ``trust`` standard errors.
         trust: the margin, in standard errors of the difference of the two means, needed to overrule the prior.
+        loop: ``"open"``: a node is reached by the seats' actions alone, so the searching seat's choices deeper in
+            the tree are averaged over every card it may be dealt and every move of a game-run opponent;
+            ``"closed"``: the node an action leads to is also keyed by the searching seat's
+            ``State.observation_key`` after it (games without one stay open-loop), so those choices depend on
+            what it saw, at the cost of a wider tree.
 
     Raises:
         InvalidParameterError: a non-positive budget, an unknown rollout policy; at the first search, a game
@@ -117,6 +125,7 @@ class ISMCTSBot(Bot):
         shaping: float = 0.1,
         prior: str | None = None,
         trust: float = 2.0,
+        loop: str = "open",
     ) -> None:
         super().__init__(seed)
         if iterations is None and time_limit is None:
@@ -129,6 +138,8 @@ class ISMCTSBot(Bot):
             raise InvalidParameterError(f"unknown ismcts rollout policy {rollout!r}; use random, heuristic or policy")
         if prior not in (None, "heuristic"):
             raise InvalidParameterError(f"unknown ismcts prior {prior!r}; use heuristic")
+        if loop not in ("open", "closed"):
+            raise InvalidParameterError(f"unknown ismcts loop {loop!r}; use open or closed")
         if rollout_depth is not None and rollout_depth < 0:
             raise InvalidParameterError(f"rollout_depth must be >= 0, not {rollout_depth}")
         self.iterations = iterations
@@ -139,13 +150,15 @@ class ISMCTSBot(Bot):
         self.shaping = shaping
         self.prior = prior
         self.trust = trust
+        self.loop = loop
         self.last_iterations = 0
         """Iterations run by the last :meth:`select_action` (0 when the move was forced)."""
         self._solo_bounds = [math.inf, -math.inf]
 
     def __repr__(self) -> str:
         budget = f"time={self.time_limit}" if self.iterations is None else str(self.iterations)
-        return f"ismcts:{budget}:rollout={self.rollout}"
+        loop = ":loop=closed" if self.loop == "closed" else ""
+        return f"ismcts:{budget}:rollout={self.rollout}{loop}"
 
     # ------------------------------------------------------------------ search
     def select_action(self, view: SeatView) -> Action:
@@ -216,6 +229,7 @@ class ISMCTSBot(Bot):
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         limit = self.iterations if self.iterations is not None else 1 << 62
         perf = time.perf_counter
+        closed = self.loop == "closed"
         it = 0
         while it < limit and (deadline is None or it == 0 or perf() < deadline):
             it += 1
@@ -269,6 +283,8 @@ class ISMCTSBot(Bot):
                     if key is None:
                         key = self._observer_key(state, action, actor, observer)
                         keys[(action, actor)] = key
+                if closed:
+                    key = (key, state.observation_key(observer))
                 kid = node.kids.get(key)
                 if kid is None:
                     kid = node.kids[key] = _Node()
@@ -378,7 +394,7 @@ def parse_ismcts_spec(options: str, seed: int) -> ISMCTSBot:
 
     Options are colon-separated: a bare integer is the iteration count, ``time=S`` seconds per move,
     ``rollout=random|heuristic|policy``, ``depth=N`` rollout truncation, ``c=X`` exploration, ``shaping=X``,
-    ``prior=heuristic`` and ``trust=X`` (see :class:`ISMCTSBot`).
+    ``prior=heuristic``, ``trust=X`` and ``loop=open|closed`` (see :class:`ISMCTSBot`).
     Examples: ``"1000"``, ``"time=0.5"``, ``"1000:rollout=heuristic"``.
 
     Raises:
@@ -406,10 +422,12 @@ def parse_ismcts_spec(options: str, seed: int) -> ISMCTSBot:
                 kwargs["prior"] = value
             elif key == "trust":
                 kwargs["trust"] = float(value)
+            elif key == "loop":
+                kwargs["loop"] = value
             else:
                 raise InvalidParameterError(
                     f"unknown ismcts option {key!r}; options: N (iterations), time=S, rollout=random|heuristic|policy, "
-                    "depth=N, c=X, shaping=X, prior=heuristic, trust=X"
+                    "depth=N, c=X, shaping=X, prior=heuristic, trust=X, loop=open|closed"
                 )
         except ValueError as exc:
             if isinstance(exc, InvalidParameterError):

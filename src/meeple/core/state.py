@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Self, TypeVar
 
@@ -102,6 +102,23 @@ class State(ABC, Generic[G]):
         """Return the score of the game-run opponent of a solo game (e.g. ROB), or None if the game has none.
 
         Solo searches play for the margin ``scores()[0] - opponent_score()`` rather than for the score alone.
+        """
+        return None
+
+    def observation_key(self, player: int) -> Hashable | None:
+        """Return a cheap hashable key of what ``player`` has seen chance do, or None if the game gives none.
+
+        "Chance" is every outcome no seat chooses: cards dealt or drawn, tokens drawn, the moves of a game-run
+        opponent such as ROB. A closed-loop search (``ismcts:...:loop=closed``) keys the node an action leads to
+        with this key too, so that the seat's later choices in its tree depend on what it was dealt or saw ROB do,
+        as they do in the real game; an open-loop tree (the default) averages them over every outcome.
+
+        The key must depend only on what ``player`` may know: two states that ``player`` cannot tell apart give
+        equal keys (the conformance suite checks it against :meth:`resample_from_infostate`). The default, None,
+        leaves the search open-loop.
+
+        Args:
+            player: the observing seat.
         """
         return None
 

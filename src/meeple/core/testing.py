@@ -5,11 +5,11 @@ Each failure raises :class:`ConformanceError` naming the game, players, seed, st
 
 Checks (architecture "Tests"): random play to the end within ``max_game_length``; deterministic legal actions;
 clone independence; JSON and replay round trips; action codec round trips (JSON, integer code, text);
-no leak (the observation, information state and legal actions of the player to move are unchanged by
-``resample_from_infostate``; likewise the observation and information state of every other seat under its own
-resample; the same generator re-deals two states the player cannot tell apart into the same state; a resampled
-state stays playable); illegal and out-of-turn actions raise and leave the state unchanged; returns in range;
-observations are JSON-able for every seat and the spectator.
+no leak (the observation, information state, legal actions and ``observation_key`` of the player to move are
+unchanged by ``resample_from_infostate``; likewise the observation, information state and ``observation_key`` of
+every other seat under its own resample; the same generator re-deals two states the player cannot tell apart into
+the same state; a resampled state stays playable); illegal and out-of-turn actions raise and leave the state
+unchanged; returns in range; observations are JSON-able for every seat and the spectator.
 """
 
 from __future__ import annotations
@@ -122,6 +122,7 @@ class _Checker:
         before = _dump(state)
         obs = state.observation(player)
         info = state.information_state_string(player)
+        key = state.observation_key(player)
         legal = state.legal_actions()
         for k in range(2):
             other = state.resample_from_infostate(player, Rng(self.seed * 31 + self.step * 2 + k))
@@ -133,6 +134,8 @@ class _Checker:
                 self.fail(f"resample_from_infostate({player}) changed that player's information state")
             if other.legal_actions() != legal:
                 self.fail(f"resample_from_infostate({player}) changed that player's legal actions")
+            if other.observation_key(player) != key:
+                self.fail(f"resample_from_infostate({player}) changed that player's observation_key (it leaks)")
             _dump(other)
             rng_seed = self.seed * 41 + self.step
             if _dump(state.resample_from_infostate(player, Rng(rng_seed))) != _dump(
@@ -153,6 +156,8 @@ class _Checker:
                 self.fail(f"resample_from_infostate({seat}) changed the observation of seat {seat} (not to move)")
             if other.information_state_string(seat) != state.information_state_string(seat):
                 self.fail(f"resample_from_infostate({seat}) changed the information state of seat {seat}")
+            if other.observation_key(seat) != state.observation_key(seat):
+                self.fail(f"resample_from_infostate({seat}) changed the observation_key of seat {seat} (it leaks)")
 
     def play_on(self, state: State[Any], steps: int) -> None:
         """Play a few random actions on a resampled state: it must be a consistent, playable position."""

@@ -8,6 +8,7 @@ is ROB, who is not a seat and never decides.
 from __future__ import annotations
 
 from bisect import insort
+from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
 from meeple.core.action import Action
@@ -247,6 +248,24 @@ class CapitalLux2State(State["CapitalLux2Game"]):
             return [1.0 if won else 0.0]
         best = winners([self.total_score(p) for p in range(self.n)], self.gold[: self.n])
         return [1.0 if p in best else 0.0 for p in range(self.n)]
+
+    def observation_key(self, player: int) -> Hashable:
+        """Return a key of what ``player`` has seen chance deal (closed-loop searches key their tree with it).
+
+        Its parts: ``player``'s pack and hand, the cards it peeks at, a drawn Agent modifier it holds, the face-down
+        items revealed at the last resolution, and in solo ROB's last turn, hand and reserve. All of them are in
+        ``player``'s observation.
+        """
+        key: tuple[Hashable, ...] = (
+            tuple(self.packs[player]),
+            tuple(self.hand[player]),
+            tuple(self.peek) if self.peek_owner == player else (),
+            tuple(t.seen_key(self, player) for t in self.tiles),
+            tuple(tuple(item) for item in self.revealed),
+        )
+        if self.solo:
+            key += (tuple(self.rob_last), tuple(self.rob_hand), tuple(self.rob_reserve))
+        return key
 
     def observation(self, player: int | None) -> dict[str, Any]:
         """Return what ``player`` may know (see ``observation.py``)."""

@@ -5,6 +5,7 @@ Rules: capital_lux_2.md "Tiles A / Agent" (CL1 semantics; modifiers configurable
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
 from meeple.core.action import Action
@@ -81,6 +82,11 @@ class Agent(PowerTile):
         rng.shuffle(values)
         for (s, i), v in zip(slots, values, strict=True):
             s[i] = v
+
+    def seen_key(self, st: CapitalLux2State, player: int) -> Hashable:
+        """The drawn modifier's value while ``player`` holds it (it decides where the token goes), else None."""
+        drawn = st.mat[DRAWN]
+        return drawn[0] if drawn and drawn[1] == player else None
 
     def observe(self, st: CapitalLux2State, player: int | None) -> dict[str, Any]:
         """Pile size; the drawn token to its drawer."""

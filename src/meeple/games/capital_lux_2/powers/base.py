@@ -10,6 +10,7 @@ Rules: capital_lux_2.md "Power-tile interface", "What is known of the power syst
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from meeple.core.action import Action
@@ -97,6 +98,13 @@ class PowerTile:
 
     def resample(self, st: CapitalLux2State, player: int, rng: Rng) -> None:
         """Re-deal the tile's non-card hidden material that ``player`` cannot see (in place, on a copy)."""
+
+    def seen_key(self, st: CapitalLux2State, player: int) -> Hashable:
+        """Return a hashable key of the tile's material that chance dealt and ``player`` alone has seen (default None).
+
+        Part of the state's ``observation_key`` (closed-loop searches): e.g. the Agent's modifier that ``player`` drew.
+        """
+        return None
 
     def observe(self, st: CapitalLux2State, player: int | None) -> dict[str, Any]:
         """Return the tile's public (and ``player``'s private) material for the observation."""
