@@ -5,6 +5,8 @@ Rules: capitol.md §5.3 (public and private information).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from meeple.core import Rng
 from meeple.games.capitol.data import CARD_REP, CARD_TYPE
 from meeple.games.capitol.state import AUCTION, PILE_HIDDEN, PILE_PUBLIC, PILE_SHUFFLED, CapitolState
@@ -32,6 +34,7 @@ def resample(state: CapitolState, player: int, rng: Rng) -> CapitolState:
     other = state.clone()
     assert isinstance(other, CapitolState)
     n = state.game.num_players
+    canonical = _canonical_order(state)
     for t in range(3):
         slots: list[tuple[int, int]] = []
         pool: list[int] = []
@@ -46,13 +49,13 @@ def resample(state: CapitolState, player: int, rng: Rng) -> CapitolState:
         pile = state.piles[t]
         hidden = len(pile) - 1 if state.pile_mode[t] != PILE_PUBLIC else 0
         if state.pile_mode[t] == PILE_SHUFFLED and hidden > 1:
-            under = sorted(pile[:hidden])
+            under = sorted(pile[:hidden], key=canonical)
             rng.shuffle(under)
             other.piles[t][:hidden] = under
         elif state.pile_mode[t] == PILE_HIDDEN:
             slots += [(-1, i) for i in range(max(0, hidden))]
             pool += pile[: max(0, hidden)]
-        pool.sort()
+        pool.sort(key=canonical)
         rng.shuffle(pool)
         for (s, i), c in zip(slots, pool, strict=True):
             if s < 0:
@@ -72,6 +75,26 @@ def resample(state: CapitolState, player: int, rng: Rng) -> CapitolState:
         hand = sorted(other.hands[state.to_move])
         other.draft = rng.sample(hand, 1 + rng.randrange(len(hand))) if hand else []
     return other
+
+
+def _canonical_order(state: CapitolState) -> Callable[[int], tuple[int, int, int]]:
+    """Return the sort key of the cards a re-deal shuffles: kind, then first mention in the public auction log.
+
+    Identical cards (same ``CARD_REP``) carry different ids, and which copy lies where is hidden; only the auction
+    log ties an id to a public event (a card bid). Sorting by kind, then by that mention, then by id makes the
+    shuffled order the same for every state the player cannot tell apart, whichever copies carry which ids.
+    """
+    mention: dict[int, int] = {}
+    for entry in state.auction_log:
+        for bid in entry[2] or ():
+            for card in bid:
+                mention.setdefault(card, len(mention))
+    unmentioned = len(mention)
+
+    def key(card: int) -> tuple[int, int, int]:
+        return CARD_REP[card], mention.get(card, unmentioned), card
+
+    return key
 
 
 def _relabel(state: CapitolState, player: int) -> None:
