@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -53,8 +54,19 @@ def test_run_games_is_independent_of_jobs() -> None:
     assert one[3] == play_one("toy_auction", {"players": 3}, 8, ["random"] * 3)
 
 
+def test_run_games_reports_every_game_as_it_finishes() -> None:
+    for jobs, chunk in ((1, None), (2, 3)):
+        batches: list[list[GameOutcome]] = []
+        out = run_games(
+            "toy_auction", {"players": 3}, ["random"] * 3, 10, 5, jobs, on_progress=batches.append, chunk_size=chunk
+        )
+        assert sorted(o.seed for batch in batches for o in batch) == list(range(5, 15))
+        assert max(len(batch) for batch in batches) == (1 if jobs == 1 else 3)
+        assert sorted((o for batch in batches for o in batch), key=lambda o: o.seed) == out
+
+
 def _numbers(output: str) -> str:
-    return "\n".join(line for line in output.splitlines() if not line.startswith("Speed:"))
+    return "\n".join(line for line in output.splitlines() if not line.startswith(("Speed:", "simulated ")))
 
 
 def test_simulate_summary_is_the_same_for_any_jobs(cli: Cli) -> None:
@@ -85,3 +97,35 @@ def test_simulate_bad_options(cli: Cli) -> None:
     assert "non-negative" not in cli(["simulate", "toy_auction", "-n", "0"], code=2).output  # typer's own check
     out = cli(["simulate", "toy_auction", "--variant", "coins=lots"], code=2).output
     assert "parameter 'coins' cannot be 'lots'" in out
+
+
+def test_simulate_prints_progress_lines_when_not_on_a_terminal(cli: Cli) -> None:
+    out = cli(["simulate", "toy_auction", "-n", "20", "--players", "3", "--seed", "1"]).output
+    lines = [line for line in out.splitlines() if line.startswith("simulated ")]
+    assert [line.split(" games")[0] for line in lines] == [f"simulated {2 * k}/20" for k in range(1, 11)]
+
+
+def test_simulate_bad_record_path_fails_before_playing(cli: Cli, tmp_path: Path) -> None:
+    result = cli(["simulate", "toy_auction", "-n", "3", "--record", str(tmp_path / "no" / "sim.jsonl")], code=2)
+    assert "cannot write the records to" in result.output and "sim.jsonl" in result.output
+    assert "simulated" not in result.output
+
+
+def test_simulate_keeps_the_records_of_games_finished_before_an_interruption(
+    cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    games = {s: play_one("toy_auction", {"players": 3}, s, ["random"] * 3, keep_record=True) for s in range(10, 15)}
+
+    def interrupted(*args: object, on_progress: Any, **kwargs: object) -> list[GameOutcome]:
+        on_progress([games[11], games[13]])  # out of seed order, as workers finish
+        on_progress([games[10]])
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("meeple.cli.simulate.run_games", interrupted)
+    path = tmp_path / "sim.jsonl"
+    args = ["simulate", "toy_auction", "-n", "5", "--players", "3", "--seed", "10", "--record", str(path)]
+    out = cli(args, code=130).output
+    assert "interrupted after 3 of 5 games" in out
+    assert "the records of seeds 10..11 (2 games) are saved in" in out
+    assert [r.seed for r in read_records(path)] == [10, 11]  # 13 waits for 12, which never finished
+    assert [tuple(r.returns) for r in read_records(path)] == [games[10].returns, games[11].returns]

@@ -93,7 +93,7 @@ def run_games(
     base_seed: int = 0,
     jobs: int = 1,
     keep_records: bool = False,
-    on_progress: Callable[[int], None] | None = None,
+    on_progress: Callable[[list[GameOutcome]], None] | None = None,
     chunk_size: int | None = None,
 ) -> list[GameOutcome]:
     """Play ``n`` bot-only games with seeds ``base_seed + i``; the i-th seat is played by ``bot_specs[i]``.
@@ -106,8 +106,11 @@ def run_games(
         base_seed: seed of game 0.
         jobs: number of worker processes (1 = in this process). Results do not depend on it.
         keep_records: keep each game's :class:`GameRecord` in its outcome.
-        on_progress: called with the number of games just finished (in this process).
-        chunk_size: games per task sent to a worker (default: about 4 tasks per worker).
+        on_progress: called in this process with the outcomes of the games just finished, batch by batch in the
+            order they finish (one game at a time with ``jobs=1``, one task's games otherwise), so that a caller can
+            show progress and save results before the whole batch is done.
+        chunk_size: games per task sent to a worker (default: about 16 tasks per worker, at most 50 games each,
+            so that progress and saved results follow the games closely).
 
     Returns:
         The outcomes in seed order.
@@ -119,9 +122,9 @@ def run_games(
         for seed in seeds:
             out.append(play_one(game_name, params, seed, specs, keep_records))
             if on_progress is not None:
-                on_progress(1)
+                on_progress(out[-1:])
         return out
-    size = chunk_size or max(1, min(50, n // (jobs * 4) or 1))
+    size = chunk_size or max(1, min(50, n // (jobs * 16) or 1))
     chunks = [seeds[i : i + size] for i in range(0, n, size)]
     module = game_class(game_name).__module__
     results: dict[int, list[GameOutcome]] = {}
@@ -130,11 +133,15 @@ def run_games(
             pool.submit(_play_chunk, module, game_name, dict(params), chunk, specs, keep_records): k
             for k, chunk in enumerate(chunks)
         }
-        for future in as_completed(futures):
-            k = futures[future]
-            results[k] = future.result()
-            if on_progress is not None:
-                on_progress(len(chunks[k]))
+        try:
+            for future in as_completed(futures):
+                k = futures[future]
+                results[k] = future.result()
+                if on_progress is not None:
+                    on_progress(results[k])
+        except BaseException:  # a failed game or Ctrl-C: cancel the games not started, wait for the running ones
+            pool.shutdown(wait=True, cancel_futures=True)  # here: the ``with`` exit's shutdown would not cancel
+            raise
     return [outcome for k in range(len(chunks)) for outcome in results[k]]
 
 

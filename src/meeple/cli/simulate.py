@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import statistics
 import time
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -13,7 +14,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from meeple.arena.simulate import SimulationSummary, run_games, summarize
+from meeple.arena.simulate import GameOutcome, SimulationSummary, run_games, summarize
 from meeple.cli.common import (
     GAME_OPTIONS,
     BotsOpt,
@@ -28,7 +29,7 @@ from meeple.cli.common import (
     stdout_console,
 )
 from meeple.core.errors import MeepleError
-from meeple.core.records import write_records
+from meeple.core.records import GameRecord, write_records
 
 
 def summary_table(summary: SimulationSummary) -> Table:
@@ -121,7 +122,9 @@ def simulate(
     console = stdout_console()
     intro = f"{loaded.title}: {n} games, {loaded.num_players} players: {', '.join(labels)}; seeds {seed}.."
     console.print(escape(intro), soft_wrap=True)
+    saver = _open_records(record, seed)
     start = time.perf_counter()
+    log = _ProgressLines(console, n, start)
     try:
         with Progress(
             TextColumn("simulating"),
@@ -132,6 +135,13 @@ def simulate(
             transient=True,
         ) as progress:
             task = progress.add_task("games", total=n)
+
+            def finished(batch: list[GameOutcome]) -> None:
+                progress.advance(task, len(batch))
+                log.advance(len(batch))
+                if saver is not None:
+                    saver.add(batch)
+
             outcomes = run_games(
                 game,
                 params,
@@ -139,16 +149,80 @@ def simulate(
                 n,
                 base_seed=seed,
                 jobs=jobs,
-                keep_records=record is not None,
-                on_progress=lambda k: progress.advance(task, k),
+                keep_records=saver is not None,
+                on_progress=finished,
             )
     except MeepleError as exc:
-        fail(str(exc))
+        fail(str(exc) + (saver.saved_text() if saver is not None else ""))
+    except KeyboardInterrupt:
+        fail(f"interrupted after {log.done} of {n} games" + (saver.saved_text() if saver is not None else ""), 130)
     summary = summarize(outcomes, labels, time.perf_counter() - start)
     print_summary(console, summary)
-    if record is not None:
-        written = write_records(record, (o.record for o in outcomes if o.record is not None))
-        console.print(f"Saved {written} game records to {escape(str(record))}", soft_wrap=True)
+    if saver is not None:
+        console.print(f"Saved {saver.written} game records to {escape(str(saver.path))}", soft_wrap=True)
+
+
+class _ProgressLines:
+    """Plain progress lines for a console that is not a terminal (a log file), where the progress bar does not show.
+
+    One line each time another tenth of the games is done: ``simulated 40/200 games in 312 s``.
+    """
+
+    def __init__(self, console: Console, total: int, start: float) -> None:
+        self.console, self.total, self.start = console, total, start
+        self.done = 0
+        self.shown = 0
+
+    def advance(self, k: int) -> None:
+        self.done += k
+        if self.console.is_terminal:
+            return
+        tenth = 10 * self.done // self.total
+        if tenth > self.shown:
+            self.shown = tenth
+            elapsed = time.perf_counter() - self.start
+            self.console.print(f"simulated {self.done}/{self.total} games in {elapsed:.0f} s")
+
+
+class _RecordSaver:
+    """Write the records of finished games to a JSON Lines file as they come, in seed order.
+
+    A game whose earlier seeds are still being played waits in memory; the file always holds the games of seeds
+    ``first .. first + written - 1``, so an interrupted or failed run keeps every game before the first gap.
+    """
+
+    def __init__(self, path: Path, first_seed: int) -> None:
+        self.path = path
+        self.first = first_seed
+        self.written = 0
+        self.waiting: dict[int, GameRecord] = {}
+        write_records(path, [])  # create or empty the file now: a bad path fails before any game is played
+
+    def add(self, batch: list[GameOutcome]) -> None:
+        for outcome in batch:
+            if outcome.record is not None:
+                self.waiting[outcome.seed] = outcome.record
+        ready: list[GameRecord] = []
+        while self.first + self.written + len(ready) in self.waiting:
+            ready.append(self.waiting.pop(self.first + self.written + len(ready)))
+        if ready:
+            self.written += write_records(self.path, ready, append=True)
+
+    def saved_text(self) -> str:
+        if not self.written:
+            return f"; no game record was saved to {self.path}"
+        last = self.first + self.written - 1
+        return f"; the records of seeds {self.first}..{last} ({self.written} games) are saved in {self.path}"
+
+
+def _open_records(path: Path | None, first_seed: int) -> _RecordSaver | None:
+    """Return the record saver of ``--record``, or None; exit with a clear error if the file cannot be written."""
+    if path is None:
+        return None
+    try:
+        return _RecordSaver(path, first_seed)
+    except OSError as exc:
+        fail(f"cannot write the records to {path}: {exc.strerror or exc}")
 
 
 def register(app: typer.Typer) -> None:
