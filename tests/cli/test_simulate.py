@@ -129,3 +129,24 @@ def test_simulate_keeps_the_records_of_games_finished_before_an_interruption(
     assert "the records of seeds 10..11 (2 games) are saved in" in out
     assert [r.seed for r in read_records(path)] == [10, 11]  # 13 waits for 12, which never finished
     assert [tuple(r.returns) for r in read_records(path)] == [games[10].returns, games[11].returns]
+
+
+def test_simulate_reports_a_record_file_that_fails_during_the_run(
+    cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = play_one("toy_auction", {"players": 3}, 0, ["random"] * 3, keep_record=True)
+
+    def full_disk(path: object, records: object, append: bool = False) -> int:
+        if append:
+            raise OSError(28, "No space left on device")
+        return 0
+
+    def one_game(*args: object, on_progress: Any, **kwargs: object) -> list[GameOutcome]:
+        on_progress([game])
+        return [game]
+
+    monkeypatch.setattr("meeple.cli.simulate.write_records", full_disk)
+    monkeypatch.setattr("meeple.cli.simulate.run_games", one_game)
+    out = cli(["simulate", "toy_auction", "-n", "1", "--players", "3", "--record", str(tmp_path / "s.jsonl")], code=2)
+    assert "cannot write the records to" in out.output and "No space left on device" in out.output
+    assert "no game record was saved" in out.output

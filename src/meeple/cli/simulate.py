@@ -156,6 +156,8 @@ def simulate(
         fail(str(exc) + (saver.saved_text() if saver is not None else ""))
     except KeyboardInterrupt:
         fail(f"interrupted after {log.done} of {n} games" + (saver.saved_text() if saver is not None else ""), 130)
+    except OSError as exc:  # only the record file is written while the games run (a full disk...)
+        fail(f"cannot write the records to {record}: {exc.strerror or exc}" + (saver.saved_text() if saver else ""))
     summary = summarize(outcomes, labels, time.perf_counter() - start)
     print_summary(console, summary)
     if saver is not None:
