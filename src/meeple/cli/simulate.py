@@ -152,12 +152,10 @@ def simulate(
                 keep_records=saver is not None,
                 on_progress=finished,
             )
-    except MeepleError as exc:
-        fail(str(exc) + (saver.saved_text() if saver is not None else ""))
+    except (MeepleError, _RecordFileError) as exc:
+        fail(str(exc) + _saved_text(saver))
     except KeyboardInterrupt:
-        fail(f"interrupted after {log.done} of {n} games" + (saver.saved_text() if saver is not None else ""), 130)
-    except OSError as exc:  # only the record file is written while the games run (a full disk...)
-        fail(f"cannot write the records to {record}: {exc.strerror or exc}" + (saver.saved_text() if saver else ""))
+        fail(f"interrupted after {log.done} of {n} games" + _saved_text(saver), 130)
     summary = summarize(outcomes, labels, time.perf_counter() - start)
     print_summary(console, summary)
     if saver is not None:
@@ -208,13 +206,24 @@ class _RecordSaver:
         while self.first + self.written + len(ready) in self.waiting:
             ready.append(self.waiting.pop(self.first + self.written + len(ready)))
         if ready:
-            self.written += write_records(self.path, ready, append=True)
+            try:
+                self.written += write_records(self.path, ready, append=True)
+            except OSError as exc:  # a full disk, a file removed...
+                raise _RecordFileError(f"cannot write the records to {self.path}: {exc.strerror or exc}") from exc
 
-    def saved_text(self) -> str:
-        if not self.written:
-            return f"; no game record was saved to {self.path}"
-        last = self.first + self.written - 1
-        return f"; the records of seeds {self.first}..{last} ({self.written} games) are saved in {self.path}"
+
+class _RecordFileError(Exception):
+    """The ``--record`` file could not be written while the games ran."""
+
+
+def _saved_text(saver: _RecordSaver | None) -> str:
+    """Return what an interrupted or failed run saved, to end its error message ("" without ``--record``)."""
+    if saver is None:
+        return ""
+    if not saver.written:
+        return f"; no game record was saved to {saver.path}"
+    last = saver.first + saver.written - 1
+    return f"; the records of seeds {saver.first}..{last} ({saver.written} games) are saved in {saver.path}"
 
 
 def _open_records(path: Path | None, first_seed: int) -> _RecordSaver | None:
