@@ -236,8 +236,8 @@ def test_closed_loop_splits_nodes_by_what_the_seat_saw(loop: str) -> None:
         assert len(kids) == 1  # every card ROB may turn next leads to the same node
     else:
         # one node per thing the seat may see ROB do (or be dealt) after its move, each keyed by what it sees:
-        # the key's ROB part (last turn: ROB card, citizen card, where it went, bonus card) takes several values
-        rob_turns = {key[1][5] for key in kids}
+        # the key's ROB part (last turn: ROB card, citizen card colour, where it went, bonus taken) takes several values
+        rob_turns = {key[1][-1] for key in kids}
         assert len(kids) > 5 and len(rob_turns) > 3
 
 

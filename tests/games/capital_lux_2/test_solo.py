@@ -282,3 +282,25 @@ def test_rob_never_triggers_powers() -> None:
     st.rob_deck = [ROB_RIGHT]
     st.apply_action(PlayToCity(card(GREEN, 3)))
     assert card(YELLOW, 6) in st.capital[YELLOW] and st.gold == [0, 0]  # no Marchand gold for ROB
+
+
+def test_observation_key_sums_up_robs_turn_coarsely() -> None:
+    """The closed-loop key keeps ROB's card, the colour and destination of its citizen card and the bonus taken."""
+    st = _rob_turn_setup(ROB_LEFT | ROB_BONUS)
+    st.rob_hand = [card(BLUE, 4), card(PINK, 3)]
+    st.capital[BLUE] = [card(BLUE, 3)]
+    st.capital[YELLOW] = [card(YELLOW, 2)]
+    finish(st)
+    st.apply_action(PlayToCity(card(GREEN, 2)))
+    assert st.rob_last == [ROB_LEFT | ROB_BONUS, card(BLUE, 4), 1, card(YELLOW, 2)]  # Capital, took the yellow 2
+    key = st.observation_key(0)
+    assert key[-1] == (ROB_LEFT | ROB_BONUS, BLUE, 1, 1)
+    other = st.clone()
+    other.rob_hand[0] = card(GREEN, 6)  # another refill card: the same key
+    other.rob_last[1] = card(BLUE, 5)  # another blue card with the same effect: the same key
+    assert other.observation_key(0) == key
+    other.rob_last[2] = 0  # to ROB's City instead
+    assert other.observation_key(0) != key
+    other = st.clone()
+    other.hand[0] = [card(GREEN, 4)]  # the player's own hand is in the key
+    assert other.observation_key(0) != key

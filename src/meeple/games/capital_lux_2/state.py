@@ -250,22 +250,32 @@ class CapitalLux2State(State["CapitalLux2Game"]):
         return [1.0 if p in best else 0.0 for p in range(self.n)]
 
     def observation_key(self, player: int) -> Hashable:
-        """Return a key of what ``player`` has seen chance deal (closed-loop searches key their tree with it).
+        """Return a coarse key of what ``player`` has seen chance deal (closed-loop searches key their tree with it).
 
-        Its parts: ``player``'s pack and hand, the cards it peeks at, a drawn Agent modifier it holds, the face-down
-        items revealed at the last resolution, and in solo ROB's last turn, hand and reserve. All of them are in
-        ``player``'s observation.
+        Its parts: ``player``'s pack and hand, the cards it peeks at, the tiles' ``seen_key`` (e.g. a drawn Agent
+        modifier it holds), and in solo a summary of ROB's last turn: the ROB card turned, the colour of the citizen
+        card it picked, whether that went to the City (0) or the Capital (1), and whether ROB took a bonus card. All of
+        them are in ``player``'s observation. The key is kept coarse on purpose: the cards dealt to refill ROB's hand
+        and reserve, the exact card ROB played and the items revealed at a resolution are left out, so that a
+        closed-loop search's few visits per move are not spread over dozens of subtrees (docs/bots.md, sixth and
+        seventh sessions: this key scored better against ROB than the full one).
         """
         key: tuple[Hashable, ...] = (
             tuple(self.packs[player]),
             tuple(self.hand[player]),
             tuple(self.peek) if self.peek_owner == player else (),
             tuple(t.seen_key(self, player) for t in self.tiles),
-            tuple(tuple(item) for item in self.revealed),
         )
         if self.solo:
-            key += (tuple(self.rob_last), tuple(self.rob_hand), tuple(self.rob_reserve))
+            key += (self._rob_turn_summary(),)
         return key
+
+    def _rob_turn_summary(self) -> tuple[int, ...]:
+        """ROB's last turn, coarsely: (ROB card code, citizen card colour or -1, City 0 / Capital 1, bonus taken)."""
+        if not self.rob_last:
+            return ()
+        code, card, dest, bonus = self.rob_last
+        return (code, CARD_COLOUR[card] if card >= 0 else -1, dest, int(bonus >= 0))
 
     def observation(self, player: int | None) -> dict[str, Any]:
         """Return what ``player`` may know (see ``observation.py``)."""
