@@ -41,6 +41,18 @@ class Action:
         return out
 
 
+_SHORT = 120
+
+
+def short_repr(value: Any) -> str:
+    """Return ``repr(value)`` cut to a readable length (error messages never echo a huge input whole)."""
+    try:
+        text = repr(value)
+    except RecursionError:
+        return "<a deeply nested value>"
+    return text if len(text) <= _SHORT else text[: _SHORT - 3] + "..."
+
+
 _FIELD_TYPES: dict[type[Action], dict[str, Any]] = {}
 
 
@@ -62,35 +74,35 @@ def _check_value(value: Any, hint: Any) -> Any:
                 return _check_value(value, option)
             except TypeError:
                 continue
-        raise TypeError(f"{value!r} is not a {hint}")
+        raise TypeError(f"{short_repr(value)} is not a {hint}")
     if origin is tuple:
         if not isinstance(value, (list, tuple)):
-            raise TypeError(f"{value!r} is not a list")
+            raise TypeError(f"{short_repr(value)} is not a list")
         args = typing.get_args(hint)
         if len(args) == 2 and args[1] is Ellipsis:
             return tuple(_check_value(v, args[0]) for v in value)
         if len(args) != len(value):
-            raise TypeError(f"{value!r} does not have {len(args)} items")
+            raise TypeError(f"{short_repr(value)} does not have {len(args)} items")
         return tuple(_check_value(v, a) for v, a in zip(value, args, strict=True))
     if origin is typing.Literal:
         if value not in typing.get_args(hint):
-            raise TypeError(f"{value!r} is not one of {typing.get_args(hint)}")
+            raise TypeError(f"{short_repr(value)} is not one of {typing.get_args(hint)}")
         return value
     if hint is type(None):
         if value is not None:
-            raise TypeError(f"{value!r} is not null")
+            raise TypeError(f"{short_repr(value)} is not null")
         return None
     if hint is bool:
         if not isinstance(value, bool):
-            raise TypeError(f"{value!r} is not a boolean")
+            raise TypeError(f"{short_repr(value)} is not a boolean")
         return value
     if hint is int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise TypeError(f"{value!r} is not an integer")
+            raise TypeError(f"{short_repr(value)} is not an integer")
         return value
     if hint is str:
         if not isinstance(value, str):
-            raise TypeError(f"{value!r} is not a string")
+            raise TypeError(f"{short_repr(value)} is not a string")
         return value
     if hint is Any:
         return value
@@ -139,8 +151,20 @@ class ActionCodec:
         return self._actions
 
     def intern(self, action: Action) -> Action:
-        """Return the canonical instance equal to ``action`` (or ``action`` itself if it has no code)."""
-        return self._actions[self._codes[action]] if action in self._codes else action
+        """Return the canonical instance equal to ``action``.
+
+        Raises:
+            InvalidActionError: ``action`` is not one of this game's actions (another game's action, a
+                placeholder such as ``HiddenAction``, or a field value out of range).
+        """
+        try:
+            code = self._codes.get(action)
+        except TypeError:  # an unhashable field value
+            code = None
+        if code is None:
+            known = ", ".join(self._types)
+            raise InvalidActionError(f"{short_repr(action)} is not an action of this game (its action types: {known})")
+        return self._actions[code]
 
     def encode(self, action: Action) -> int:
         """Return the stable integer code of ``action``.
@@ -172,10 +196,11 @@ class ActionCodec:
             InvalidActionError: unknown type, missing or extra fields, or a field of the wrong type.
         """
         if not isinstance(data, Mapping) or "type" not in data:
-            raise InvalidActionError(f"an action is a JSON object with a 'type' key, got {data!r}")
-        cls = self._types.get(data["type"])
+            raise InvalidActionError(f"an action is a JSON object with a 'type' key, got {short_repr(data)}")
+        name = data["type"]
+        cls = self._types.get(name) if isinstance(name, str) else None
         if cls is None:
-            raise InvalidActionError(f"unknown action type {data['type']!r}; known types: {', '.join(self._types)}")
+            raise InvalidActionError(f"unknown action type {short_repr(name)}; known types: {', '.join(self._types)}")
         hints = _field_types(cls)
         given = {k: v for k, v in data.items() if k != "type"}
         missing = [k for k in hints if k not in given]
@@ -192,6 +217,13 @@ class ActionCodec:
             except TypeError as exc:
                 raise InvalidActionError(f"{cls.type_name}.{name}: {exc}") from None
         try:
-            return self.intern(cls(**kwargs))
+            action = cls(**kwargs)
         except (TypeError, ValueError) as exc:
             raise InvalidActionError(f"invalid {cls.type_name}: {exc}") from None
+        code = self._codes.get(action)
+        if code is None:
+            raise InvalidActionError(
+                f"{cls.type_name} with {short_repr(given)} is not an action of this game: a value is out of range "
+                "(every action of the game has an integer code; see legal_actions for the ones allowed now)"
+            )
+        return self._actions[code]

@@ -16,7 +16,7 @@ from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Self, TypeVar
 
-from meeple.core.action import Action
+from meeple.core.action import Action, short_repr
 from meeple.core.errors import IllegalActionError, InvalidActionError, NotYourTurnError
 from meeple.core.game import STATE_FORMAT
 from meeple.core.rng import Rng
@@ -122,6 +122,18 @@ class State(ABC, Generic[G]):
         """
         return None
 
+    def check_consistency(self) -> None:
+        """Check the position's ranges and conservation invariants (called on every restored snapshot).
+
+        A game overrides it to check that every card, piece and token is in exactly one zone, that counters stay
+        within their supply and that indices (seats, characters, phases) are in range; the helpers of
+        :mod:`meeple.core.snapshot` (``expect_int``, ``expect_each_once``) name the field that fails. The default
+        checks nothing.
+
+        Raises:
+            InvalidStateError: the first broken invariant, naming its field (``body.gold[2]``).
+        """
+
     @abstractmethod
     def observation(self, player: int | None) -> dict[str, Any]:
         """Return a JSON-able dict of exactly what ``player`` may know; ``None`` is the spectator view."""
@@ -179,7 +191,9 @@ class State(ABC, Generic[G]):
             player: the seat submitting the action; if given it must be the seat to move.
 
         Raises:
-            InvalidActionError: the action cannot be decoded.
+            InvalidActionError: the action cannot be decoded: not an :class:`Action`, integer code or JSON object,
+                an unknown type or field, a value out of range, another game's action, or a
+                :class:`HiddenAction` placeholder.
             NotYourTurnError: ``player`` is not the seat to move.
             IllegalActionError: the game is over, or the action is not legal now. The message lists the legal
                 actions as the seat to move sees them: a server passes ``player`` so that another seat only ever
@@ -189,12 +203,14 @@ class State(ABC, Generic[G]):
         if not isinstance(action, Action):
             action = self.game.to_action(action)
         if self.is_terminal():
+            action = self.game.to_action(action)
             raise IllegalActionError(f"the game is over; {self._text(action)} cannot be played")
         actor = self.current_player()
         if player is not None and player != actor:
             raise NotYourTurnError(f"it is seat {actor}'s turn, not seat {player}'s")
         legal = self._legal if self._legal is not None else self.legal_actions()
         if action not in legal:
+            action = self.game.to_action(action)  # another game's action or a placeholder: InvalidActionError
             raise IllegalActionError(self._illegal_message(action, legal, actor))
         self._legal = None
         self.history.append((actor, action))
@@ -269,6 +285,8 @@ class State(ABC, Generic[G]):
         """
         if player is not None and player != self.current_player():
             raise NotYourTurnError(f"it is seat {self.current_player()}'s turn, not seat {player}'s")
+        if not isinstance(text, str):
+            raise InvalidActionError(f"an action's text is a string, not {type(text).__name__}")
         wanted = text.strip()
         legal = self.legal_actions()
         for a in legal:
@@ -277,13 +295,13 @@ class State(ABC, Generic[G]):
         if wanted.startswith("{"):
             try:
                 return self.game.action_from_json(json.loads(wanted))
-            except json.JSONDecodeError as exc:
+            except (json.JSONDecodeError, RecursionError) as exc:
                 raise InvalidActionError(f"malformed JSON action: {exc}") from None
-        if wanted.isdigit():
+        if wanted.isdecimal() and wanted.isascii() and len(wanted) <= 18:
             return self.game.action_from_code(int(wanted))
         mover = self.current_player()
         shown = "; ".join(self.action_to_string(a, perspective=mover) for a in legal[:_MAX_LISTED])
-        raise InvalidActionError(f"no legal action reads {text!r}; legal: {shown or 'none (game over)'}")
+        raise InvalidActionError(f"no legal action reads {short_repr(text)}; legal: {shown or 'none (game over)'}")
 
     def information_state_string(self, player: int) -> str:
         """Return a perfect-recall key of what ``player`` knows: their observation and the history as they saw it.
@@ -309,6 +327,9 @@ class State(ABC, Generic[G]):
         other = self._resample(player, rng)
         other.history = [(p, a if p == player else self._redacted(a, p, player)) for p, a in self.history]
         other.rng = rng.fork()
+        # The seed is the game master's secret: ``new_initial_state(seed)`` rebuilds every hand and the deck order.
+        # The copy gets a seed drawn from ``rng`` (what the seat knows and its own randomness), never the real one.
+        other.seed = other.rng.clone().randrange(1 << 62)
         other._legal = None
         return other
 
