@@ -117,6 +117,6 @@ class SealedCommitments(Generic[T]):
     @classmethod
     def from_json(cls, data: dict[str, Any], decode: Callable[[Any], T] = lambda v: v) -> SealedCommitments[T]:
         """Rebuild from :meth:`to_json` output."""
-        out: SealedCommitments[T] = cls(data["order"])
+        out: SealedCommitments[T] = cls([int(s) for s in data["order"]])
         out.values = {int(s): decode(v) for s, v in data["values"]}
         return out

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
-from meeple.core.action import Action, ActionCodec
+from meeple.core.action import Action, ActionCodec, short_repr
 from meeple.core.errors import InvalidActionError, InvalidParameterError, InvalidStateError
 from meeple.core.params import ParamSpec, build_params, describe_params, params_to_json
 
@@ -147,26 +147,51 @@ class Game(ABC, Generic[P]):
             raise InvalidParameterError(f"a seed is a non-negative integer, not {seed!r}")
         return self._new_state(seed)
 
-    def state_from_json(self, data: Mapping[str, Any]) -> State[Any]:
-        """Rebuild the exact state serialized by :meth:`State.to_json`.
+    def state_from_json(self, data: Mapping[str, Any], *, check_history: bool = True) -> State[Any]:
+        """Rebuild the exact state serialized by :meth:`State.to_json`, after validating it.
+
+        Accepts exactly what ``to_json`` produces (see :mod:`meeple.core.snapshot` for the five checks): well-formed
+        common fields, every value of the right type, the game's conservation invariants, a sound position and,
+        where the history is complete, the position the history reaches from the seed.
+
+        Args:
+            data: the snapshot (JSON data).
+            check_history: replay a complete history and compare (default). Pass False only for a position you
+                built yourself (a test's explicit position), whose body no history produces.
 
         Raises:
-            InvalidStateError: the data is not a state of this game with these parameters.
+            InvalidStateError: the data is not a valid state of this game with these parameters; the message names
+                the field (``body.gold[2]``, ``history[14]``...).
         """
+        from meeple.core import snapshot
+
         if not isinstance(data, Mapping) or data.get("format") != STATE_FORMAT:
             raise InvalidStateError(f"not a serialized meeple state (expected format {STATE_FORMAT!r})")
         if data.get("game") != self.name:
-            raise InvalidStateError(f"this is a state of {data.get('game')!r}, not of {self.name!r}")
+            raise InvalidStateError(f"this is a state of {short_repr(data.get('game'))}, not of {self.name!r}")
         if data.get("params") != self.params_dict():
             raise InvalidStateError(
-                f"the state's parameters {data.get('params')} differ from this game's {self.params_dict()}"
+                f"the state's parameters {short_repr(data.get('params'))} differ from this game's {self.params_dict()}"
             )
+        wire = snapshot.as_json_data(data)
+        snapshot.check_common(self, wire)
         try:
-            return self._state_from_body(data)
-        except (KeyError, IndexError, TypeError, ValueError) as exc:
-            if isinstance(exc, InvalidStateError):
-                raise
-            raise InvalidStateError(f"malformed {self.name} state: {exc!r}") from exc
+            state = self._state_from_body(wire)
+        except InvalidStateError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - any failure to restore is a malformed snapshot
+            raise InvalidStateError(f"malformed {self.name} state: {short_repr(exc)}") from None
+        snapshot.check_round_trip(wire, state)
+        try:
+            state.check_consistency()
+        except InvalidStateError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a check that cannot even run means a malformed body
+            raise InvalidStateError(f"malformed {self.name} state: {short_repr(exc)}") from None
+        snapshot.check_sound(state)
+        if check_history:
+            snapshot.check_history(self, wire)
+        return state
 
     def action_from_json(self, data: Mapping[str, Any]) -> Action:
         """Decode an action from its JSON form. Raises :class:`InvalidActionError` on malformed input."""
@@ -187,12 +212,16 @@ class Game(ABC, Generic[P]):
             InvalidActionError: the input is none of those, or cannot be decoded.
         """
         if isinstance(action, Action):
+            if type(action).type_name == "hidden_action":
+                raise InvalidActionError(
+                    "a HiddenAction stands for another seat's move in a resampled state and cannot be played"
+                )
             return self.codec.intern(action)
         if isinstance(action, int) and not isinstance(action, bool):
             return self.codec.decode(action)
         if isinstance(action, Mapping):
             return self.codec.from_json(action)
-        raise InvalidActionError(f"an action is an Action, an integer code or a JSON object, not {action!r}")
+        raise InvalidActionError(f"an action is an Action, an integer code or a JSON object, not {short_repr(action)}")
 
     def __repr__(self) -> str:
         return f"load_game({self.name!r}, **{self.params_dict()!r})"

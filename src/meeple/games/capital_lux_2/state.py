@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from meeple.core.action import Action
 from meeple.core.decisions import Decision, SealedCommitments
 from meeple.core.rng import Rng
+from meeple.core.snapshot import expect, expect_each_once, expect_int, expect_ints
 from meeple.core.state import TERMINAL, State
 from meeple.games.capital_lux_2 import flow, solo
 from meeple.games.capital_lux_2.actions import (
@@ -28,7 +29,7 @@ from meeple.games.capital_lux_2.actions import (
     SelectCard,
     TakeCard,
 )
-from meeple.games.capital_lux_2.data import CARD_COLOUR, COLOUR_NAMES, card_name
+from meeple.games.capital_lux_2.data import CARD_COLOUR, COLOUR_NAMES, NUM_CARDS, ROUNDS, card_name
 from meeple.games.capital_lux_2.powers import POWERS, PowerTile
 from meeple.games.capital_lux_2.rules import score, solo_wins, winners
 
@@ -350,15 +351,61 @@ class CapitalLux2State(State["CapitalLux2Game"]):
     def _restore_body(self, body: dict[str, Any]) -> None:
         """Restore the game-specific fields from :meth:`_body_to_json` output."""
         for k in self._LIST_FIELDS:
-            setattr(self, k, _plain(body[k]))
+            setattr(self, k, _ints(body[k]))
         for k in self._INT_FIELDS:
             setattr(self, k, int(body[k]))
-        self.set_tiles(list(body["tiles"]))
-        self.mat = {k: list(v) for k, v in body["mat"].items()}
+        self.set_tiles([str(t) for t in body["tiles"]])
+        self.mat = {str(k): [int(x) for x in v] for k, v in body["mat"].items()}
         self.stack = [Decision.from_json(d) for d in body["stack"]]
         self.extra_play = bool(body["extra_play"])
         self.ending = bool(body["ending"])
-        self.sealed = SealedCommitments.from_json(body["sealed"], tuple)
+        self.sealed = SealedCommitments.from_json(body["sealed"], lambda v: tuple(int(c) for c in v))
+
+    def check_consistency(self) -> None:
+        """Check a restored position: every citizen card exactly once, the tiles, ranges.
+
+        Raises:
+            InvalidStateError: the first broken invariant, naming the body field.
+
+        Rules: capital_lux_2.md "Material" (100 citizen cards, 25 a colour), "Setup" (one power tile a colour).
+        """
+        n = self.n
+        expect_int(self.phase, "body.phase", PH_DRAFT, PH_END)
+        expect_int(self.round, "body.round", 0, ROUNDS - 1)
+        expect_int(self.emperor, "body.emperor", 0, n - 1)
+        expect_int(self.dstage, "body.dstage", 0, flow.SOLO_DRAFT_STAGES)
+        expect_int(self.peek_owner, "body.peek_owner", -1, n - 1)
+        expect(len(self.tiles) == 4, "body.tiles", "four power tiles")
+        for i, tile in enumerate(self.tiles):
+            expect(tile.colour == i, f"body.tiles[{i}]", f"a tile of the {COLOUR_NAMES[i]} district")
+        for name, size in (("hand", n), ("packs", n), ("first", n), ("city", self.np), ("bonus", self.np)):
+            expect(len(getattr(self, name)) == size, f"body.{name}", f"{size} entries")
+        expect(len(self.gold) == self.np, "body.gold", f"{self.np} entries")
+        expect_ints(self.gold, "body.gold", 0, 10_000)
+        expect(len(self.capital) == 4 and all(len(c) == 4 for c in self.city), "body.capital", "four districts")
+        zones: dict[str, list[int]] = {"body.deck": self.deck, "body.discard": self.discard}
+        for d, cards in enumerate(self.capital):
+            zones[f"body.capital[{d}]"] = cards
+        for p in range(self.np):
+            for d, cards in enumerate(self.city[p]):
+                zones[f"body.city[{p}][{d}]"] = cards
+            zones[f"body.bonus[{p}]"] = self.bonus[p]
+        for s in range(n):
+            zones[f"body.hand[{s}]"] = self.hand[s]
+            zones[f"body.packs[{s}]"] = self.packs[s]
+            zones[f"body.first[{s}]"] = [self.first[s]] if self.first[s] >= 0 else []
+        for s, picked in self.sealed.values.items():
+            zones[f"body.sealed[{s}]"] = list(picked)
+        zones["body.peek"] = self.peek
+        zones["body.rob_hand"] = [c for c in self.rob_hand if c >= 0]  # -1: an empty slot
+        zones["body.rob_reserve"] = self.rob_reserve
+        for i, entry in enumerate(self.hidden):
+            expect(len(entry) == 4 and 0 <= entry[0] < 4 and entry[1] in (0, 1), f"body.hidden[{i}]", "an item")
+            if entry[1] == 1:
+                zones[f"body.hidden[{i}]"] = [entry[2]]
+        for tile in self.tiles:
+            zones[f"body.mat ({tile.tile_id})"] = tile.held_cards(self)
+        expect_each_once(zones, range(NUM_CARDS), "citizen card")
 
     def _resample(self, player: int, rng: Rng) -> CapitalLux2State:
         other = self.clone()
@@ -422,6 +469,13 @@ def _plain(value: Any) -> Any:
     if isinstance(value, list):
         return [_plain(v) for v in value]
     return value
+
+
+def _ints(value: Any) -> Any:
+    """Return nested lists (copies) of nested lists, every leaf converted with ``int`` (restore side)."""
+    if isinstance(value, list):
+        return [_ints(v) for v in value]
+    return int(value)
 
 
 def _redeal(st: CapitalLux2State, slots: list[list[int]], entries: list[list[int]], seats: list[int], rng: Rng) -> None:

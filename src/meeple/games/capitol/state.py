@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from meeple.core import TERMINAL, Action, Decision, Rng, SealedCommitments, State
+from meeple.core.snapshot import expect, expect_each_once, expect_int, expect_ints
 from meeple.games.capitol import rules
 from meeple.games.capitol.actions import AddToBid, DrawCard, PlaceBuilding, PlaceFloor, PlaceRoof, PlaceTile, PlayCard
 from meeple.games.capitol.data import (
@@ -26,6 +27,7 @@ from meeple.games.capitol.data import (
     ROUNDS,
     STARTING_BUILDINGS,
     TEMPLE,
+    TILE_NAMES,
     TOTAL_FLOORS,
 )
 
@@ -599,16 +601,104 @@ class CapitolState(State["Capitol"]):
         return body
 
     def _restore_body(self, body: dict[str, Any]) -> None:
-        """Set every game field from :meth:`_body_to_json` output."""
+        """Set every game field from :meth:`_body_to_json` output, each value converted to its type.
+
+        A wrong type changes the value, so the snapshot check that follows (``to_json`` gives the snapshot back)
+        names it.
+        """
         for name in _SCALARS:
-            setattr(self, name, body[name])
+            setattr(self, name, int(body[name]))
         for name in _FLAT_LISTS:
-            setattr(self, name, list(body[name]))
+            if name == "active":
+                self.active = [bool(x) for x in body[name]]
+            elif name not in ("auction_log", "draw_queue"):
+                setattr(self, name, [int(x) for x in body[name]])
+        self.auction_log = [
+            [int(k), int(w), None if shown is None else [[int(c) for c in b] for b in shown], int(z)]
+            for k, w, shown, z in body["auction_log"]
+        ]
         self.stack = [Decision.from_json(d) for d in body["stack"]]
         self.draw_queue = [(int(s), int(c)) for s, c in body["draw_queue"]]
         for name in _NESTED_LISTS:
-            setattr(self, name, [list(x) for x in body[name]])
-        self.bids = SealedCommitments.from_json(body["bids"], tuple)
+            setattr(self, name, [[int(c) for c in x] for x in body[name]])
+        self.bids = SealedCommitments.from_json(body["bids"], lambda v: tuple(int(c) for c in v))
+
+    def check_consistency(self) -> None:
+        """Check a restored position: every card, floor, roof and tile exactly once, derived zone totals, ranges.
+
+        Raises:
+            InvalidStateError: the first broken invariant, naming the body field.
+
+        Rules: capitol.md §5.1 (the three decks, 90 floors, 5 roofs of each type a player, 2 amphitheatres,
+        2 temples and 8 fountain tiles), §5.2 (zone majorities count floors and the tallest building).
+        """
+        n = self.game.num_players
+        nz = len(self.game.zones)
+        expect_int(self.consul, "body.consul", 0, n - 1)
+        expect_int(self.round, "body.round", 1, ROUNDS)
+        expect_int(self.phase, "body.phase", CONSTRUCTION, OVER)
+        expect_int(self.to_move, "body.to_move", 0, n - 1)
+        expect_int(self.lot, "body.lot", 0, 3)
+        expect_int(self.supply, "body.supply", 0, TOTAL_FLOORS)
+        for name, size in (("hands", n), ("known", n), ("offboard", n), ("piles", 3), ("discards", 3)):
+            expect(len(getattr(self, name)) == size, f"body.{name}", f"{size} entries")
+        for name, size in (("points", n), ("active", n), ("bonus", n), ("reserve", 2 * n), ("zone_bld", nz)):
+            expect(len(getattr(self, name)) == size, f"body.{name}", f"{size} entries")
+        expect_ints(self.points, "body.points", 0, 10_000)
+        self._check_cards()
+        self._check_buildings()
+        for k, total in ((AMPHITHEATRE, 2), (TEMPLE, 2), (FOUNTAIN, 8)):
+            placed = sum(self.zone_ftiles) if k == FOUNTAIN else sum(t == k for t in self.zone_large)
+            expect(
+                self.tiles[k] >= 0 and self.removed[k] >= 0 and self.tiles[k] + self.removed[k] + placed == total,
+                f"body.tiles[{k}]",
+                f"with the tiles set aside and placed: {total} {TILE_NAMES[k]} tiles",
+            )
+        for d in self.stack:
+            expect(d.kind in ("floor", "roof", "permit", "tile") and 0 <= d.player < n, "body.stack", "a decision")
+            expect(all(type(x) is int for x in d.data), "body.stack", "decision data are integers")
+
+    def _check_cards(self) -> None:
+        zones: dict[str, list[int]] = {}
+        for s, hand in enumerate(self.hands):
+            zones[f"body.hands[{s}]"] = hand
+            expect(set(self.known[s]) <= set(hand), f"body.known[{s}]", "cards of that hand")
+        for t in range(3):
+            zones[f"body.piles[{t}]"] = self.piles[t]
+            zones[f"body.discards[{t}]"] = self.discards[t]
+        expect_each_once(zones, [c for deck in DECKS for c in deck], "card")
+        expect(set(self.draft) <= set(self.hands[self.to_move]), "body.draft", "cards of the bidder's hand")
+        for s, bid in self.bids.values.items():
+            expect(0 <= s < len(self.hands) and set(bid) <= set(self.hands[s]), "body.bids", "cards of that hand")
+
+    def _check_buildings(self) -> None:
+        n = self.game.num_players
+        floors = self.supply
+        roofs = [0] * (2 * n)
+        for p, bld in enumerate(self.offboard):
+            for code in bld:
+                expect_int(code, f"body.offboard[{p}]", 4, 4 * TOTAL_FLOORS + 2)
+                floors += code >> 2
+                if code & 3:
+                    roofs[2 * p + (code & 3) - 1] += 1
+        zone_floors, zone_tall, zone_top = [0] * len(self.zone_floors), [0] * len(self.zone_tall), []
+        for z, bld in enumerate(self.zone_bld):
+            top = 0
+            for code in bld:
+                h, p = code >> 2, code & 3
+                expect(1 <= h and p < n and self.zone_roof[z] in (1, 2), f"body.zone_bld[{z}]", "roofed buildings")
+                floors += h
+                roofs[2 * p + self.zone_roof[z] - 1] += 1
+                zone_floors[z * n + p] += h
+                zone_tall[z * n + p] = max(zone_tall[z * n + p], h)
+                top = max(top, h)
+            zone_top.append(top)
+        expect(floors == TOTAL_FLOORS, "body.supply", f"with the floors built: {TOTAL_FLOORS} floors")
+        for i, used in enumerate(roofs):
+            expect(self.reserve[i] >= 0 and self.reserve[i] + used == ROOFS_PER_TYPE, f"body.reserve[{i}]", "5 roofs")
+        expect(self.zone_floors == zone_floors, "body.zone_floors", "the floors of each seat's buildings a zone")
+        expect(self.zone_tall == zone_tall, "body.zone_tall", "each seat's tallest building a zone")
+        expect(self.zone_top == zone_top, "body.zone_top", "each zone's tallest building")
 
     def _resample(self, player: int, rng: Rng) -> CapitolState:
         """Re-deal what ``player`` cannot see (see :func:`meeple.games.capitol.redeal.resample`)."""

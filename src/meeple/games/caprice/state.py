@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from meeple.core.action import Action
 from meeple.core.rng import Rng
+from meeple.core.snapshot import expect, expect_int, expect_ints
 from meeple.core.state import TERMINAL, State
 from meeple.games.caprice.actions import ExchangeSymbol, KeepSymbol, Move, OrderSymbol, Place, SkipMove
 from meeple.games.caprice.data import (
@@ -403,6 +404,52 @@ class CapriceState(State["CapriceGame"]):
         self.orders = [[int(t) for t in o] for o in body["orders"]]
         self.points = [int(p) for p in body["points"]]
         self.winner = int(body["winner"])
+
+    def check_consistency(self) -> None:
+        """Check a restored position: every piece and symbol token exactly once, heights and indices in range.
+
+        Raises:
+            InvalidStateError: the first broken invariant, naming the body field.
+
+        Rules: caprice.md §3 (24 pieces, 6 per type; 20 symbol tokens, 5 per type; towers of at most 4 pieces).
+        """
+        n = self.game.num_players
+        expect(len(self.towers) == NUM_SPACES, "body.towers", f"one tower a space ({NUM_SPACES})")
+        for name in ("symbols", "exchanges", "orders"):
+            expect(len(getattr(self, name)) == n, f"body.{name}", f"one entry per seat ({n})")
+        expect_int(self.phase, "body.phase", DRAW, OVER)
+        expect_int(self.player, "body.player", 0, n - 1)
+        expect_int(self.first, "body.first", 0, n - 1)
+        if self.phase == DRAW:
+            expect_int(self.drawn, "body.drawn", 0, NUM_TYPES - 1)
+        else:
+            expect(self.drawn == -1, "body.drawn", "-1 outside the draw phase")
+        expect_int(self.placed, "body.placed", -1, NUM_SPACES - 1)
+        expect_int(self.marker, "body.marker", -1, NUM_SPACES - 1)
+        expect_int(self.ender, "body.ender", -1, n - 1)
+        expect_int(self.winner, "body.winner", -1, n - 1)
+        expect_int(self.draws, "body.draws", 0, SYMBOLS_PER_PLAYER * n)
+        expect(len(self.points) in (0, n), "body.points", f"empty, or one entry per seat ({n})")
+        pieces = [0] * NUM_TYPES
+        for i, tower in enumerate(self.towers):
+            expect(len(tower) <= MAX_HEIGHT, f"body.towers[{i}]", f"at most {MAX_HEIGHT} pieces")
+            expect_ints(tower, f"body.towers[{i}]", 0, NUM_TYPES - 1)
+            for p in tower:
+                pieces[p] += 1
+        expect(sum(pieces) == self.placements, "body.placements", f"the pieces on the board ({sum(pieces)})")
+        tokens = [0] * NUM_TYPES
+        if self.drawn >= 0:
+            tokens[self.drawn] += 1
+        for s, held in enumerate(self.symbols):
+            expect(len(held) <= SYMBOLS_PER_PLAYER, f"body.symbols[{s}]", f"at most {SYMBOLS_PER_PLAYER} tokens")
+            expect_ints(held, f"body.symbols[{s}]", 0, NUM_TYPES - 1)
+            for t in held:
+                tokens[t] += 1
+        for t in range(NUM_TYPES):
+            expect_int(self.supply[t], f"body.supply[{t}]", 0, PIECES_PER_TYPE)
+            expect(self.supply[t] + pieces[t] == PIECES_PER_TYPE, f"body.supply[{t}]", "with the board: 6 pieces")
+            expect_int(self.bag[t], f"body.bag[{t}]", 0, TOKENS_PER_TYPE)
+            expect(self.bag[t] + tokens[t] == TOKENS_PER_TYPE, f"body.bag[{t}]", "with the symbols held: 5 tokens")
 
     def _describe(self, action: Action, actor: int, perspective: int | None) -> str:
         if isinstance(action, Place):

@@ -96,6 +96,13 @@ class PowerTile:
         """Return the tile's lists of citizen cards that ``player`` cannot see (re-dealt by ``_resample``)."""
         return []
 
+    def held_cards(self, st: CapitalLux2State) -> list[int]:
+        """Return the citizen cards the tile holds (in ``st.mat`` or its pending decisions; default none).
+
+        The restore-time conservation check counts them with the cards of every other zone.
+        """
+        return []
+
     def resample(self, st: CapitalLux2State, player: int, rng: Rng) -> None:
         """Re-deal the tile's non-card hidden material that ``player`` cannot see (in place, on a copy)."""
 

@@ -63,6 +63,10 @@ class Etranger(PowerTile):
             _, card, seat = decision.data
             st.city[seat][action.district].append(card)
 
+    def held_cards(self, st: CapitalLux2State) -> list[int]:
+        """The card taken out of hand and not yet placed (held by the pending seat or district choice)."""
+        return [int(d.data[1]) for d in st.stack if d.kind == self.tile_id and d.data[0] != "card"]
+
     def describe_decision(self, decision: Decision) -> str:
         """Describe the pending choice."""
         step = decision.data[0]

@@ -59,6 +59,10 @@ class Infiltre(PowerTile):
         """Nobody has seen the held card."""
         return [st.mat[HELD]]
 
+    def held_cards(self, st: CapitalLux2State) -> list[int]:
+        """The card drawn and not yet placed face down."""
+        return list(st.mat[HELD])
+
     def describe_decision(self, decision: Decision) -> str:
         """Describe the pending choice."""
         return "Infiltré: choose the Capital district for the face-down card"
