@@ -2,8 +2,10 @@
 
 Schema of ``observation(player)`` (``player`` None = spectator: public information only; ``me`` below is
 ``player``). Characters are numbers 1–8 (``CHARACTER_NAMES`` gives names); a *district* is a dict
-``{"id": card id, "kind": kind id, "name": "Temple", "colour": "blue", "cost": 1, "score": 1}`` (the French name
-and the key are in ``meeple.games.citadels.data.KINDS[kind]``).
+``{"kind": kind id, "name": "Temple", "colour": "blue", "cost": 1, "score": 1}`` (the French name and the key are
+in ``meeple.games.citadels.data.KINDS[kind]``); the districts of my own hand and of my own pending choice also carry
+``"id"``, the card id. Districts anyone can see (cities, the Graveyard's district) carry no id: copies of one
+district are identical cards, and which copy a seat built must not tell the others which copies it still holds.
 
 - ``"game"``: ``"citadels"``; ``"seat"``: ``player``; ``"players"``: number of seats.
 - ``"phase"``: ``"draft"`` | ``"turn"`` | ``"end"``; ``"round"``: round number from 1; ``"current_player"``:
@@ -33,6 +35,8 @@ and the key are in ``meeple.games.citadels.data.KINDS[kind]``).
   "graveyard", "player"}`` plus, for ``keep_card``, ``"keep"`` (how many to keep) and ``"cards"`` (the drawn
   districts, only for the player choosing; others get ``"count"``); for ``exchange`` ``"selected"`` (districts,
   only to the Magician; others get ``"count"``); for ``graveyard`` ``"district"`` (public).
+- ``"exchanges"``: every Magician's exchange with the deck so far, public at the table: ``[{"round", "seat",
+  "count"}]`` (how many cards went under the deck and were drawn).
 - ``"first_complete"``: the seat that completed a city first, or None; ``"last_round"``: True once a city is
   complete (the current round is the last).
 - ``"scores"``: per seat the score breakdown ``{"districts", "five_colours", "first_complete", "complete",
@@ -55,17 +59,15 @@ _DECISIONS = ("keep_card", "exchange", "destroy", "graveyard")
 _STATUS = {-1: "absent", -2: "silent"}
 
 
-def district(card: int, kind: int) -> dict[str, Any]:
-    """Return the public description of one district card."""
+def district(kind: int, card: int | None = None) -> dict[str, Any]:
+    """Return the description of a district of kind ``kind``; with ``card``, its card id too (private cards only).
+
+    Rules: citadels.md §5.2 (the copies of a district are identical cards: a public view names the kind only).
+    """
     k = KINDS[kind]
-    return {
-        "id": card,
-        "kind": kind,
-        "name": k.name,
-        "colour": COLOURS[k.colour],
-        "cost": k.cost,
-        "score": k.score,
-    }
+    out: dict[str, Any] = {} if card is None else {"id": card}
+    out.update(kind=kind, name=k.name, colour=COLOURS[k.colour], cost=k.cost, score=k.score)
+    return out
 
 
 def build_observation(state: CitadelsState, player: int | None) -> dict[str, Any]:
@@ -83,7 +85,7 @@ def build_observation(state: CitadelsState, player: int | None) -> dict[str, Any
             "seat": s,
             "gold": state.gold[s],
             "hand_size": len(state.hands[s]),
-            "city": [district(c, kinds[c]) for c in state.cities[s]],
+            "city": [district(kinds[c]) for c in state.cities[s]],
             "city_size": len(state.cities[s]),
             "complete": len(state.cities[s]) >= g.threshold,
             "revealed": revealed[s],
@@ -102,13 +104,14 @@ def build_observation(state: CitadelsState, player: int | None) -> dict[str, Any
         "threshold": g.threshold,
         "deck_size": len(state.deck),
         "seats": seats,
-        "hand": None if me is None else [district(c, kinds[c]) for c in sorted(state.hands[me])],
+        "hand": None if me is None else [district(kinds[c], c) for c in sorted(state.hands[me])],
         "my_characters": [] if me is None else list(state.chars[me]),
         "my_discarded": [] if me is None else [c for s, c, k in state.events if s == me and k == 1],
         "characters": _characters(state),
         "draft": _draft(state, me),
         "turn": _turn(state),
         "pending": _pending(state, me),
+        "exchanges": [{"round": r, "seat": seat, "count": k} for r, seat, k in state.exchanges],
         "first_complete": state.first_complete if state.first_complete >= 0 else None,
         "last_round": state.ending,
         "scores": [b.to_json() for b in breakdowns],
@@ -197,14 +200,14 @@ def _pending(state: CitadelsState, me: int | None) -> dict[str, Any] | None:
     if kind == 0:
         out["keep"] = count
         if me == player:
-            out["cards"] = [district(c, kinds[c]) for c in sorted(cards)]
+            out["cards"] = [district(kinds[c], c) for c in sorted(cards)]
         else:
             out["count"] = len(cards)
     elif kind == 1:
         if me == player:
-            out["selected"] = [district(c, kinds[c]) for c in cards]
+            out["selected"] = [district(kinds[c], c) for c in cards]
         else:
             out["count"] = len(cards)
     elif kind == 3:
-        out["district"] = district(cards[0], kinds[cards[0]])
+        out["district"] = district(kinds[cards[0]])
     return out

@@ -1,8 +1,11 @@
-"""Copying and JSON (de)serialisation of the Citadels state's fields."""
+"""Copying, JSON (de)serialisation and the restore-time consistency check of the Citadels state's fields."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
+
+from meeple.core.snapshot import expect, expect_each_once, expect_int, expect_ints
+from meeple.games.citadels.const import D_EXCHANGE, D_GRAVEYARD, D_KEEP, DRAFT, OVER, TURNS
 
 if TYPE_CHECKING:
     from meeple.games.citadels.state import CitadelsState
@@ -49,6 +52,7 @@ def copy_fields(state: CitadelsState, other: CitadelsState) -> None:
     other.stack = [d[:] for d in state.stack]
     other.last_killed = state.last_killed[:]
     other.past = state.past[:]
+    other.exchanges = state.exchanges[:]
 
 
 def body_to_json(state: CitadelsState) -> dict[str, Any]:
@@ -62,21 +66,123 @@ def body_to_json(state: CitadelsState) -> dict[str, Any]:
     body["steps"] = [list(t) for t in state.steps]
     body["stack"] = [[d[0], d[1], list(d[2]), d[3]] for d in state.stack]
     body["past"] = [list(t) for t in state.past]
+    body["exchanges"] = [list(t) for t in state.exchanges]
     return body
 
 
+def _ints(values: Any) -> list[int]:
+    return [int(x) for x in values]
+
+
 def restore_body(state: CitadelsState, body: dict[str, Any]) -> None:
-    """Set the game-specific fields from :func:`body_to_json` output."""
+    """Set the game-specific fields from :func:`body_to_json` output.
+
+    Every value is converted to its type (``int``, ``bool``): a wrong type changes it, and the snapshot check that
+    follows (``to_json`` must give the snapshot back) names it.
+    """
     for name in _SCALARS:
-        setattr(state, name, body[name])
+        setattr(state, name, bool(body[name]) if name == "ending" else int(body[name]))
     for name in _LISTS:
-        setattr(state, name, [int(x) for x in body[name]])
-    state.hands = [list(x) for x in body["hands"]]
-    state.cities = [list(x) for x in body["cities"]]
-    state.chars = [list(x) for x in body["chars"]]
-    state.calls = [list(x) for x in body["calls"]]
+        setattr(state, name, _ints(body[name]))
+    state.hands = [_ints(x) for x in body["hands"]]
+    state.cities = [_ints(x) for x in body["cities"]]
+    state.chars = [_ints(x) for x in body["chars"]]
+    state.calls = [_ints(x) for x in body["calls"]]
     state.events = [(int(a), int(b), int(c)) for a, b, c in body["events"]]
     state.steps = tuple((int(a), int(b)) for a, b in body["steps"])
-    state.seen = [[tuple(t) for t in s] for s in body["seen"]]
-    state.stack = [[d[0], d[1], tuple(d[2]), d[3]] for d in body["stack"]]
-    state.past = [(int(r), int(c), int(s), int(k)) for r, c, s, k in body.get("past", [])]
+    state.seen = [[tuple(_ints(t)) for t in s] for s in body["seen"]]
+    state.stack = [[int(d[0]), int(d[1]), tuple(_ints(d[2])), int(d[3])] for d in body["stack"]]
+    state.past = [(int(r), int(c), int(s), int(k)) for r, c, s, k in body["past"]]
+    state.exchanges = [(int(r), int(s), int(k)) for r, s, k in body["exchanges"]]
+
+
+def check_consistency(state: CitadelsState) -> None:
+    """Check a restored position: ranges, every district card and character exactly once, derived fields.
+
+    Raises:
+        InvalidStateError: the first broken invariant, naming the body field.
+
+    Rules: citadels.md §5.2 r1 (65/66 district cards, 2 gold each at the start, an unlimited bank), r2–r3 (the
+    characters of a round: face down, face up, offered, chosen).
+    """
+    g = state.game
+    n = g.num_players
+    cards = len(g.card_kind)
+    for name in ("hands", "cities", "masks", "gold", "chars", "seen"):
+        expect(len(getattr(state, name)) == n, f"body.{name}", f"one entry per seat ({n})")
+    for name in ("built_round", "known"):
+        expect(len(getattr(state, name)) == cards, f"body.{name}", f"one entry per district card ({cards})")
+    expect(len(state.owner) == 9, "body.owner", "one entry per character slot 0..8")
+    expect_int(state.phase, "body.phase", DRAFT, OVER)
+    expect_int(state.crown, "body.crown", 0, n - 1)
+    expect_int(state.round, "body.round", 1, g.params.max_rounds)
+    expect_ints(state.gold, "body.gold", 0, 10 * g.info.max_game_length)
+    expect_int(state.calling, "body.calling", 0, 9)
+    expect_int(state.turn_seat, "body.turn_seat", -1, n - 1)
+    expect_int(state.killed, "body.killed", 0, 8)
+    expect_int(state.robbed, "body.robbed", 0, 8)
+    expect_int(state.flags, "body.flags", 0, 31)
+    expect_int(state.builds, "body.builds", 0, 3)
+    expect_int(state.first_complete, "body.first_complete", -1, n - 1)
+    expect_ints(state.built_round, "body.built_round", -1, state.round)
+    for r, seat, count in state.exchanges:
+        expect(1 <= r <= state.round and 0 <= seat < n and 1 <= count <= cards, "body.exchanges", "(round, seat, k)")
+    _check_cards(state)
+    _check_characters(state)
+    _check_turn(state)
+
+
+def _check_cards(state: CitadelsState) -> None:
+    kinds = state.game.card_kind
+    zones: dict[str, list[int]] = {"body.deck": state.deck}
+    for s, hand in enumerate(state.hands):
+        zones[f"body.hands[{s}]"] = hand
+    for s, city in enumerate(state.cities):
+        zones[f"body.cities[{s}]"] = city
+        expect(len({kinds[c] for c in city}) == len(city), f"body.cities[{s}]", "a city holds one district a kind")
+        mask = 0
+        for c in city:
+            mask |= 1 << kinds[c]
+        expect(
+            state.masks[s] == mask, f"body.masks[{s}]", f"the kinds built in city {s} ({mask}), not {state.masks[s]}"
+        )
+    for i, d in enumerate(state.stack):
+        expect(len(d) == 4 and 0 <= d[0] <= 3 and 0 <= d[1] < len(state.hands), f"body.stack[{i}]", "a decision")
+        if d[0] in (D_KEEP, D_GRAVEYARD):
+            zones[f"body.stack[{i}]"] = list(d[2])
+        elif d[0] == D_EXCHANGE:
+            expect(set(d[2]) <= set(state.hands[d[1]]), f"body.stack[{i}]", "the Magician selects cards of his hand")
+    expect_each_once(zones, range(len(kinds)), "district card")
+
+
+def _check_characters(state: CitadelsState) -> None:
+    zones: dict[str, list[int]] = {
+        "body.faceup": state.faceup,
+        "body.facedown": state.facedown,
+        "body.pool": state.pool,
+    }
+    for s, chars in enumerate(state.chars):
+        zones[f"body.chars[{s}]"] = chars
+        for c in chars:
+            expect(0 <= c <= 8 and state.owner[c] == s, f"body.owner[{c}]", f"seat {s}, who holds the character")
+    expect_each_once(zones, state.game.round_characters, "character of this round")
+    held = sum(len(c) for c in state.chars)
+    expect(sum(1 for o in state.owner if o >= 0) == held, "body.owner", "only the chosen characters have a holder")
+
+
+def _check_turn(state: CitadelsState) -> None:
+    n = state.game.num_players
+    for i, (seat, kind) in enumerate(state.steps):
+        expect(0 <= seat < n and kind in (0, 1), f"body.steps[{i}]", "[seat, 0 pick | 1 discard]")
+    if state.phase == DRAFT:
+        expect_int(state.step, "body.step", 0, len(state.steps) - 1)
+    if state.stack:
+        expected = state.stack[-1][1]
+    elif state.phase == DRAFT:
+        expected = state.steps[state.step][0]
+    elif state.phase == TURNS:
+        expected = state.turn_seat
+        expect(0 <= state.calling <= 8 and state.owner[state.calling] == expected, "body.turn_seat", "the caller")
+    else:
+        expected = -4
+    expect(state.cur == expected, "body.cur", f"the seat to move ({expected}), not {state.cur}")

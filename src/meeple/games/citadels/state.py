@@ -10,6 +10,7 @@ Representation (all plain lists/ints, copied with slicing by :meth:`CitadelsStat
   ``killed``/``robbed`` (0 = none), ``flags`` (what the current character did this turn), ``builds``;
 - ``past``: the calls of the finished rounds, public once the round is over: ``(round, character, seat | -1,
   killed 0/1)`` (a killed character's holder is revealed at the end of the round);
+- ``exchanges``: the Magician's exchanges with the deck, public: ``(round, seat, count)``;
 - ``stack``: pending decisions ``[kind, player, cards, count]`` (keep a drawn card, the Magician's exchange, the
   Warlord's destruction, the Graveyard).
 
@@ -92,7 +93,7 @@ from meeple.games.citadels.const import OBS_BIT as _OBS_BIT
 from meeple.games.citadels.const import SCHOOL_BIT as _SCHOOL_BIT
 from meeple.games.citadels.const import WALL_BIT as _WALL_BIT
 from meeple.games.citadels.legal import decision_actions, turn_actions
-from meeple.games.citadels.serial import body_to_json, copy_fields, restore_body
+from meeple.games.citadels.serial import body_to_json, check_consistency, copy_fields, restore_body
 
 
 class CitadelsState(State["Citadels"]):
@@ -132,6 +133,7 @@ class CitadelsState(State["Citadels"]):
         self.ending = False
         self.last_killed: list[int] = []
         self.past: list[tuple[int, int, int, int]] = []
+        self.exchanges: list[tuple[int, int, int]] = []
         self.cur = 0
         if setup:
             self.rng.shuffle(self.deck)
@@ -414,6 +416,7 @@ class CitadelsState(State["Citadels"]):
             hand.remove(c)
             self.deck.insert(0, c)
             self.known[c] = 1 << seat
+        self.exchanges.append((self.round, seat, len(top[2])))
         self._draw_into(seat, len(top[2]))
 
     def _lab(self, action: DiscardForGold) -> None:
@@ -556,6 +559,10 @@ class CitadelsState(State["Citadels"]):
     def _restore_body(self, body: dict[str, Any]) -> None:
         """Set the game-specific fields from :meth:`_body_to_json` output."""
         restore_body(self, body)
+
+    def check_consistency(self) -> None:
+        """Check ranges and conservation (see :func:`meeple.games.citadels.serial.check_consistency`)."""
+        check_consistency(self)
 
     def _resample(self, player: int, rng: Rng) -> CitadelsState:
         from meeple.games.citadels.draft import resample
