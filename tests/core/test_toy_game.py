@@ -3,11 +3,26 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
 import meeple
-from meeple.core import SEALED, GameRecord, Rng, read_records, write_records
+from meeple.core import (
+    SEALED,
+    Action,
+    Game,
+    GameRecord,
+    InvalidActionError,
+    InvalidStateError,
+    Rng,
+    State,
+    read_records,
+    snapshot,
+    write_records,
+)
+from meeple.core.state import HiddenAction
 from meeple.core.testing import ConformanceError, check_game
 from tests.core.toy_game import Bid, Give, GiveTo, Keep, ToyState
 
@@ -225,3 +240,91 @@ def test_move_number_counts_what_the_seat_saw() -> None:
     state.history = [(0, Bid(1)), (0, Bid(2)), (1, Bid(0))]
     assert meeple.SeatView(state, 1).move_number() == 2
     assert meeple.SeatView(state, 0).move_number() == 3
+
+
+def test_harness_catches_a_resample_that_keeps_the_real_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    fair = State.resample_from_infostate
+
+    def keeps_seed(self: State[Any], player: int, rng: Rng) -> State[Any]:
+        other = fair(self, player, rng)
+        other.seed = self.seed  # the deal can be rebuilt with new_initial_state(other.seed)
+        return other
+
+    monkeypatch.setattr(State, "resample_from_infostate", keeps_seed)
+    with pytest.raises(ConformanceError, match="kept the real seed"):
+        check_game("toy_auction", seeds=[1], player_counts=[3])
+
+
+def test_harness_catches_a_bad_input_that_crashes(monkeypatch: pytest.MonkeyPatch) -> None:
+    decode = Game.to_action
+
+    def sloppy(self: Game[Any], action: Any) -> Action:
+        if isinstance(action, dict) and "type" in action:
+            hash(action["type"])  # TypeError on {"type": []}
+        return decode(self, action)
+
+    monkeypatch.setattr(Game, "to_action", sloppy)
+    with pytest.raises(ConformanceError, match="raised TypeError"):
+        check_game("toy_auction", seeds=[1], player_counts=[3])
+
+
+def test_harness_catches_a_restore_that_trusts_the_body(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(snapshot, "check_history", lambda game, wire: None)
+    monkeypatch.setattr(ToyState, "check_consistency", lambda self: None)
+    with pytest.raises(ConformanceError, match="tampered snapshot was accepted"):
+        check_game("toy_auction", seeds=range(3), player_counts=[3])
+
+
+def test_resampled_world_has_its_own_seed_and_cannot_rebuild_the_deal() -> None:
+    state = new_state(players=3, seed=11)
+    world = state.resample_from_infostate(0, Rng(99))
+    assert world.seed != state.seed and world.rng.to_json() != state.rng.to_json()
+    rebuilt = world.game.new_initial_state(world.seed)
+    assert isinstance(rebuilt, ToyState)
+    assert rebuilt.cards != state.cards or rebuilt.deck != state.deck
+    again = state.resample_from_infostate(0, Rng(99))
+    assert again.seed == world.seed  # drawn from the caller's generator: reproducible for a bot with a seed
+
+
+def test_bad_action_inputs_raise_meeple_errors_and_change_nothing() -> None:
+    state = new_state()
+    before = json.dumps(state.to_json())
+    for value in (HiddenAction("seal a bid"), {"type": []}, {"type": "bid", "amount": 10**30}, [1], None, 2.5):
+        with pytest.raises(InvalidActionError):
+            state.apply_action(value)
+    with pytest.raises(InvalidActionError, match="not an action of this game"):
+        state.apply_action(meeple.load_game("caprice").codec.all_actions[0])
+    with pytest.raises(InvalidActionError, match="out of range"):
+        state.apply_action({"type": "bid", "amount": 99})
+    with pytest.raises(InvalidActionError):
+        state.string_to_action("\u00b2")
+    assert json.dumps(state.to_json()) == before
+
+
+def test_tampered_snapshots_are_refused_with_the_field_named() -> None:
+    state = new_state(players=3, seed=4)
+    for action in (Bid(1), Bid(2), Bid(0)):
+        state.apply_action(action)
+    earlier = json.loads(json.dumps(state.to_json()))
+    state.apply_action(Keep())
+    data = json.loads(json.dumps(state.to_json()))
+    game = state.game
+
+    def refused(change: Callable[[dict[str, Any]], None], match: str, data: dict[str, Any] = data) -> None:
+        bad = json.loads(json.dumps(data))
+        change(bad)
+        with pytest.raises(InvalidStateError, match=match):
+            game.state_from_json(bad)
+
+    refused(lambda d: d["body"]["deck"].append(d["body"]["deck"][0]), r"body\.deck: value card \d is also in")
+    refused(lambda d: d["body"]["coins"].__setitem__(0, 999), r"body\.coins\[0\]")
+    refused(lambda d: d["body"]["coins"].__setitem__(1, "3"), r"body\.coins\[1\]: '3' is not a valid value")
+    refused(lambda d: d["body"]["coins"].__setitem__(1, d["body"]["coins"][1] - 1), r"body\.coins\[1\] does not match")
+    refused(lambda d: d.__setitem__("body", earlier["body"]), "does not match the position the history reaches")
+    refused(lambda d: d["history"][0].__setitem__(0, 7), r"history\[0\]: the seat is an integer from 0 to 2")
+    refused(lambda d: d.__setitem__("seed", -1), "seed: a non-negative integer")
+    refused(lambda d: d.__setitem__("rng", {"a": 1}), "rng: ")
+    world = json.loads(json.dumps(state.resample_from_infostate(1, Rng(3)).to_json()))
+    assert any(a["type"] == "hidden_action" for _, a in world["history"])
+    game.state_from_json(world)  # a resampled state restores (its history cannot be replayed)
+    refused(lambda d: d["body"]["cards"].__setitem__(0, d["body"]["cards"][1]), "is also in", world)

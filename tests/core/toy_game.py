@@ -23,6 +23,7 @@ from meeple.core import (
     State,
     register_game,
 )
+from meeple.core.snapshot import expect, expect_each_once, expect_int, expect_ints
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,14 +199,25 @@ class ToyState(State[ToyAuction]):
         other.revealed = [list(r) for r in self.revealed]
 
     def _restore_body(self, body: dict[str, Any]) -> None:
-        self.deck = list(body["deck"])
-        self.cards = list(body["cards"])
-        self.coins = list(body["coins"])
-        self.lots = list(body["lots"])
-        self.lot = body["lot"]
-        self.bids = SealedCommitments.from_json(body["bids"])
+        # every value through its type: a wrong type changes it, and the restore check names it
+        self.deck = [int(c) for c in body["deck"]]
+        self.cards = [int(c) for c in body["cards"]]
+        self.coins = [int(c) for c in body["coins"]]
+        self.lots = [int(c) for c in body["lots"]]
+        self.lot = int(body["lot"])
+        self.bids = SealedCommitments.from_json(body["bids"], int)
         self.stack = [Decision.from_json(d) for d in body["stack"]]
-        self.revealed = [list(r) for r in body["revealed"]]
+        self.revealed = [[int(b) for b in r] for r in body["revealed"]]
+
+    def check_consistency(self) -> None:
+        n = self.game.num_players
+        expect_each_once({"body.deck": self.deck, "body.cards": self.cards}, range(1, 10), "value card")
+        expect(len(self.cards) == n and len(self.coins) == n and len(self.lots) == n, "body.cards", "one per seat")
+        expect_ints(self.coins, "body.coins", 0, self.game.params.coins * n)
+        expect_int(self.lot, "body.lot", 0, self.game.params.lots)
+        expect(sum(self.lots) == len(self.revealed) - (1 if self.stack else 0), "body.lots", "one per lot sold")
+        for d in self.stack:
+            expect(d.kind in ("keep_or_give", "give_to") and 0 <= d.player < n and not d.data, "body.stack", "decision")
 
     def _body_to_json(self) -> dict[str, Any]:
         return {

@@ -86,8 +86,10 @@ class Rng:
         rng = cls.__new__(cls)
         rng._shared = False
         rng._random = random.Random()
+        if not isinstance(data, (list, tuple)) or len(data) != 3 or not isinstance(data[1], (list, tuple)):
+            raise ValueError("not a serialized Rng state: expected [version, [625 integers], gauss]")
         try:
             rng._random.setstate((int(data[0]), tuple(int(x) for x in data[1]), data[2]))
-        except (TypeError, IndexError, ValueError) as exc:
+        except (TypeError, IndexError, ValueError, OverflowError) as exc:
             raise ValueError(f"not a serialized Rng state: {exc}") from exc
         return rng

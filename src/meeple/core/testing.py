@@ -10,20 +10,29 @@ unchanged by ``resample_from_infostate``; likewise the observation, information 
 every other seat under its own resample; the same generator re-deals two states the player cannot tell apart into
 the same state; a resampled state stays playable); illegal and out-of-turn actions raise and leave the state
 unchanged; returns in range; observations are JSON-able for every seat and the spectator.
+
+Secrets and bad input (issue "Hidden information and bad input"): a resampled world's seed and generator are not
+the real ones, and ``new_initial_state(world.seed)`` does not rebuild the real start; every malformed input to
+``apply_action`` (:func:`bad_inputs`: placeholders, other games' actions, wrong JSON types, huge numbers, nested
+junk) raises a :class:`~meeple.core.errors.MeepleError` and leaves the state byte-identical; every tampered
+snapshot (:func:`tampered_snapshots`: a leaf of the wrong type or value, a duplicated or dropped item, the body of
+another step) is refused by ``state_from_json`` with :class:`~meeple.core.errors.InvalidStateError`, or, for a
+resampled state whose history cannot be replayed, loads into a position that plays on without crashing.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from meeple.core.errors import IllegalActionError, NotYourTurnError
+from meeple.core.action import Action
+from meeple.core.errors import IllegalActionError, InvalidStateError, MeepleError, NotYourTurnError
 from meeple.core.records import replay
-from meeple.core.registry import game_class, load_game
+from meeple.core.registry import BUILTIN_GAMES, game_class, load_game
 from meeple.core.rng import Rng
-from meeple.core.state import TERMINAL, State
+from meeple.core.state import TERMINAL, HiddenAction, State
 
 
 class ConformanceError(AssertionError):
@@ -41,6 +50,232 @@ class ConformanceReport:
 
 def _dump(state: State[Any]) -> str:
     return json.dumps(state.to_json(), sort_keys=True)
+
+
+def _dump_body(state: State[Any]) -> str:
+    return json.dumps(state.to_json()["body"], sort_keys=True)
+
+
+# ---------------------------------------------------------------- bad input: apply_action refuses cleanly
+_JUNK: tuple[Any, ...] = (
+    None,
+    True,
+    3.5,
+    -1,
+    10**30,
+    "",
+    "not a move",
+    "\u00b2",
+    "9" * 5000,
+    [],
+    [0],
+    {},
+    {"type": []},
+    {"type": {"a": 1}},
+    {"type": None},
+    {"type": "no_such_action"},
+    {"kind": 1},
+)
+
+
+def _nested(depth: int) -> Any:
+    value: Any = 0
+    for _ in range(depth):
+        value = {"type": value}
+    return value
+
+
+def _field_junk(rng: Rng) -> Any:
+    return rng.choice([10**30, -(10**30), -1, 2**63, 1.5, True, None, "x", [1, 2], {"a": 1}, [], "", [[]]])
+
+
+def bad_inputs(state: State[Any], rng: Rng) -> list[Any]:
+    """Return malformed or foreign inputs for ``state.apply_action`` (none of them a legal action).
+
+    The list holds: a :class:`~meeple.core.state.HiddenAction`; an action of every other built-in game (and every
+    other registered game); non-action values of every JSON type; wrong ``type`` values; codes out of range; a
+    deeply nested object; and each legal action's JSON with one field replaced by a value of the wrong type or out
+    of range, or with a field missing or added.
+
+    Args:
+        state: a non-terminal state (its legal actions are mutated).
+        rng: the source of the replacement values.
+    """
+    game = state.game
+    out: list[Any] = [*_JUNK, HiddenAction("pick a character"), game.info.num_distinct_actions, _nested(5000)]
+    for foreign in _foreign_actions(game.name):
+        out += [foreign, foreign.to_json()]
+    for action in state.legal_actions()[:4]:
+        wire = action.to_json()
+        fields = [k for k in wire if k != "type"]
+        for key in fields:
+            out.append({**wire, key: _field_junk(rng)})
+        if fields:
+            out.append({k: v for k, v in wire.items() if k != fields[0]})
+        out.append({**wire, "extra_field": 1})
+    return out
+
+
+_FOREIGN: dict[str, list[Action]] = {}
+
+
+def _foreign_actions(name: str) -> list[Action]:
+    """Return one action of every other registered game (built-in games included), cached."""
+    from meeple.core.registry import _GAMES
+
+    names = sorted({*BUILTIN_GAMES, *_GAMES} - {name})
+    key = ",".join(names)
+    if key not in _FOREIGN:
+        found: list[Action] = []
+        for other in names:
+            try:
+                found.append(load_game(other).codec.all_actions[-1])
+            except MeepleError:
+                continue
+        _FOREIGN[key] = found
+    return _FOREIGN[key]
+
+
+def refusal_problem(state: State[Any], value: Any, before: str | None = None) -> str | None:
+    """Return what is wrong with how ``state.apply_action(value)`` handled a bad input, or None if it was right.
+
+    Right means: a legal action is applied (checked on a clone, the original untouched); anything else raises a
+    :class:`~meeple.core.errors.MeepleError` with a non-empty message and leaves the state byte-identical (its
+    ``to_json()`` is unchanged) — never ``TypeError``, ``IndexError`` or any other exception.
+
+    Args:
+        state: the position (left untouched: the input is tried on a clone).
+        value: the input.
+        before: ``json.dumps(state.to_json(), sort_keys=True)`` if the caller has it already.
+    """
+    if before is None:
+        before = _dump(state)
+    legal = state.legal_actions()
+    target = state.clone()
+    try:
+        target.apply_action(value)
+    except MeepleError as exc:
+        if not str(exc):
+            return f"apply_action({_show(value)}) raised {type(exc).__name__} with no message"
+        if _dump(target) != before:
+            return f"a refused apply_action({_show(value)}) changed the state"
+        return None
+    except Exception as exc:  # noqa: BLE001 - any other exception breaks the contract
+        return f"apply_action({_show(value)}) raised {type(exc).__name__}: {exc!r}"[:400]
+    applied = target.history[-1][1] if target.history else None
+    if applied not in legal:
+        return f"apply_action({_show(value)}) applied an action that is not legal: {applied!r}"
+    return None
+
+
+def _show(value: Any) -> str:
+    from meeple.core.action import short_repr
+
+    return short_repr(value)
+
+
+# ---------------------------------------------------------------- tampered snapshots: restore refuses cleanly
+def _leaves(data: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Return the paths of every value below ``data`` (containers included, the root excluded)."""
+    out: list[tuple[Any, ...]] = []
+    items = data.items() if isinstance(data, dict) else enumerate(data) if isinstance(data, list) else ()
+    for key, value in items:
+        out.append((*path, key))
+        out.extend(_leaves(value, (*path, key)))
+    return out
+
+
+def _replace(data: Any, path: tuple[Any, ...], value: Any) -> Any:
+    copy = json.loads(json.dumps(data))
+    node = copy
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+    return copy
+
+
+def _other_value(value: Any, rng: Rng) -> Any:
+    """Return a value that differs from ``value`` in type or in value."""
+    if isinstance(value, bool):
+        return rng.choice([not value, int(value), str(value).lower()])
+    if isinstance(value, int):
+        return rng.choice([value + 1, value - 1, -value - 1, 999, 10**12, str(value), float(value), [value], None])
+    if isinstance(value, str):
+        return rng.choice([value + "x", "", 0, None, [value]])
+    if isinstance(value, list):
+        if value:
+            i = rng.randrange(len(value))
+            return rng.choice([[*value, value[i]], value[:i] + value[i + 1 :], {"0": value[0]}, value[::-1] + [0]])
+        return rng.choice([[0], [-1], {}, None])
+    if isinstance(value, dict):
+        if value:
+            return {k: v for k, v in list(value.items())[1:]}
+        return []
+    return 0
+
+
+def tampered_snapshots(
+    data: dict[str, Any], rng: Rng, earlier: Sequence[dict[str, Any]] = (), count: int = 3
+) -> list[dict[str, Any]]:
+    """Return ``count`` altered copies of the snapshot ``data`` (and one per earlier snapshot).
+
+    Each alteration changes one place: a value of another type or another value, an item duplicated, dropped or
+    moved in a list, a key dropped; and, for each snapshot of ``earlier``, ``data`` with that snapshot's body (the
+    body of one step with the history of another). An alteration that happens to change nothing is drawn again.
+    """
+    paths = _leaves(data)
+    out: list[dict[str, Any]] = []
+    for _ in range(20 * count):
+        if len(out) >= count or not paths:
+            break
+        path = paths[rng.randrange(len(paths))]
+        node: Any = data
+        for key in path:
+            node = node[key]
+        changed = _replace(data, path, _other_value(node, rng))
+        if changed != data:
+            out.append(changed)
+    for old in earlier:
+        if old["body"] != data["body"]:
+            out.append({**json.loads(json.dumps(data)), "body": json.loads(json.dumps(old["body"]))})
+    return out
+
+
+def restore_problem(game: Any, tampered: dict[str, Any], original: dict[str, Any]) -> str | None:
+    """Return what is wrong with how ``game.state_from_json`` handled a tampered snapshot, or None if it was right.
+
+    Right means: :class:`~meeple.core.errors.InvalidStateError` (with a message), or — only when the original's
+    history holds ``HiddenAction`` placeholders and so cannot be replayed — a state that answers the contract and
+    plays a few random steps without any exception other than a :class:`~meeple.core.errors.MeepleError`.
+    """
+    try:
+        state = game.state_from_json(tampered)
+    except InvalidStateError as exc:
+        return None if str(exc) else "state_from_json raised InvalidStateError with no message"
+    except Exception as exc:  # noqa: BLE001 - any other exception breaks the contract
+        return f"state_from_json of a tampered snapshot raised {type(exc).__name__}: {exc!r}"[:400]
+    replayable = not any(a.get("type") == HiddenAction.type_name for _, a in original["history"])
+    if replayable:
+        return f"a tampered snapshot was accepted: {_show(_diff(tampered, original))}"
+    rng = Rng(len(json.dumps(tampered)))
+    try:
+        for _ in range(5):
+            if state.is_terminal():
+                break
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+            state.observation(None)
+    except MeepleError:
+        return None
+    except Exception as exc:  # noqa: BLE001 - a loaded state must not crash later
+        return f"a tampered resampled snapshot loaded and then crashed: {type(exc).__name__}: {exc!r}"[:400]
+    return None
+
+
+def _diff(a: Any, b: Any) -> str:
+    from meeple.core.snapshot import first_difference
+
+    return first_difference(a, b) or "(no difference)"
 
 
 class _Checker:
@@ -62,6 +297,9 @@ class _Checker:
         state = self.game.new_initial_state(self.seed)
         if _dump(state) != _dump(self.game.new_initial_state(self.seed)):
             self.fail("two initial states with the same seed differ")
+        self.start = _dump_body(state)
+        self.start_varies = any(_dump_body(self.game.new_initial_state(self.seed + k)) != self.start for k in (1, 2, 3))
+        self.snapshots: list[dict[str, Any]] = []
         limit = self.game.info.max_game_length
         while not state.is_terminal():
             if self.step >= limit:
@@ -96,6 +334,9 @@ class _Checker:
             self.check_clone(state, legal)
             self.check_json(state, legal)
             self.check_errors(state, legal, player)
+            if self.step % (4 * self.check_every) == 0:
+                self.check_bad_inputs(state)
+                self.check_snapshots(state, player)
 
     def check_codecs(self, state: State[Any], legal: list[Any]) -> None:
         texts = [state.action_to_string(a) for a in legal]
@@ -128,6 +369,7 @@ class _Checker:
             other = state.resample_from_infostate(player, Rng(self.seed * 31 + self.step * 2 + k))
             if _dump(state) != before:
                 self.fail("resample_from_infostate modified the original state")
+            self.check_world_secrets(state, other)
             if other.observation(player) != obs:
                 self.fail(f"resample_from_infostate({player}) changed that player's observation")
             if other.information_state_string(player) != info:
@@ -158,6 +400,15 @@ class _Checker:
                 self.fail(f"resample_from_infostate({seat}) changed the information state of seat {seat}")
             if other.observation_key(seat) != state.observation_key(seat):
                 self.fail(f"resample_from_infostate({seat}) changed the observation_key of seat {seat} (it leaks)")
+
+    def check_world_secrets(self, state: State[Any], world: State[Any]) -> None:
+        """A resampled world must not carry the real game's seed or generator, nor rebuild its start."""
+        if world.seed == state.seed:
+            self.fail("resample_from_infostate kept the real seed: new_initial_state(seed) rebuilds the deal")
+        if world.rng.to_json() == state.rng.to_json():
+            self.fail("resample_from_infostate kept the real random generator (it predicts the next shuffle)")
+        if self.start_varies and _dump_body(self.game.new_initial_state(world.seed)) == self.start:
+            self.fail("new_initial_state(world.seed) rebuilds the real game's start from a resampled world")
 
     def play_on(self, state: State[Any], steps: int) -> None:
         """Play a few random actions on a resampled state: it must be a consistent, playable position."""
@@ -224,6 +475,26 @@ class _Checker:
                 self.fail(f"seat {other} was allowed to play on seat {player}'s turn")
             if _dump(state) != before:
                 self.fail("a rejected out-of-turn action changed the state")
+
+    def check_bad_inputs(self, state: State[Any]) -> None:
+        before = _dump(state)
+        for value in bad_inputs(state, self.rng):
+            problem = refusal_problem(state, value, before)
+            if problem is not None:
+                self.fail(problem)
+        if _dump(state) != before:
+            self.fail("trying bad inputs on clones changed the original state")
+
+    def check_snapshots(self, state: State[Any], player: int) -> None:
+        """Tampered snapshots of this state, and of a resampled copy of it, are refused or harmless."""
+        data = json.loads(json.dumps(state.to_json()))
+        world = state.resample_from_infostate(player, Rng(self.seed * 43 + self.step))
+        for source, earlier in ((data, self.snapshots), (json.loads(json.dumps(world.to_json())), [])):
+            for tampered in tampered_snapshots(source, self.rng, earlier, count=3):
+                problem = restore_problem(self.game, tampered, source)
+                if problem is not None:
+                    self.fail(problem)
+        self.snapshots = [*self.snapshots[-2:], data]
 
     def check_terminal(self, state: State[Any]) -> None:
         n = self.game.num_players
