@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from meeple.core.registry import load_game
-from meeple.core.rng import Rng
+from meeple.core.rng import Rng, derive_seed
 from meeple.core.state import State
 
 
@@ -169,7 +169,8 @@ def measure_move_time(
 
     game = load_game(game_name, players=players, **dict(params or {}))
     other = "heuristic" if game_name in HEURISTIC_BOTS else "random"
-    bots = [make_bot(bot_spec if s == 0 else other, game_name, seed=seed * 1000 + s) for s in range(players)]
+    specs = [bot_spec if s == 0 else other for s in range(players)]
+    bots = [make_bot(spec, game_name, seed=derive_seed(seed, "bot", s)) for s, spec in enumerate(specs)]
     state = game.new_initial_state(seed)
     times: list[float] = []
     while not state.is_terminal() and len(times) < max_moves:

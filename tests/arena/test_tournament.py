@@ -243,3 +243,46 @@ def test_public_replay_helpers() -> None:
     assert [(p, t) for p, t, _ in steps] == texts
     assert all((obs is not None) == t.startswith("keep") for _, t, obs in steps)
     assert steps[-1][2] is None or steps[-1][2]["lot"] == state.observation(None)["lot"]
+
+
+def test_cli_tournament_bad_report_or_db_fails_before_any_game(tmp_path: Path) -> None:
+    from meeple.cli.app import app
+
+    runner = CliRunner()
+    base = ["tournament", "toy_auction", "--bots", "random", "--games", "2", "--players", "2"]
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "junk.sqlite").write_text("not a database")
+    for extra, message in (
+        (["--report", str(tmp_path / "folder")], "is a directory"),
+        (["--report", str(tmp_path / "missing" / "r.md")], "does not exist"),
+        (["--db", str(tmp_path / "folder")], "is a directory, not a SQLite file"),
+        (["--db", str(tmp_path / "junk.sqlite")], "file is not a database"),
+    ):
+        res = runner.invoke(app, base + extra)
+        assert res.exit_code == 2, res.output
+        assert message in res.output and "Error:" in res.output and "Bots" not in res.output
+        assert res.exception is None or isinstance(res.exception, SystemExit)
+    res = runner.invoke(app, ["tournament-report", "--db", str(tmp_path / "junk.sqlite")])
+    assert res.exit_code == 2 and "file is not a database" in res.output
+
+
+def test_cli_tournament_keeps_the_results_when_the_report_cannot_be_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import meeple.arena.report as report_module
+    from meeple.cli.app import app
+
+    def full_disk(rep: object, path: object) -> Path:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(report_module, "write_report", full_disk)
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    runner = CliRunner()
+    args = ["tournament", "toy_auction", "--bots", "random", "--games", "2", "--players", "2"]
+    res = runner.invoke(app, [*args, "--report", str(tmp_path / "r.md")])
+    assert res.exit_code == 1, res.output
+    assert "No space left on device" in res.output and "the results are kept in" in res.output
+    kept = next(tmp_path.glob("meeple-tournament-*.sqlite"))
+    monkeypatch.undo()
+    again = runner.invoke(app, ["tournament-report", "--db", str(kept)])
+    assert again.exit_code == 0 and "2 games" in again.output

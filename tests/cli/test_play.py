@@ -200,3 +200,13 @@ def test_command_modules_are_registered() -> None:
     from meeple.cli.app import COMMAND_MODULES
 
     assert COMMAND_MODULES[:4] == ("meeple.cli.play", "meeple.cli.simulate", "meeple.cli.replay", "meeple.cli.rules")
+
+
+def test_the_seed_is_shown_only_once_the_game_is_over(cli: Cli, tmp_path: Path) -> None:
+    out = cli(["play", "toy_auction", "--players", "3", "--seed", "123457"], input="1\n" * 30).output
+    before, after = out.split("Game over", 1)
+    assert "123457" not in before  # the seed rebuilds every hand: secret while the game runs
+    assert "Seed 123457" in after
+    path = tmp_path / "quit.jsonl"
+    out = cli(["play", "toy_auction", "--seed", "123457", "--record", str(path)], input="1\nquit\ny\ny\n").output
+    assert "Game abandoned." in out and "123457" not in out

@@ -67,3 +67,36 @@ def test_replay_bad_files(cli: Cli, tmp_path: Path) -> None:
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"hello": 1}\n')
     assert "not a meeple game record" in cli(["replay", str(bad)], code=2).output
+
+
+def test_replay_shows_the_seed_of_a_finished_game_only(cli: Cli, tmp_path: Path) -> None:
+    path = tmp_path / "quit.jsonl"
+    cli(["play", "toy_auction", "--seed", "123457", "--record", str(path)], input="1\nquit\ny\ny\n")
+    out = cli(["replay", str(path), "--seat", "0", "--auto"]).output
+    assert "(unfinished)" in out and "123457" not in out
+    done = tmp_path / "done.jsonl"
+    cli(["play", "toy_auction", "--seed", "123457", "--record", str(done)], input="1\n" * 30)
+    assert "seed 123457," in cli(["replay", str(done), "--auto"]).output
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (None, "is a directory, not a file of game records"),
+        (bytes(range(128, 256)) * 4, "not a text file of game records (not UTF-8)"),
+        (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
+        (b'{"format": "meeple-record/1", "game": "toy_auction", "params": {"players": [2]}, "seed": 1, "actions": []}',
+         "players"),
+        (b'{"format": "meeple-record/1", "game": "toy_auction", "params": {}, "seed": 1, "actions": [{"type": []}]}',
+         "action 0 cannot be replayed: unknown action type []"),
+    ],
+)
+def test_replay_of_a_bad_file_is_one_error_line(cli: Cli, tmp_path: Path, content: bytes | None, message: str) -> None:
+    path = tmp_path / "bad"
+    if content is None:
+        path.mkdir()
+    else:
+        path.write_bytes(content)
+    result = cli(["replay", str(path), "--auto"], code=2)
+    assert message in result.output and "Traceback" not in result.output
+    assert result.output.strip().startswith("Error:") and result.output.strip().count("\n") <= 2

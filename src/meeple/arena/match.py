@@ -13,6 +13,7 @@ from meeple.bots.base import Bot, make_bot
 from meeple.core.action import Action
 from meeple.core.records import GameRecord
 from meeple.core.registry import load_game
+from meeple.core.rng import derive_seed
 from meeple.core.state import State
 from meeple.core.view import SeatView
 
@@ -73,5 +74,5 @@ def play_match(
 
 def play_bots(game_name: str, params: Mapping[str, Any], seed: int, bot_specs: Sequence[str]) -> MatchResult:
     """Play one game between bots named by spec (``"random"``, ``"heuristic"``...), each seeded from ``seed``."""
-    bots = [make_bot(spec, game_name, seed=seed * 1000 + i) for i, spec in enumerate(bot_specs)]
+    bots = [make_bot(spec, game_name, seed=derive_seed(seed, "bot", i)) for i, spec in enumerate(bot_specs)]
     return play_match(game_name, params, seed, bots, labels=list(bot_specs))

@@ -15,9 +15,15 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import JSON, Float, ForeignKey, Integer, String, UniqueConstraint, create_engine, select
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from meeple.arena.tournament import GameResult, TournamentConfig
+from meeple.core.errors import MeepleError
+
+
+class StoreError(MeepleError):
+    """A results file that cannot be used: a directory, not a SQLite database, or not writable."""
 
 
 class _Base(DeclarativeBase):
@@ -72,12 +78,21 @@ class ResultStore:
 
     Args:
         path: the SQLite file (created if missing); ``None`` for a throw-away in-memory database.
+
+    Raises:
+        StoreError: ``path`` is a directory, is not a SQLite database, or cannot be created.
     """
 
     def __init__(self, path: str | Path | None = None) -> None:
+        if path is not None and Path(path).is_dir():
+            raise StoreError(f"{path} is a directory, not a SQLite file of results")
         url = "sqlite://" if path is None else f"sqlite:///{Path(path)}"
-        self.engine = create_engine(url)
-        _Base.metadata.create_all(self.engine)
+        try:
+            self.engine = create_engine(url)
+            _Base.metadata.create_all(self.engine)
+        except (SQLAlchemyError, OSError) as exc:
+            reason = getattr(exc, "orig", None) or exc
+            raise StoreError(f"{path} cannot be used as a SQLite file of results: {reason}") from None
 
     def close(self) -> None:
         """Release the database connections."""

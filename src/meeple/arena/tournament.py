@@ -26,6 +26,7 @@ from meeple.bots.base import make_bot
 from meeple.core.errors import InvalidParameterError
 from meeple.core.records import GameRecord
 from meeple.core.registry import game_class, load_game
+from meeple.core.rng import derive_seed
 
 if TYPE_CHECKING:
     from meeple.arena.store import ResultStore
@@ -40,7 +41,7 @@ def deal_seed(seed: int, deal: int) -> int:
 
 def bot_seed(game_seed: int, rotation: int, seat: int) -> int:
     """Return the seed of the bot at ``seat`` in rotation ``rotation`` of the deal whose game seed is ``game_seed``."""
-    return (game_seed * 131 + rotation * 17 + seat * 7_901 + 3) % (1 << 31)
+    return derive_seed(game_seed, "bot", rotation, seat)
 
 
 def unique_labels(specs: Sequence[str]) -> list[str]:

@@ -64,6 +64,27 @@ def fail(message: str, code: int = USAGE_ERROR) -> NoReturn:
     raise typer.Exit(code)
 
 
+def check_writable(path: Path, option: str) -> None:
+    """Exit with a one-line error unless a file can be written at ``path`` (checked before any long work).
+
+    Args:
+        path: the file an option names (``--report``, ``--record``).
+        option: the option, for the message.
+    """
+    if path.is_dir():
+        fail(f"{option} {path} is a directory; give a file name")
+    if not path.parent.is_dir():
+        fail(f"{option} {path}: the folder {path.parent} does not exist")
+    existed = path.exists()
+    try:
+        with open(path, "a", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        fail(f"{option} {path} cannot be written: {exc.strerror or exc}")
+    if not existed:
+        path.unlink(missing_ok=True)
+
+
 def parse_variants(items: Sequence[str] | None) -> dict[str, str]:
     """Parse ``KEY=VALUE`` strings (from repeated ``--variant`` options) into a dict.
 

@@ -31,6 +31,7 @@ from meeple.cli.common import (
     RecordOpt,
     SeedOpt,
     VariantOpt,
+    check_writable,
     cycle,
     fail,
     load_game_or_exit,
@@ -43,6 +44,7 @@ from meeple.core.action import Action
 from meeple.core.errors import MeepleError
 from meeple.core.game import Game
 from meeple.core.records import GameRecord, write_records
+from meeple.core.rng import derive_seed
 from meeple.core.state import SPECTATOR, State
 from meeple.core.view import SeatView
 
@@ -195,7 +197,17 @@ class PlaySession:
         done = self.state.is_terminal()
         if ask and not done and not self._confirm(f"Save the unfinished game to {self.record}?", True):
             return
-        write_records(self.record, [GameRecord.from_state(self.state, self.labels, finished=done)])
+        record = GameRecord.from_state(self.state, self.labels, finished=done)
+        try:
+            write_records(self.record, [record])
+        except OSError as exc:  # a full disk: the game is not lost, its record goes to the screen
+            self.console.print(
+                f"[red]Cannot save to {escape(str(self.record))}: {escape(exc.strerror or str(exc))}.[/] "
+                "The record, to save by hand:",
+                soft_wrap=True,
+            )
+            self.console.print(escape(json.dumps(record.to_json(), separators=(",", ":"))), soft_wrap=True)
+            return
         what = "game" if done else "unfinished game"
         self.console.print(f"Saved the {what} to {escape(str(self.record))}", soft_wrap=True)
 
@@ -361,6 +373,7 @@ class PlaySession:
     def _final(self) -> None:
         state = self.state
         self.console.rule("Game over")
+        self.console.print(f"Seed {state.seed} (this game is replayed by its seed and moves)")
         self.console.print(self.renderer.render(state.observation(None), None))
         scores, returns = state.scores(), state.returns()
         best = max(returns)
@@ -403,7 +416,8 @@ def _intro(console: Console, game: Game[Any], state: State[Any], labels: Sequenc
         f"seat {s}: {'you' if len(humans) == 1 and s in humans else labels[s]}" for s in range(game.num_players)
     )
     console.print(f"[bold]{escape(game.title)}[/] — {escape(players)}", soft_wrap=True)
-    console.print(f"Seed {state.seed}; variant {escape(json.dumps(game.params_dict()))}", soft_wrap=True)
+    # The seed rebuilds every hand: it is the game master's secret until the game is over (see _final).
+    console.print(f"Variant {escape(json.dumps(game.params_dict()))}", soft_wrap=True)
     console.print("Type [bold]help[/] at your turn for the commands.")
 
 
@@ -426,6 +440,8 @@ def play(
     (see `meeple rules GAME`).
     """
     loaded = load_game_or_exit(game, players, variant, ctx.args)
+    if record is not None:
+        check_writable(record, "--record")
     human_seats = _human_seats(humans, seats, loaded.num_players)
     bot_seats = [s for s in range(loaded.num_players) if s not in human_seats]
     specs = parse_bots(bots, game) if bot_seats else []
@@ -434,7 +450,7 @@ def play(
         labels[seat] = spec
     try:
         state = loaded.new_initial_state(seed)
-        bot_objects = {s: make_bot(labels[s], game, seed=state.seed * 1000 + s) for s in bot_seats}
+        bot_objects = {s: make_bot(labels[s], game, seed=derive_seed(state.seed, "bot", s)) for s in bot_seats}
     except MeepleError as exc:
         fail(str(exc))
     console = stdout_console()

@@ -132,6 +132,10 @@ def replay(
         records = list(read_records(file))
     except FileNotFoundError:
         fail(f"no such file: {file}")
+    except IsADirectoryError:
+        fail(f"{file} is a directory, not a file of game records (from --record)")
+    except OSError as exc:
+        fail(f"cannot read {file}: {exc.strerror or exc}")
     except MeepleError as exc:
         fail(str(exc))
     if not records:
@@ -150,8 +154,14 @@ def replay(
         fail(f"--step must be from 0 to {stepper.steps}, not {step}")
     console = stdout_console()
     labels = ", ".join(seat_label(s, record.players) for s in range(num_players))
-    status = "finished" if record.returns else "unfinished"
-    console.print(f"[bold]{escape(record.game)}[/] seed {record.seed}, {stepper.steps} actions ({status}): {labels}")
+    try:
+        finished = stepper.state(stepper.steps).is_terminal()
+    except MeepleError as exc:
+        fail(str(exc))
+    # The seed of a game in progress rebuilds every hand: shown only once the game is over.
+    seed = f" seed {record.seed}," if finished else ""
+    status = "finished" if finished else "unfinished"
+    console.print(f"[bold]{escape(record.game)}[/]{seed} {stepper.steps} actions ({status}): {labels}")
     renderer = renderer_for(record.game)
     try:
         if auto:

@@ -6,14 +6,26 @@ tournament can be resumed by re-running the same command, and re-analysed with `
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from meeple.cli.common import GameArg, VariantOpt, fail, load_game_or_exit, parse_variants, stdout_console
+from meeple.cli.common import (
+    GameArg,
+    VariantOpt,
+    check_writable,
+    fail,
+    load_game_or_exit,
+    parse_variants,
+    stdout_console,
+)
 from meeple.core.errors import MeepleError
+
+if TYPE_CHECKING:
+    from meeple.arena.tournament import GameResult, TournamentConfig
 
 DbOpt = Annotated[Path | None, typer.Option("--db", help="SQLite file of results (resumes the same tournament).")]
 ReportOpt = Annotated[
@@ -63,16 +75,21 @@ def tournament(
         plan(config)  # validates bots and parameters before anything starts
     except MeepleError as exc:
         fail(str(exc))
+    if report is not None:
+        check_writable(report, "--report")  # before the first game, not after the last
+    store = None
+    if db is not None:
+        from meeple.arena.store import ResultStore
+
+        try:
+            store = ResultStore(db)
+        except MeepleError as exc:
+            fail(f"--db: {exc}")
     console = stdout_console()
     console.print(
         f"{loaded.title}: {config.total_games} games ({config.deals} deals x {config.rotations} rotations), "
         f"{config.players} players, bots {', '.join(config.labels)}, engine {engine}, jobs {jobs}"
     )
-    store = None
-    if db is not None:
-        from meeple.arena.store import ResultStore
-
-        store = ResultStore(db)
     try:
         with Progress(
             TextColumn("playing"),
@@ -110,7 +127,25 @@ def tournament(
     for table in rich_tables(rep):
         console.print(table)
     if report is not None:
-        console.print(f"Report written to {write_report(rep, report)}")
+        try:
+            console.print(f"Report written to {write_report(rep, report)}")
+        except OSError as exc:
+            kept = db if db is not None else _keep_results(config, results)
+            fail(
+                f"cannot write the report to {report}: {exc.strerror or exc}; the results are kept in {kept} "
+                f"(meeple tournament-report --db {kept} --report FILE writes the report again)",
+                code=1,
+            )
+
+
+def _keep_results(config: TournamentConfig, results: list[GameResult]) -> Path:
+    """Store results that no --db holds in a SQLite file of the temporary folder; return its path."""
+    from meeple.arena.store import ResultStore
+
+    path = Path(tempfile.gettempdir()) / f"meeple-tournament-{config.key()[:12]}.sqlite"
+    with ResultStore(path) as store:
+        store.add(store.tournament_id(config), results)
+    return path
 
 
 def tournament_report(
@@ -126,8 +161,14 @@ def tournament_report(
 
     if not db.exists():
         fail(f"no such file: {db}")
+    if report is not None:
+        check_writable(report, "--report")
     console = stdout_console()
-    with ResultStore(db) as store:
+    try:
+        opened = ResultStore(db)
+    except MeepleError as exc:
+        fail(f"--db: {exc}")
+    with opened as store:
         stored = store.tournaments()
         if not stored:
             fail(f"{db} holds no tournament")
@@ -146,7 +187,10 @@ def tournament_report(
     for table in rich_tables(rep):
         console.print(table)
     if report is not None:
-        console.print(f"Report written to {write_report(rep, report)}")
+        try:
+            console.print(f"Report written to {write_report(rep, report)}")
+        except OSError as exc:
+            fail(f"cannot write the report to {report}: {exc.strerror or exc} (the results stay in {db})", code=1)
 
 
 def register(app: typer.Typer) -> None:

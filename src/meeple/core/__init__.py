@@ -13,7 +13,7 @@ from meeple.core.errors import (
 from meeple.core.game import Game, GameInfo
 from meeple.core.records import GameRecord, read_records, replay, write_records
 from meeple.core.registry import game_class, load_game, register_game, registered_games
-from meeple.core.rng import Rng
+from meeple.core.rng import Rng, derive_seed
 from meeple.core.state import CHANCE, SPECTATOR, TERMINAL, State
 from meeple.core.view import SeatView
 
@@ -35,6 +35,7 @@ __all__ = [
     "MeepleError",
     "NotYourTurnError",
     "Rng",
+    "derive_seed",
     "SealedCommitments",
     "SeatView",
     "State",

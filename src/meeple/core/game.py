@@ -142,7 +142,7 @@ class Game(ABC, Generic[P]):
             InvalidParameterError: a negative or non-integer seed.
         """
         if seed is None:
-            seed = secrets.randbits(32)
+            seed = secrets.randbits(63)  # 63 bits: too many to search for the seed of a deal seen
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
             raise InvalidParameterError(f"a seed is a non-negative integer, not {seed!r}")
         return self._new_state(seed)

@@ -142,13 +142,21 @@ def read_records(path: str | Path) -> Iterator[GameRecord]:
 
     Raises:
         FileNotFoundError: no such file.
-        InvalidStateError: a line is not a record; the message gives the line number.
+        OSError: the path cannot be read (a directory, no permission).
+        InvalidStateError: the file is not text, or a line is not a record (bad JSON, nested too deeply, not a
+            record); the message gives the line number.
     """
     with open(path, encoding="utf-8") as f:
-        for lineno, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
+        lineno = 0
+        try:
+            for line in f:
+                lineno += 1
+                if not line.strip():
+                    continue
                 yield GameRecord.from_json(json.loads(line))
-            except (json.JSONDecodeError, InvalidStateError) as exc:
-                raise InvalidStateError(f"{path}:{lineno}: {exc}") from exc
+        except UnicodeDecodeError:
+            raise InvalidStateError(f"{path}:{lineno + 1}: not a text file of game records (not UTF-8)") from None
+        except RecursionError:
+            raise InvalidStateError(f"{path}:{lineno}: not a game record (JSON nested too deeply)") from None
+        except (json.JSONDecodeError, InvalidStateError) as exc:
+            raise InvalidStateError(f"{path}:{lineno}: {exc}") from exc

@@ -5,6 +5,7 @@ Rules: architecture "Randomness" — the state owns a seeded RNG; nothing else c
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import MutableSequence, Sequence
 from typing import Any, TypeVar
@@ -93,3 +94,21 @@ class Rng:
         except (TypeError, IndexError, ValueError, OverflowError) as exc:
             raise ValueError(f"not a serialized Rng state: {exc}") from exc
         return rng
+
+
+def derive_seed(seed: int, *labels: int | str) -> int:
+    """Return a seed for a helper of a game (a bot, a worker) that does not reveal the game's own seed.
+
+    A one-way hash (SHA-256) of ``seed`` and ``labels``: the same inputs always give the same seed, so seeded runs
+    stay reproducible, but a bot holding its seed cannot recover ``seed`` and rebuild the deal with
+    ``new_initial_state(seed)`` (architecture "Randomness": the seed is the game master's secret).
+
+    Args:
+        seed: the game's seed.
+        *labels: what the seed is for, e.g. ``"bot", seat``.
+
+    Returns:
+        An integer in ``[0, 2**31)``.
+    """
+    text = ":".join(str(part) for part in (seed, *labels))
+    return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:4], "big") >> 1
