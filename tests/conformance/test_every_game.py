@@ -8,7 +8,6 @@ import meeple
 from meeple.core import game_class
 from meeple.core.testing import check_game
 
-
 CASES = [
     (name, n)
     for name in meeple.registered_games()

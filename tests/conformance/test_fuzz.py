@@ -5,13 +5,14 @@
 - ``state_from_json`` of a snapshot with one place changed to any JSON value refuses it with ``InvalidStateError``
   (a complete history), or loads a position that plays on without crashing (a resampled state).
 
-The positions are reached by seeded random play; the inputs and tamperings are drawn by hypothesis. The per-test
-example counts are in ``EXAMPLES``; the closing note of the issue reports the totals.
+The positions are reached by seeded random play; the inputs and tamperings are drawn by hypothesis:
+``EXAMPLES`` per game and player count and per test (``MEEPLE_FUZZ_EXAMPLES`` sets it for a longer run).
 """
 
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
 import pytest
@@ -22,7 +23,7 @@ import meeple
 from meeple.core import Rng, State, game_class
 from meeple.core.testing import bad_inputs, refusal_problem, restore_problem
 
-EXAMPLES = 150
+EXAMPLES = int(os.environ.get("MEEPLE_FUZZ_EXAMPLES", "150"))
 CASES = [
     (name, n)
     for name in meeple.registered_games()

@@ -27,11 +27,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from meeple.core.action import Action
+from meeple.core.action import Action, short_repr
 from meeple.core.errors import IllegalActionError, InvalidStateError, MeepleError, NotYourTurnError
 from meeple.core.records import replay
-from meeple.core.registry import BUILTIN_GAMES, game_class, load_game
+from meeple.core.registry import game_class, load_game, registered_games
 from meeple.core.rng import Rng
+from meeple.core.snapshot import first_difference
 from meeple.core.state import TERMINAL, HiddenAction, State
 
 
@@ -92,8 +93,8 @@ def _field_junk(rng: Rng) -> Any:
 def bad_inputs(state: State[Any], rng: Rng) -> list[Any]:
     """Return malformed or foreign inputs for ``state.apply_action`` (none of them a legal action).
 
-    The list holds: a :class:`~meeple.core.state.HiddenAction`; an action of every other built-in game (and every
-    other registered game); non-action values of every JSON type; wrong ``type`` values; codes out of range; a
+    The list holds: a :class:`~meeple.core.state.HiddenAction`; an action of every other registered game (and its
+    JSON form); non-action values of every JSON type; wrong ``type`` values; codes out of range; a
     deeply nested object; and each legal action's JSON with one field replaced by a value of the wrong type or out
     of range, or with a field missing or added.
 
@@ -120,10 +121,8 @@ _FOREIGN: dict[str, list[Action]] = {}
 
 
 def _foreign_actions(name: str) -> list[Action]:
-    """Return one action of every other registered game (built-in games included), cached."""
-    from meeple.core.registry import _GAMES
-
-    names = sorted({*BUILTIN_GAMES, *_GAMES} - {name})
+    """Return one action of every other registered game, cached."""
+    names = sorted(set(registered_games()) - {name})
     key = ",".join(names)
     if key not in _FOREIGN:
         found: list[Action] = []
@@ -169,8 +168,6 @@ def refusal_problem(state: State[Any], value: Any, before: str | None = None) ->
 
 
 def _show(value: Any) -> str:
-    from meeple.core.action import short_repr
-
     return short_repr(value)
 
 
@@ -273,8 +270,6 @@ def restore_problem(game: Any, tampered: dict[str, Any], original: dict[str, Any
 
 
 def _diff(a: Any, b: Any) -> str:
-    from meeple.core.snapshot import first_difference
-
     return first_difference(a, b) or "(no difference)"
 
 
