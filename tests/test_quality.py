@@ -1,4 +1,4 @@
-"""Lint and types are part of the suite: ruff clean, and mypy --strict clean on src/."""
+"""Lint, format and types are part of the suite: ruff check and ruff format clean, mypy --strict clean on src/."""
 
 from __future__ import annotations
 
@@ -15,6 +15,11 @@ def run(*cmd: str) -> subprocess.CompletedProcess[str]:
 
 def test_ruff_is_clean() -> None:
     result = run(sys.executable, "-m", "ruff", "check", "src", "tests", "benchmarks")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_ruff_format_is_applied() -> None:
+    result = run(sys.executable, "-m", "ruff", "format", "--check", "src", "tests", "benchmarks")
     assert result.returncode == 0, result.stdout + result.stderr
 
 

@@ -65,8 +65,9 @@ def test_resume_from_db(tmp_path: Path) -> None:
     played: list[GameResult] = []
     with ResultStore(db) as store:
         seen: list[tuple[int, int]] = []
-        full = run_tournament(SMALL, store=store, on_result=played.append, on_start=lambda todo, done: seen.append(
-            (todo, done)))
+        full = run_tournament(
+            SMALL, store=store, on_result=played.append, on_start=lambda todo, done: seen.append((todo, done))
+        )
         assert seen == [(3, 3)]
         assert len(played) == 3 and {r.deal for r in played} == {1}
         assert len(full) == 6
@@ -114,8 +115,17 @@ def test_ray_joins_an_existing_cluster_by_address(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setenv("RAY_AUTH_MODE", "disabled")  # recent Ray versions require a token by default
     env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
     temp_dir = tempfile.mkdtemp(prefix="ray")  # short: Ray's Unix socket paths must stay under ~107 characters
-    start = [ray_cli, "start", "--head", f"--port={port}", "--num-cpus=1", "--include-dashboard=false",
-             f"--temp-dir={temp_dir}", "--disable-usage-stats", "--block"]
+    start = [
+        ray_cli,
+        "start",
+        "--head",
+        f"--port={port}",
+        "--num-cpus=1",
+        "--include-dashboard=false",
+        f"--temp-dir={temp_dir}",
+        "--disable-usage-stats",
+        "--block",
+    ]
     head = subprocess.Popen(start, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:  # --block: the head lives as long as this process, so stopping it stops only this test's cluster
         deadline = time.monotonic() + 120
@@ -150,9 +160,7 @@ def _result(labels: tuple[str, ...], returns: tuple[float, ...], scores: tuple[f
 
 
 def test_ratings_order_and_uncertainty() -> None:
-    results = [
-        _result(("strong", "weak", "mid"), (1.0, 0.0, 0.0), (10.0, 2.0, 5.0), d) for d in range(30)
-    ]
+    results = [_result(("strong", "weak", "mid"), (1.0, 0.0, 0.0), (10.0, 2.0, 5.0), d) for d in range(30)]
     ratings = rate(results)
     assert list(ratings) == ["strong", "mid", "weak"]
     assert all(r.sigma < 25 / 3 for r in ratings.values())
@@ -168,6 +176,7 @@ def test_ratings_order_and_uncertainty() -> None:
 
 def test_report_files(tmp_path: Path) -> None:
     results = run_tournament(SMALL)
+
     def toy_features(state):  # type: ignore[no-untyped-def]
         obs = state.observation(None)
         return {"seat": {"lots won": [[str(n)] for n in obs["lots"]]}, "game": {"coins": str(sum(obs["coins"]) // 5)}}
@@ -180,9 +189,22 @@ def test_report_files(tmp_path: Path) -> None:
         feats = extract_features(state)
         assert feats["seat"]["lots won"][0] and "coins" in feats["game"]
         assert feats["seat"]["turn position"] == [["1st"], ["2nd"], ["3rd"]]
-        results = [GameResult(r.deal, r.rotation, r.seed, r.labels, r.specs, r.returns, r.scores, r.length,
-                              extract_features(r_state), r.record, r.seconds)
-                   for r, r_state in ((r, _replay(r)) for r in results)]
+        results = [
+            GameResult(
+                r.deal,
+                r.rotation,
+                r.seed,
+                r.labels,
+                r.specs,
+                r.returns,
+                r.scores,
+                r.length,
+                extract_features(r_state),
+                r.record,
+                r.seconds,
+            )
+            for r, r_state in ((r, _replay(r)) for r in results)
+        ]
     finally:
         del EXTRACTORS["toy_auction"]
     rep = build_report(SMALL, results)
@@ -215,8 +237,22 @@ def test_cli_tournament_and_report(tmp_path: Path) -> None:
 
     db = tmp_path / "cli.sqlite"
     runner = CliRunner()
-    args = ["tournament", "toy_auction", "--bots", "ismcts:10,random", "--games", "4", "--players", "2",
-            "--db", str(db), "--report", str(tmp_path / "cli.md"), "--seed", "3"]
+    args = [
+        "tournament",
+        "toy_auction",
+        "--bots",
+        "ismcts:10,random",
+        "--games",
+        "4",
+        "--players",
+        "2",
+        "--db",
+        str(db),
+        "--report",
+        str(tmp_path / "cli.md"),
+        "--seed",
+        "3",
+    ]
     res = runner.invoke(app, args)
     assert res.exit_code == 0, res.output
     assert "Bots" in res.output and "ismcts:10" in res.output and (tmp_path / "cli.md").exists()

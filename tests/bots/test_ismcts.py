@@ -46,7 +46,8 @@ def test_equal_information_gives_equal_decisions() -> None:
             stats_b = ISMCTSBot(seed=seed, iterations=200).root_statistics(SeatView(other, 2))
             assert stats_a == stats_b
     differing = [
-        s for s in (state.resample_from_infostate(2, Rng(100 + k)) for k in range(4))
+        s
+        for s in (state.resample_from_infostate(2, Rng(100 + k)) for k in range(4))
         if (s.cards, s.bids.values) != (state.cards, state.bids.values)
     ]
     assert differing, "the test needs states whose hidden information differs"
@@ -84,7 +85,11 @@ def test_specs_and_errors() -> None:
     assert isinstance(timed, ISMCTSBot) and timed.time_limit == 0.5 and timed.iterations is None
     full = parse_ismcts_spec("100:rollout=heuristic:depth=20:c=1.2:shaping=0", 0)
     assert (full.iterations, full.rollout, full.rollout_depth, full.exploration, full.shaping) == (
-        100, "heuristic", 20, 1.2, 0.0,
+        100,
+        "heuristic",
+        20,
+        1.2,
+        0.0,
     )
     for bad in ("ismcts:0", "ismcts:abc", "ismcts:rollout=smart", "ismcts:foo=1", "ismcts:time=-1"):
         with pytest.raises(InvalidParameterError):

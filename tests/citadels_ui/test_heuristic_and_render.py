@@ -88,6 +88,7 @@ def test_heuristic_draws_when_its_hand_is_useless() -> None:
     state = meeple.load_game("citadels", players=4).new_initial_state(2)
     assert isinstance(state, CitadelsState)
     bot = make_bot("heuristic", "citadels")
+
     def mandatory_choice_of_a_powerless_turn() -> bool:
         turn = state.observation(None)["turn"]
         legal = state.legal_actions()

@@ -11,9 +11,7 @@ def test_variant_flags_are_options(cli: Cli) -> None:
     assert "2 games" in result.output
     refused = cli(["simulate", "capital_lux_2", "--players", "2", "-n", "1", "--config", "B"], code=2)
     assert "provisional" in refused.output and "--provisional-powers" in refused.output
-    accepted = cli(
-        ["simulate", "capital_lux_2", "--players", "2", "-n", "1", "--config", "B", "--provisional-powers"]
-    )
+    accepted = cli(["simulate", "capital_lux_2", "--players", "2", "-n", "1", "--config", "B", "--provisional-powers"])
     assert "1 games" in accepted.output
     off = cli(["simulate", "capital_lux_2", "-n", "1", "--config=B", "--no-provisional-powers"], code=2)
     assert "provisional" in off.output

@@ -101,9 +101,7 @@ def test_parse_input_hook(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_quit_asks_and_saves_an_unfinished_record(cli: Cli, tmp_path: Path) -> None:
     path = tmp_path / "quit.jsonl"
-    out = cli(
-        ["play", "toy_auction", "--seed", "3", "--record", str(path)], input="1\nquit\nn\nquit\ny\ny\n"
-    ).output
+    out = cli(["play", "toy_auction", "--seed", "3", "--record", str(path)], input="1\nquit\nn\nquit\ny\ny\n").output
     assert "Really quit this game?" in out and "Game abandoned." in out
     (record,) = read_records(path)
     assert record.game == "toy_auction" and record.seed == 3

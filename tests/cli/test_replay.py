@@ -85,10 +85,15 @@ def test_replay_shows_the_seed_of_a_finished_game_only(cli: Cli, tmp_path: Path)
         (None, "is a directory, not a file of game records"),
         (bytes(range(128, 256)) * 4, "not a text file of game records (not UTF-8)"),
         (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
-        (b'{"format": "meeple-record/1", "game": "toy_auction", "params": {"players": [2]}, "seed": 1, "actions": []}',
-         "players"),
-        (b'{"format": "meeple-record/1", "game": "toy_auction", "params": {}, "seed": 1, "actions": [{"type": []}]}',
-         "action 0 cannot be replayed: unknown action type []"),
+        (
+            b'{"format": "meeple-record/1", "game": "toy_auction", "params": {"players": [2]}, '
+            b'"seed": 1, "actions": []}',
+            "players",
+        ),
+        (
+            b'{"format": "meeple-record/1", "game": "toy_auction", "params": {}, "seed": 1, "actions": [{"type": []}]}',
+            "action 0 cannot be replayed: unknown action type []",
+        ),
     ],
 )
 def test_replay_of_a_bad_file_is_one_error_line(cli: Cli, tmp_path: Path, content: bytes | None, message: str) -> None:

@@ -282,8 +282,11 @@ def _capital_lux_2(state: State[Any]) -> Features:
     districts = [str(d.get("district", i)) for i, d in enumerate(obs.get("capital") or [])]
     game: dict[str, str] = {"configuration": "+".join(str(t.get("id")) for t in tiles)}
     for i, tile in enumerate(tiles):
-        colour = districts[tile["colour"]] if isinstance(tile.get("colour"), int) and tile["colour"] < len(districts) \
+        colour = (
+            districts[tile["colour"]]
+            if isinstance(tile.get("colour"), int) and tile["colour"] < len(districts)
             else str(i)
+        )
         game[f"{colour} tile"] = names[i]
     values: dict[str, float] = {}
     if obs.get("solo") and isinstance(obs.get("rob"), dict):

@@ -91,11 +91,20 @@ def bot_rows(rep: TournamentReport) -> tuple[list[str], list[list[str]]]:
         lo, hi = st.interval
         verdict = _verdict(rep, (lo, hi))
         rt = rep.ratings.get(name)
-        rows.append([
-            name, str(st.n), f"{st.wins:g}", _pct(st.win_rate), f"{_pct(lo)}–{_pct(hi)}", verdict,
-            f"{st.mean_score:.2f}",
-            f"{rt.mu:.2f}" if rt else "", f"{rt.sigma:.2f}" if rt else "", f"{rt.ordinal:.2f}" if rt else "",
-        ])
+        rows.append(
+            [
+                name,
+                str(st.n),
+                f"{st.wins:g}",
+                _pct(st.win_rate),
+                f"{_pct(lo)}–{_pct(hi)}",
+                verdict,
+                f"{st.mean_score:.2f}",
+                f"{rt.mu:.2f}" if rt else "",
+                f"{rt.sigma:.2f}" if rt else "",
+                f"{rt.ordinal:.2f}" if rt else "",
+            ]
+        )
     return head, rows
 
 
@@ -106,8 +115,17 @@ def seat_rows(rep: TournamentReport) -> tuple[list[str], list[list[str]]]:
     for st in rep.seats:
         lo, hi = st.interval
         verdict = _verdict(rep, (lo, hi))
-        rows.append([st.name, str(st.n), f"{st.wins:g}", _pct(st.win_rate), f"{_pct(lo)}–{_pct(hi)}", verdict,
-                     f"{st.mean_score:.2f}"])
+        rows.append(
+            [
+                st.name,
+                str(st.n),
+                f"{st.wins:g}",
+                _pct(st.win_rate),
+                f"{_pct(lo)}–{_pct(hi)}",
+                verdict,
+                f"{st.mean_score:.2f}",
+            ]
+        )
     return head, rows
 
 
@@ -132,8 +150,9 @@ def length_rows(rep: TournamentReport) -> tuple[list[str], list[list[str]]]:
         return ["games"], [["0"]]
     mean = sum(lengths) / len(lengths)
     head = ["games", "mean decisions", "min", "median", "max"]
-    return head, [[str(len(lengths)), f"{mean:.1f}", str(lengths[0]), str(lengths[len(lengths) // 2]),
-                   str(lengths[-1])]]
+    return head, [
+        [str(len(lengths)), f"{mean:.1f}", str(lengths[0]), str(lengths[len(lengths) // 2]), str(lengths[-1])]
+    ]
 
 
 def seat_question_rows(stats: list[LabelStat]) -> tuple[list[str], list[list[str]]]:
@@ -152,8 +171,16 @@ def game_question_rows(stats: list[LabelStat]) -> tuple[list[str], list[list[str
     rows = []
     for st in stats[:MAX_LABELS]:
         lo, hi = wilson(st.first_seat_wins, st.n)
-        rows.append([st.label, str(st.n), _pct(st.first_seat_wins / st.n), f"{_pct(lo)}–{_pct(hi)}",
-                     f"{st.best_score_sum / st.n:.2f}", f"{st.score_sum / st.n:.2f}"])
+        rows.append(
+            [
+                st.label,
+                str(st.n),
+                _pct(st.first_seat_wins / st.n),
+                f"{_pct(lo)}–{_pct(hi)}",
+                f"{st.best_score_sum / st.n:.2f}",
+                f"{st.score_sum / st.n:.2f}",
+            ]
+        )
     return head, rows
 
 
@@ -170,8 +197,10 @@ def sections(rep: TournamentReport) -> list[tuple[str, list[str], list[list[str]
     for q, stats in rep.game_questions.items():
         out.append((f"By {q}", *game_question_rows(stats)))
     if rep.values:
-        rows = [[name, str(n), f"{mean:.2f}", f"{sd:.2f}", f"{lo:g}", f"{hi:g}"]
-                for name, (n, mean, sd, lo, hi) in rep.values.items()]
+        rows = [
+            [name, str(n), f"{mean:.2f}", f"{sd:.2f}", f"{lo:g}", f"{hi:g}"]
+            for name, (n, mean, sd, lo, hi) in rep.values.items()
+        ]
         out.append(("Values", ["value", "games", "mean", "sd", "min", "max"], rows))
     return out
 
@@ -224,15 +253,18 @@ def _bar_ci(title: str, names: list[str], stats: list[tuple[float, int]], fair: 
     ax = fig.subplots()
     rates = [w / n if n else 0.0 for w, n in stats]
     cis = [wilson(w, n) for w, n in stats]
-    err = [[max(0.0, r - lo) for r, (lo, _) in zip(rates, cis, strict=True)],
-           [max(0.0, hi - r) for r, (_, hi) in zip(rates, cis, strict=True)]]
+    err = [
+        [max(0.0, r - lo) for r, (lo, _) in zip(rates, cis, strict=True)],
+        [max(0.0, hi - r) for r, (_, hi) in zip(rates, cis, strict=True)],
+    ]
     ax.bar(range(len(names)), rates, yerr=err, capsize=3, color="#4c72b0")
     if fair is not None:
         ax.axhline(fair, color="#c44e52", linestyle="--", linewidth=1, label="fair share")
         ax.legend(loc="upper right", fontsize=8)
     ax.set_xticks(range(len(names)))
-    ax.set_xticklabels(names, rotation=45 if len(names) > 4 else 0, ha="right" if len(names) > 4 else "center",
-                       fontsize=8)
+    ax.set_xticklabels(
+        names, rotation=45 if len(names) > 4 else 0, ha="right" if len(names) > 4 else "center", fontsize=8
+    )
     ax.set_ylabel("win rate")
     ax.set_title(title, fontsize=10)
     return _png(fig)
@@ -244,12 +276,20 @@ def plots(rep: TournamentReport) -> list[tuple[str, str]]:
 
     out = []
     names = list(rep.bots)
-    out.append(("Win rate per bot (95% Wilson interval)",
-                _bar_ci("win rate per bot", names, [(rep.bots[b].wins, rep.bots[b].n) for b in names],
-                        rep.fair_share)))
-    out.append(("Win rate per seat (95% Wilson interval)",
-                _bar_ci("win rate per seat", [s.name for s in rep.seats], [(s.wins, s.n) for s in rep.seats],
-                        rep.fair_share)))
+    out.append(
+        (
+            "Win rate per bot (95% Wilson interval)",
+            _bar_ci("win rate per bot", names, [(rep.bots[b].wins, rep.bots[b].n) for b in names], rep.fair_share),
+        )
+    )
+    out.append(
+        (
+            "Win rate per seat (95% Wilson interval)",
+            _bar_ci(
+                "win rate per seat", [s.name for s in rep.seats], [(s.wins, s.n) for s in rep.seats], rep.fair_share
+            ),
+        )
+    )
     fig = Figure(figsize=(max(4.0, 0.8 * len(names) + 2), 3.2))
     ax = fig.subplots()
     ax.boxplot([rep.bots[b].scores for b in names], tick_labels=names)
@@ -264,9 +304,12 @@ def plots(rep: TournamentReport) -> list[tuple[str, str]]:
     out.append(("Game length", _png(fig)))
     for q, stats in rep.seat_questions.items():
         shown = stats[:MAX_LABELS]
-        out.append((f"Win rate by {q}",
-                    _bar_ci(f"win rate by {q}", [s.label for s in shown], [(s.wins, s.n) for s in shown],
-                            rep.fair_share)))
+        out.append(
+            (
+                f"Win rate by {q}",
+                _bar_ci(f"win rate by {q}", [s.label for s in shown], [(s.wins, s.n) for s in shown], rep.fair_share),
+            )
+        )
     return out
 
 
@@ -292,8 +335,10 @@ def to_html(rep: TournamentReport) -> str:
         parts.append(f"<h2>{html.escape(title)}</h2>{_html_table(head, rows)}")
     parts.append("<h2>Plots</h2>")
     for caption, png in plots(rep):
-        parts.append(f"<figure><img alt='{html.escape(caption)}' src='data:image/png;base64,{png}'>"
-                     f"<figcaption>{html.escape(caption)}</figcaption></figure>")
+        parts.append(
+            f"<figure><img alt='{html.escape(caption)}' src='data:image/png;base64,{png}'>"
+            f"<figcaption>{html.escape(caption)}</figcaption></figure>"
+        )
     parts.append("</body></html>")
     return "\n".join(parts)
 

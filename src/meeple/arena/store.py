@@ -162,9 +162,7 @@ class ResultStore:
         """Return the stored games of a tournament, ordered by ``(deal, rotation)``."""
         with Session(self.engine) as session:
             rows = session.scalars(
-                select(GameRow)
-                .where(GameRow.tournament_id == tournament_id)
-                .order_by(GameRow.deal, GameRow.rotation)
+                select(GameRow).where(GameRow.tournament_id == tournament_id).order_by(GameRow.deal, GameRow.rotation)
             )
             return [
                 GameResult(

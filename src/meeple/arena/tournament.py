@@ -206,8 +206,17 @@ class GameResult:
 
     def comparable(self) -> tuple[Any, ...]:
         """Everything but the wall time (for engine-equivalence checks)."""
-        return (self.deal, self.rotation, self.seed, self.labels, self.returns, self.scores, self.length,
-                json.dumps(self.features, sort_keys=True), json.dumps(self.record["actions"]))
+        return (
+            self.deal,
+            self.rotation,
+            self.seed,
+            self.labels,
+            self.returns,
+            self.scores,
+            self.length,
+            json.dumps(self.features, sort_keys=True),
+            json.dumps(self.record["actions"]),
+        )
 
 
 def plan(config: TournamentConfig) -> list[GameTask]:

@@ -382,9 +382,7 @@ class PlaySession:
         for name in ("seat", "player", "score", "return", ""):
             table.add_column(name)
         for s in range(len(scores)):
-            table.add_row(
-                str(s), self.labels[s], f"{scores[s]:g}", f"{returns[s]:g}", "winner" if s in winners else ""
-            )
+            table.add_row(str(s), self.labels[s], f"{scores[s]:g}", f"{returns[s]:g}", "winner" if s in winners else "")
         self.console.print(table)
         solo = state.observation(None).get("solo_result")
         if isinstance(solo, dict):

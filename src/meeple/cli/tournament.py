@@ -174,8 +174,9 @@ def tournament_report(
             fail(f"{db} holds no tournament")
         for i, t in enumerate(stored):
             cfg = t.config
-            console.print(f"[{i}] {cfg.game} {cfg.players}p bots {','.join(cfg.bots)} seed {cfg.seed}: "
-                          f"{t.finished} games")
+            console.print(
+                f"[{i}] {cfg.game} {cfg.players}p bots {','.join(cfg.bots)} seed {cfg.seed}: {t.finished} games"
+            )
         pick = len(stored) - 1 if index is None else index
         if not 0 <= pick < len(stored):
             fail(f"--tournament must be between 0 and {len(stored) - 1}")

@@ -100,8 +100,7 @@ class SealedCommitments(Generic[T]):
     def view(self, perspective: int | None, encode: Callable[[T], Any] = lambda v: v) -> list[Any]:
         """Return, per seat of :attr:`order`, what ``perspective`` sees: own value, :data:`SEALED`, or ``None``."""
         return [
-            (encode(self.values[s]) if s == perspective else SEALED) if s in self.values else None
-            for s in self.order
+            (encode(self.values[s]) if s == perspective else SEALED) if s in self.values else None for s in self.order
         ]
 
     def copy(self) -> SealedCommitments[T]:

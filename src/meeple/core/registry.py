@@ -17,7 +17,6 @@ BUILTIN_GAMES: dict[str, str] = {
     "capitol": "meeple.games.capitol",
     "capital_lux_2": "meeple.games.capital_lux_2",
     "citadels": "meeple.games.citadels",
-
 }
 """Registry name -> package of each built-in game."""
 

@@ -89,8 +89,9 @@ def test_error_messages_to_other_seats_reveal_nothing() -> None:
 
 
 def ordering_state(first_choice: str) -> CapriceState:
-    state = position(FOUR_FULL, players=3, player=2, symbols=["DR DT LR LT", "DT DT LR LR", "LT LT DR DR"],
-                     symbol_order="manual")
+    state = position(
+        FOUR_FULL, players=3, player=2, symbols=["DR DT LR LT", "DT DT LR LR", "LT LT DR DR"], symbol_order="manual"
+    )
     state.apply_action(Place("LT", "E"))  # seat 2 ends the game: seat 0 orders first
     assert state.phase == ORDER and state.current_player() == 0
     state.apply_action(OrderSymbol(first_choice))

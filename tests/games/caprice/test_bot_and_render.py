@@ -79,9 +79,7 @@ def text_of(obs: dict[str, object], seat: int | None) -> str:
 def test_render_shows_towers_marker_supply_and_own_symbols_only() -> None:
     from tests.games.caprice.helpers import position
 
-    state = position(
-        ["DR LT", "LR", "", "", "", ""], marker="B", players=2, symbols=["DR DR LT LR", "DT DT DT LT"]
-    )
+    state = position(["DR LT", "LR", "", "", "", ""], marker="B", players=2, symbols=["DR DR LT LR", "DT DT DT LT"])
     out = text_of(state.observation(0), 0)
     for word in ("Towers", "A", "F", "Supply", "Your symbols", "◆", "Best order"):
         assert word in out

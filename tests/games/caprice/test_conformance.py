@@ -7,9 +7,7 @@ from meeple.core.testing import check_game
 
 @pytest.mark.parametrize("exchange", ["optional", "mandatory"])
 def test_conformance_all_player_counts(exchange: str) -> None:
-    report = check_game(
-        "caprice", seeds=range(15), params={"third_symbol_exchange": exchange}, check_every=3
-    )
+    report = check_game("caprice", seeds=range(15), params={"third_symbol_exchange": exchange}, check_every=3)
     assert report.player_counts == (2, 3, 4)
     assert report.games == 45
 

@@ -19,8 +19,7 @@ from meeple.games.caprice.rules import (
 )
 
 EXAMPLE_TOWERS = [
-    codes(t.split())
-    for t in ("DR LT DR LR", "DR DT LR LR", "DT LT DT LR", "LR LT DR DT", "LT DT DR DT", "DR")
+    codes(t.split()) for t in ("DR LT DR LR", "DR DT LR LR", "DT LT DT LR", "LR LT DR DT", "LT DT DR DT", "DR")
 ]
 EXAMPLE_SYMBOLS = codes(["DR", "DR", "LT", "LR"])
 

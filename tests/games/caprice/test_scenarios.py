@@ -241,9 +241,7 @@ def test_tie_goes_to_the_player_after_the_ender() -> None:
 
 
 def test_tie_break_with_three_players_and_an_untied_third() -> None:
-    state = position(
-        FOUR_FULL, players=3, player=1, symbols=["DR DT LR LT", "DR DT LR LT", "LT LT LT LR"]
-    )
+    state = position(FOUR_FULL, players=3, player=1, symbols=["DR DT LR LT", "DR DT LR LT", "LT LT LT LR"])
     state.apply_action(Place("LT", "E"))
     pts = state.scores()
     assert pts[0] == pts[1] > pts[2]
@@ -259,9 +257,7 @@ def test_unplaced_pieces_do_not_score_and_scores_are_hidden_before_the_end() -> 
 
 # ----------------------------------------------------------------- manual order variant (§13)
 def test_manual_order_is_chosen_symbol_by_symbol_and_scored() -> None:
-    state = position(
-        FOUR_FULL, players=2, player=1, symbols=["DR DR LT LR", "DT DT DT DT"], symbol_order="manual"
-    )
+    state = position(FOUR_FULL, players=2, player=1, symbols=["DR DR LT LR", "DT DT DT DT"], symbol_order="manual")
     state.apply_action(Place("LT", "E"))  # seat 1 ends the game: seat 0 orders first
     assert state.phase == ORDER and state.ender == 1
     assert state.current_player() == 0

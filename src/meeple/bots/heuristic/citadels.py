@@ -134,8 +134,9 @@ class CitadelsHeuristicBot(Bot):
         value = 0.0
         colour = CHARACTER_COLOUR[c]
         if colour >= 0:
-            value += colours.count(COLOURS[colour]) + 0.5 * sum(1 for d in useful if d["kind"] >= 0 and
-                                                                   KIND_COLOUR[d["kind"]] == colour)
+            value += colours.count(COLOURS[colour]) + 0.5 * sum(
+                1 for d in useful if d["kind"] >= 0 and KIND_COLOUR[d["kind"]] == colour
+            )
         if c == ASSASSIN:
             value += 1.5 + (1.0 if leader_size >= threshold - 2 else 0.0)
         elif c == THIEF:
@@ -217,7 +218,7 @@ class CitadelsHeuristicBot(Bot):
         affordable = [a for a in targets if KIND_COST[a.kind] - 1 <= max(0, gold - 1)]
         leader_size = obs["seats"][leader]["city_size"]
         if affordable and (leader_size >= obs["threshold"] - 3 or any(KIND_COST[a.kind] == 1 for a in affordable)):
-            return max(affordable, key=lambda a: (KIND_SCORE[a.kind] - (KIND_COST[a.kind] - 1)))
+            return max(affordable, key=lambda a: KIND_SCORE[a.kind] - (KIND_COST[a.kind] - 1))
         decline = _of(legal, DeclineDestroy)
         return decline[0] if decline else None
 

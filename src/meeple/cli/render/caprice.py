@@ -162,8 +162,6 @@ def render(obs: dict[str, Any], seat: int | None) -> RenderableType:
     return Panel(Group(*parts), title=title)
 
 
-
-
 def parse_input(text: str, legal_texts: list[str]) -> list[str] | None:
     """Expand short forms into action texts; return None when the line is not one of them.
 

@@ -79,8 +79,7 @@ class CapriceGame(Game[CapriceParams]):
         fp = self.params.first_player
         if not -1 <= fp < self.params.players:
             raise InvalidParameterError(
-                f"caprice parameter 'first_player' must be -1 (random) or a seat 0..{self.params.players - 1}, "
-                f"not {fp}"
+                f"caprice parameter 'first_player' must be -1 (random) or a seat 0..{self.params.players - 1}, not {fp}"
             )
 
     def _make_codec(self) -> ActionCodec:
@@ -88,8 +87,7 @@ class CapriceGame(Game[CapriceParams]):
             [Place(PIECE_TYPES[p], SPACES[s]) for s in range(NUM_SPACES)] for p in range(NUM_TYPES)
         ]
         self.move_table: list[list[Action]] = [
-            [Move(SPACES[a], SPACES[b]) if a != b else SkipMove() for b in range(NUM_SPACES)]
-            for a in range(NUM_SPACES)
+            [Move(SPACES[a], SPACES[b]) if a != b else SkipMove() for b in range(NUM_SPACES)] for a in range(NUM_SPACES)
         ]
         self.skip_action: Action = SkipMove()
         self.keep_action: Action = KeepSymbol()
