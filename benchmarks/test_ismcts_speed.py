@@ -73,7 +73,7 @@ HARD_SEARCHES = [
 
 @pytest.mark.parametrize(("game_name", "players", "spec"), HARD_SEARCHES)
 def test_hard_search_iterations_per_second(benchmark: Any, game_name: str, players: int, spec: str) -> None:
-    from meeple.bots.base import make_bot
+    from meeple.bots import make_bot
 
     state = _position(game_name, players)
     view = SeatView(state, state.current_player())

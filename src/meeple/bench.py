@@ -164,7 +164,7 @@ def measure_move_time(
     Raises:
         InvalidParameterError: unknown game, parameters or bot.
     """
-    from meeple.bots.base import HEURISTIC_BOTS, make_bot
+    from meeple.bots import HEURISTIC_BOTS, make_bot
     from meeple.core.view import SeatView
 
     game = load_game(game_name, players=players, **dict(params or {}))

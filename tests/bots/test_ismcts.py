@@ -9,7 +9,7 @@ import pytest
 
 import tests.core.toy_game  # noqa: F401  (registers toy_auction)
 from meeple.arena.match import play_match
-from meeple.bots.base import bot_names, make_bot
+from meeple.bots import bot_names, make_bot
 from meeple.bots.ismcts import ISMCTSBot, _Node, parse_ismcts_spec
 from meeple.bots.levels import LEVEL_NAMES, LevelBot, NoisyBot, level_spec
 from meeple.core import InvalidParameterError, Rng, SeatView, load_game
@@ -112,9 +112,9 @@ def test_levels_build_bots() -> None:
 
 
 def test_heuristic_rollouts_use_seat_views(monkeypatch: pytest.MonkeyPatch) -> None:
-    from meeple.bots import base
+    from meeple.bots import HEURISTIC_BOTS
 
-    monkeypatch.setitem(base.HEURISTIC_BOTS, "toy_auction", "meeple.bots.random:RandomBot")
+    monkeypatch.setitem(HEURISTIC_BOTS, "toy_auction", "meeple.bots.random:RandomBot")
     state = _mid_game_state()
     bot = make_bot("ismcts:50:rollout=heuristic", "toy_auction", seed=2)
     assert bot.select_action(SeatView(state, 2)) in state.legal_actions()
@@ -134,9 +134,9 @@ def test_beats_random_on_toy_game() -> None:
 
 
 def test_heuristic_prior_is_kept_unless_clearly_beaten(monkeypatch: pytest.MonkeyPatch) -> None:
-    from meeple.bots import base
+    from meeple.bots import HEURISTIC_BOTS, Bot
 
-    class FirstBot(base.Bot):
+    class FirstBot(Bot):
         name = "first"
 
         def select_action(self, view: SeatView):  # type: ignore[no-untyped-def]
@@ -148,7 +148,7 @@ def test_heuristic_prior_is_kept_unless_clearly_beaten(monkeypatch: pytest.Monke
     module = types.ModuleType("_first_bot_for_tests")
     module.FirstBot = FirstBot  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "_first_bot_for_tests", module)
-    monkeypatch.setitem(base.HEURISTIC_BOTS, "toy_auction", "_first_bot_for_tests:FirstBot")
+    monkeypatch.setitem(HEURISTIC_BOTS, "toy_auction", "_first_bot_for_tests:FirstBot")
     state = _mid_game_state()
     view = SeatView(state, 2)
     first = state.legal_actions()[0]
@@ -164,7 +164,7 @@ def test_heuristic_prior_is_kept_unless_clearly_beaten(monkeypatch: pytest.Monke
 
 
 def test_levels_of_the_registered_games() -> None:
-    from meeple.bots.base import HEURISTIC_BOTS
+    from meeple.bots import HEURISTIC_BOTS
     from meeple.core import game_class, registered_games
 
     for game in registered_games():

@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from meeple.bots.base import Bot, make_bot
+from meeple.bots import Bot, make_bot
 from meeple.core.action import Action
 from meeple.core.records import GameRecord
 from meeple.core.registry import load_game

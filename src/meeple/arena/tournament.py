@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from meeple.bots.base import make_bot
+from meeple.bots import make_bot
 from meeple.core.errors import InvalidParameterError
 from meeple.core.records import GameRecord
 from meeple.core.registry import game_class, load_game
@@ -323,7 +323,7 @@ def run_tasks(
     if engine == "ray":
         from meeple.arena.ray_engine import run_on_ray
 
-        run_on_ray(tasks, jobs, ray_address, done)
+        run_on_ray(tasks, jobs, ray_address, done, play_task)
     elif engine != "multiprocessing":
         raise InvalidParameterError(f"unknown engine {engine!r}; use multiprocessing or ray")
     elif jobs <= 1 or len(tasks) <= 1:

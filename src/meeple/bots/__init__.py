@@ -1,6 +1,8 @@
-"""Bots: random, per-game heuristics, and search."""
+"""Bots: random, per-game heuristics, search (ISMCTS) and difficulty levels, built by name with ``make_bot``."""
 
-from meeple.bots.base import Bot, bot_names, make_bot
+from meeple.bots.base import Bot
+from meeple.bots.factory import bot_names, make_bot
+from meeple.bots.heuristic import HEURISTIC_BOTS, heuristic_bot
 from meeple.bots.random import RandomBot
 
-__all__ = ["Bot", "RandomBot", "bot_names", "make_bot"]
+__all__ = ["HEURISTIC_BOTS", "Bot", "RandomBot", "bot_names", "heuristic_bot", "make_bot"]

@@ -42,6 +42,7 @@ from collections.abc import Hashable
 from typing import Any
 
 from meeple.bots.base import Bot
+from meeple.bots.heuristic import heuristic_bot
 from meeple.bots.rollout import RolloutPolicy, rollout_policy
 from meeple.core.action import Action
 from meeple.core.errors import InvalidParameterError
@@ -194,9 +195,7 @@ class ISMCTSBot(Bot):
         return best
 
     def _proposal(self, view: SeatView, seed: int) -> Action:
-        from meeple.bots.base import make_bot
-
-        return make_bot("heuristic", view.game.name, seed=seed % (1 << 31)).select_action(view)
+        return heuristic_bot(view.game.name, seed=seed % (1 << 31)).select_action(view)
 
     def _keeps_prior(self, best: _Edge, prior: _Edge) -> bool:
         """Return True unless ``best`` beats ``prior`` by more than ``trust`` standard errors (Bernoulli-like)."""
@@ -308,9 +307,7 @@ class ISMCTSBot(Bot):
         return ("hidden", actor, seen)
 
     def _rollout_bots(self, game: str, n_players: int, rnd: random.Random) -> list[Bot]:
-        from meeple.bots.base import make_bot
-
-        return [make_bot("heuristic", game, seed=rnd.randrange(1 << 31)) for _ in range(n_players)]
+        return [heuristic_bot(game, seed=rnd.randrange(1 << 31)) for _ in range(n_players)]
 
     def _rollout(
         self,

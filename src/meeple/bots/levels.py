@@ -20,7 +20,10 @@ move, when the player count is known.
 
 from __future__ import annotations
 
-from meeple.bots.base import HEURISTIC_BOTS, Bot, make_bot
+from meeple.bots.base import Bot
+from meeple.bots.heuristic import HEURISTIC_BOTS, heuristic_bot
+from meeple.bots.ismcts import parse_ismcts_spec
+from meeple.bots.random import RandomBot
 from meeple.core.action import Action
 from meeple.core.errors import InvalidParameterError
 from meeple.core.view import SeatView
@@ -113,10 +116,17 @@ def level_spec(level: str, game: str, players: int | None = None) -> str:
 
 
 def _build(spec: str, game: str, seed: int) -> Bot:
-    if spec.startswith("noisy:"):
-        noise = float(spec.partition(":")[2])
-        return NoisyBot(make_bot("heuristic", game, seed=seed), noise, seed=seed + 1)
-    return make_bot(spec, game, seed=seed)
+    """Build the bot of a level's spec: ``noisy:P``, ``heuristic``, ``random`` or ``ismcts:...``."""
+    kind, _, options = spec.partition(":")
+    if kind == "noisy":
+        return NoisyBot(heuristic_bot(game, seed=seed), float(options), seed=seed + 1)
+    if kind == "heuristic":
+        return heuristic_bot(game, seed=seed)
+    if kind == "random":
+        return RandomBot(seed=seed)
+    if kind == "ismcts":
+        return parse_ismcts_spec(options, seed)
+    raise InvalidParameterError(f"a level's bot spec is noisy:P, heuristic, random or ismcts:..., not {spec!r}")
 
 
 class LevelBot(Bot):

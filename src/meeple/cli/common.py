@@ -14,7 +14,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from meeple.bots.base import HEURISTIC_BOTS, make_bot
+from meeple.bots import HEURISTIC_BOTS, make_bot
 from meeple.core.errors import MeepleError
 from meeple.core.game import Game
 from meeple.core.registry import game_class, load_game

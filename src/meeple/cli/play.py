@@ -22,7 +22,7 @@ from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 
-from meeple.bots.base import Bot, make_bot
+from meeple.bots import Bot, make_bot
 from meeple.cli.common import (
     GAME_OPTIONS,
     BotsOpt,

@@ -5,7 +5,7 @@ import random
 from rich.console import Console
 
 from meeple.arena.match import play_match
-from meeple.bots.base import make_bot
+from meeple.bots import make_bot
 from meeple.bots.heuristic.capital_lux_2 import CapitalLux2HeuristicBot
 from meeple.bots.random import RandomBot
 from meeple.cli.render.capital_lux_2 import parse_input, render

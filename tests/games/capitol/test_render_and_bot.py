@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.console import Console
 
 from meeple.arena.match import play_match
-from meeple.bots.base import make_bot
+from meeple.bots import make_bot
 from meeple.cli.render.capitol import parse_input, render
 from meeple.core import Rng, load_game
 from meeple.games.capitol.data import CARD_NAME

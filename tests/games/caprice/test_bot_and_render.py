@@ -6,7 +6,7 @@ from rich.console import Console
 
 import meeple
 from meeple.arena.match import play_bots
-from meeple.bots.base import make_bot
+from meeple.bots import make_bot
 from meeple.cli.render.caprice import render
 from meeple.core import Rng
 from meeple.core.view import SeatView

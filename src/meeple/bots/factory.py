@@ -1,0 +1,45 @@
+"""Bots built by name: ``make_bot("hard", "citadels")``, ``make_bot("ismcts:1000:rollout=heuristic", game)``.
+
+The one module that knows every kind of bot; the kinds themselves (random, heuristic, ISMCTS, levels) know only the
+bot interface, so the bot modules import each other in one direction.
+"""
+
+from __future__ import annotations
+
+from meeple.bots.base import Bot
+from meeple.bots.heuristic import heuristic_bot
+from meeple.bots.ismcts import parse_ismcts_spec
+from meeple.bots.levels import level_bot
+from meeple.bots.random import RandomBot
+from meeple.core.errors import InvalidParameterError
+
+
+def bot_names() -> list[str]:
+    """Return the bot kinds :func:`make_bot` accepts."""
+    return ["random", "heuristic", "ismcts", "easy", "medium", "hard"]
+
+
+def make_bot(spec: str, game: str, seed: int = 0) -> Bot:
+    """Build a bot from its name.
+
+    Args:
+        spec: a bot kind from :func:`bot_names`, optionally with options after a colon: ``"ismcts:1000"``
+            (iterations), ``"ismcts:time=0.5"`` (seconds per move), ``"ismcts:1000:rollout=heuristic"``;
+            ``"easy"``, ``"medium"``, ``"hard"`` are the difficulty levels of :mod:`meeple.bots.levels`.
+        game: the registered game name (heuristic bots are per game).
+        seed: seed of the bot's random generator.
+
+    Raises:
+        InvalidParameterError: unknown bot kind or bad options; the message lists the known kinds.
+    """
+    kind, _, _options = spec.strip().partition(":")
+    kind = kind.lower()
+    if kind == "random":
+        return RandomBot(seed=seed)
+    if kind == "heuristic":
+        return heuristic_bot(game, seed)
+    if kind == "ismcts":
+        return parse_ismcts_spec(_options, seed)
+    if kind in ("easy", "medium", "hard"):
+        return level_bot(kind, game, seed)
+    raise InvalidParameterError(f"unknown bot {spec!r}; known bots: {', '.join(bot_names())}")
