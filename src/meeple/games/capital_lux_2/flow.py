@@ -145,7 +145,8 @@ def start_play(st: CapitalLux2State) -> None:
     st.ending = False
     st.last_queue = []
     if st.solo:
-        solo.rob_turn(st)
+        if solo.rob_turn(st):
+            end_round(st)
         return
     st.turn = st.emperor
     if not st.hand[st.turn]:
@@ -171,7 +172,8 @@ def _next_last_turn(st: CapitalLux2State) -> None:
 def end_turn(st: CapitalLux2State) -> None:
     """Finish the current turn and pass to the next seat (or to the last turns / end of round). Rules: §8-§9."""
     if st.solo:
-        solo.after_player_turn(st)
+        if solo.after_player_turn(st):
+            end_round(st)
         return
     cur = st.turn
     if st.ending:

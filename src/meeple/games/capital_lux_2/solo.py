@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from meeple.core.decisions import Decision
-from meeple.games.capital_lux_2 import flow
 from meeple.games.capital_lux_2.data import (
     CARD_COLOUR,
     CARD_VALUE,
@@ -53,13 +52,17 @@ def fits(st: CapitalLux2State, card: int) -> bool:
     return total(st.city[ROB][d]) + CARD_VALUE[card] <= total(st.capital[d])
 
 
-def rob_turn(st: CapitalLux2State) -> None:
-    """Play one ROB turn: flip a ROB card, pick the citizen card, place it, maybe take a bonus, refill."""
+def rob_turn(st: CapitalLux2State) -> bool:
+    """Play one ROB turn: flip a ROB card, pick the citizen card, place it, maybe take a bonus, refill.
+
+    Returns:
+        True when the round is over (the caller ends it with ``flow.end_round``); False when play goes on,
+        including when the player must first choose ROB's bonus card.
+    """
     st.turn = ROB
     if not st.rob_deck:
         st.rob_last = []
-        finish_rob_turn(st)
-        return
+        return finish_rob_turn(st)
     code = st.rob_deck.pop()
     (st.rob_red if code & ROB_RED else st.rob_blue).append(code)
     kind = code & 3
@@ -70,8 +73,7 @@ def rob_turn(st: CapitalLux2State) -> None:
         st.rob_hand[kind] = -1
     st.rob_last = [code, card, -1, -1]
     if card < 0:
-        finish_rob_turn(st)
-        return
+        return finish_rob_turn(st)
     d = CARD_COLOUR[card]
     if fits(st, card):
         st.city[ROB][d].append(card)
@@ -83,10 +85,10 @@ def rob_turn(st: CapitalLux2State) -> None:
             cands = rob_bonus_candidates(st, card)
             if len(cands) > 1:
                 st.stack.append(Decision(0, "rob_bonus", (card,)))
-                return
+                return False
             if cands:
                 take_rob_bonus(st, cands[0])
-    finish_rob_turn(st)
+    return finish_rob_turn(st)
 
 
 def rob_bonus_candidates(st: CapitalLux2State, played: int) -> list[int]:
@@ -102,33 +104,36 @@ def take_rob_bonus(st: CapitalLux2State, card: int) -> None:
         st.rob_last[3] = card
 
 
-def finish_rob_turn(st: CapitalLux2State) -> None:
-    """Refill ROB's empty hand slot, then: round end, the player's last turn, or the player's turn."""
+def finish_rob_turn(st: CapitalLux2State) -> bool:
+    """Refill ROB's empty hand slot, then: round end, the player's last turn, or the player's turn.
+
+    Returns:
+        True when the round is over (the caller ends it with ``flow.end_round``).
+    """
     for slot in range(ROB_HAND):
         if st.rob_hand[slot] < 0:
             st.rob_hand[slot] = st.draw()
     if st.ending:
-        flow.end_round(st)
-    elif len(st.rob_red) >= ROB_RED_LIMIT:
+        return True
+    if len(st.rob_red) >= ROB_RED_LIMIT:
         st.ending = True
-        if st.hand[0]:
-            st.turn = 0
-        else:
-            flow.end_round(st)
-    elif st.hand[0]:
-        st.turn = 0
-    else:
-        flow.end_round(st)
+    if not st.hand[0]:
+        return True
+    st.turn = 0
+    return False
 
 
-def after_player_turn(st: CapitalLux2State) -> None:
-    """After the player's turn: round end (after the player's last turn), ROB's last turn, or ROB's turn."""
+def after_player_turn(st: CapitalLux2State) -> bool:
+    """After the player's turn: round end (after the player's last turn), ROB's last turn, or ROB's turn.
+
+    Returns:
+        True when the round is over (the caller ends it with ``flow.end_round``).
+    """
     if st.ending:
-        flow.end_round(st)
-        return
+        return True
     if not st.hand[0]:
         st.ending = True
-    rob_turn(st)
+    return rob_turn(st)
 
 
 def split_reserve(reserve: list[int], city: list[int], visible: list[int]) -> tuple[list[int], list[int]]:

@@ -210,7 +210,8 @@ class CapitalLux2State(State["CapitalLux2Game"]):
             elif top.kind == ROB_BONUS:
                 assert isinstance(action, TakeCard)
                 solo.take_rob_bonus(self, action.card)
-                solo.finish_rob_turn(self)
+                if solo.finish_rob_turn(self):
+                    flow.end_round(self)
             else:
                 POWERS[top.kind].apply(self, top, action)
                 if not self.stack:
