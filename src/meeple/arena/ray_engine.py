@@ -1,18 +1,21 @@
 """Running tournament games on Ray: a local cluster by default, or an existing one given its address.
 
-Each game is one Ray task running :func:`meeple.arena.tournament.play_task`; since a game's result depends only on
-its :class:`~meeple.arena.tournament.GameTask` (seeds included), the results are identical to the multiprocessing
-engine's. Ray is an optional dependency (``pip install "meeple[ray]"``).
+Each game is one Ray task running the function it is given (the tournament passes
+:func:`meeple.arena.tournament.play_task`); since a game's result depends only on its task (seeds included), the
+results are identical to the multiprocessing engine's. Ray is an optional dependency (``pip install "meeple[ray]"``).
+This module knows nothing of tournaments, so the tournament can start it without an import cycle.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
-from meeple.arena.tournament import GameResult, GameTask, play_task
 from meeple.core.errors import InvalidParameterError
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 def ray_available() -> bool:
@@ -25,19 +28,21 @@ def ray_available() -> bool:
 
 
 def run_on_ray(
-    tasks: Sequence[GameTask],
+    tasks: Sequence[T],
     jobs: int,
     address: str | None,
-    on_result: Callable[[GameResult], None],
+    on_result: Callable[[R], None],
+    play: Callable[[T], R],
 ) -> None:
-    """Play ``tasks`` as Ray tasks and call ``on_result`` for each, in completion order.
+    """Run ``play(task)`` for every task as Ray tasks and call ``on_result`` for each result, in completion order.
 
     Args:
-        tasks: the games.
+        tasks: the games (picklable).
         jobs: CPUs of the local cluster started when ``address`` is None (ignored when joining a cluster).
         address: a Ray cluster address (``"auto"``, ``"host:6379"``, ``"ray://host:10001"``...) or None for a new
             local cluster (never an existing one found on this machine).
         on_result: called in the driver for each finished game.
+        play: the module-level function that plays one task (Ray ships it to the workers by reference).
 
     Raises:
         InvalidParameterError: Ray is not installed.
@@ -63,7 +68,7 @@ def run_on_ray(
         ray.init(**kwargs)
         started = True
     try:
-        remote = ray.remote(num_cpus=1)(play_task)
+        remote = ray.remote(num_cpus=1)(play)
         pending = [remote.remote(task) for task in tasks]
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
