@@ -19,6 +19,7 @@ from meeple.games.capitol.actions import (
     PlayCard,
     SealBid,
 )
+from meeple.games.capitol.const import AUCTION, PHASE_NAMES
 from meeple.games.capitol.data import (
     CARD_NAME,
     CARD_REP,
@@ -51,8 +52,6 @@ def build_observation(state: CapitolState, player: int | None) -> dict[str, Any]
     card, since which of several identical cards a hand held is hidden (it would tell another seat, e.g., that a
     hand still holds a second copy). The seat's own hand, bid and draft keep their real ids.
     """
-    from meeple.games.capitol.state import AUCTION, PHASE_NAMES
-
     game = state.game
     n = game.num_players
     mine = player is not None and 0 <= player < n

@@ -6,10 +6,14 @@ Rules: capitol.md §5.3 (public and private information).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from meeple.core import Rng
+from meeple.games.capitol.const import AUCTION, PILE_HIDDEN, PILE_PUBLIC, PILE_SHUFFLED
 from meeple.games.capitol.data import CARD_REP, CARD_TYPE
-from meeple.games.capitol.state import AUCTION, PILE_HIDDEN, PILE_PUBLIC, PILE_SHUFFLED, CapitolState
+
+if TYPE_CHECKING:
+    from meeple.games.capitol.state import CapitolState
 
 
 def resample(state: CapitolState, player: int, rng: Rng) -> CapitolState:
@@ -32,7 +36,7 @@ def resample(state: CapitolState, player: int, rng: Rng) -> CapitolState:
         A copy of ``state`` that ``player`` cannot tell apart from it.
     """
     other = state.clone()
-    assert isinstance(other, CapitolState)
+    assert isinstance(other, type(state))
     n = state.game.num_players
     canonical = _canonical_order(state)
     for t in range(3):

@@ -11,6 +11,15 @@ from meeple.core import TERMINAL, Action, Decision, Rng, SealedCommitments, Stat
 from meeple.core.snapshot import expect, expect_each_once, expect_int, expect_ints
 from meeple.games.capitol import rules
 from meeple.games.capitol.actions import AddToBid, DrawCard, PlaceBuilding, PlaceFloor, PlaceRoof, PlaceTile, PlayCard
+from meeple.games.capitol.const import (
+    AUCTION,
+    CONSTRUCTION,
+    END,
+    OVER,
+    PILE_HIDDEN,
+    PILE_PUBLIC,
+    PILE_SHUFFLED,
+)
 from meeple.games.capitol.data import (
     AMPHITHEATRE,
     CARD_COLOUR,
@@ -33,19 +42,6 @@ from meeple.games.capitol.data import (
 
 if TYPE_CHECKING:
     from meeple.games.capitol.game import Capitol
-
-CONSTRUCTION = 0
-AUCTION = 1
-END = 2
-OVER = 3
-PHASE_NAMES = ("construction", "improvement", "end", "over")
-
-PILE_HIDDEN = 0
-"""A draw pile in its dealt order: only its top card is public (its other cards pool with unseen hand cards)."""
-PILE_PUBLIC = 1
-"""A draw pile made by turning a discard pile over: its whole order follows from public history."""
-PILE_SHUFFLED = 2
-"""A draw pile made by shuffling a discard pile: its contents are public, its order (but the top) is not."""
 
 
 class CapitolState(State["Capitol"]):

@@ -22,9 +22,10 @@ from meeple.games.caprice.actions import (
     Place,
     SkipMove,
 )
+from meeple.games.caprice.const import K_EXCHANGE, K_KEEP, K_MOVE, K_ORDER, K_PLACE, K_SKIP
 from meeple.games.caprice.data import NUM_SPACES, NUM_TYPES, PIECE_TYPES, SPACES, SYMBOLS_PER_PLAYER
 from meeple.games.caprice.params import CapriceParams
-from meeple.games.caprice.state import K_EXCHANGE, K_KEEP, K_MOVE, K_ORDER, K_PLACE, K_SKIP, CapriceState
+from meeple.games.caprice.state import CapriceState
 
 _SUMMARY = """\
 # Caprice (Rötgers & Bolten, Goldsieber 1999), 2-4 players

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from meeple.games.caprice.actions import Move, Place, SkipMove
+from meeple.games.caprice.const import DRAW, OVER, PHASES
 from meeple.games.caprice.data import PIECE_TYPES, SPACES, SYMBOLS_PER_PLAYER
 from meeple.games.caprice.rules import best_order
 
@@ -52,8 +53,6 @@ def build_observation(state: CapriceState, player: int | None) -> dict[str, Any]
     ``orders_done`` (symbols ordered per seat), ``ender``, ``winner`` and ``reveal`` (None before the end; then
     ``{"symbols", "orders", "points"}`` per seat).
     """
-    from meeple.games.caprice.state import DRAW, OVER, PHASES
-
     over = state.phase == OVER
     n = state.game.num_players
     own = player is not None and 0 <= player < n

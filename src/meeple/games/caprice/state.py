@@ -35,12 +35,19 @@ from meeple.games.caprice.rules import best_order, order_points, tie_break_winne
 if TYPE_CHECKING:
     from meeple.games.caprice.game import CapriceGame
 
-DRAW, PLACE, MOVE, ORDER, OVER = range(5)
-PHASES = ("draw", "place", "move", "order", "over")
-"""Phase names, indexed by phase code."""
-
-# Kind codes of the action decode table built by the game.
-K_PLACE, K_MOVE, K_SKIP, K_KEEP, K_EXCHANGE, K_ORDER = range(6)
+from meeple.games.caprice.const import (
+    DRAW,
+    K_EXCHANGE,
+    K_KEEP,
+    K_MOVE,
+    K_PLACE,
+    K_SKIP,
+    MOVE,
+    ORDER,
+    OVER,
+    PHASES,
+    PLACE,
+)
 
 
 class CapriceState(State["CapriceGame"]):
