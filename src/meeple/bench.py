@@ -164,11 +164,11 @@ def measure_move_time(
     Raises:
         InvalidParameterError: unknown game, parameters or bot.
     """
-    from meeple.bots import HEURISTIC_BOTS, make_bot
+    from meeple.bots import has_heuristic_bot, make_bot
     from meeple.core.view import SeatView
 
     game = load_game(game_name, players=players, **dict(params or {}))
-    other = "heuristic" if game_name in HEURISTIC_BOTS else "random"
+    other = "heuristic" if has_heuristic_bot(game_name) else "random"
     specs = [bot_spec if s == 0 else other for s in range(players)]
     bots = [make_bot(spec, game_name, seed=derive_seed(seed, "bot", s)) for s, spec in enumerate(specs)]
     state = game.new_initial_state(seed)

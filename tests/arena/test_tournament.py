@@ -9,12 +9,13 @@ import pytest
 from typer.testing import CliRunner
 
 import tests.core.toy_game  # noqa: F401  (registers toy_auction)
-from meeple.arena.balance import EXTRACTORS, extract_features, win_credit
+from meeple.arena.balance import extract_features, win_credit
 from meeple.arena.ratings import bot_rates, ranks_of, rate, seat_rates, wilson
 from meeple.arena.report import build_report, write_report
 from meeple.arena.store import ResultStore
 from meeple.arena.tournament import GameResult, TournamentConfig, plan, run_tournament, unique_labels
 from meeple.core import InvalidParameterError, load_game
+from tests.core.toy_game import toy_companions
 
 SMALL = TournamentConfig("toy_auction", ("ismcts:20", "random"), players=3, games=6, seed=4)
 
@@ -174,15 +175,18 @@ def test_ratings_order_and_uncertainty() -> None:
     assert seats[0].wins == 30 and seats[1].n == 30
 
 
+def toy_features(state):  # type: ignore[no-untyped-def]
+    obs = state.observation(None)
+    return {"seat": {"lots won": [[str(n)] for n in obs["lots"]]}, "game": {"coins": str(sum(obs["coins"]) // 5)}}
+
+
+def broken_features(state):  # type: ignore[no-untyped-def]
+    return {"seat": {"x": state.observation(None)["missing"]}}
+
+
 def test_report_files(tmp_path: Path) -> None:
     results = run_tournament(SMALL)
-
-    def toy_features(state):  # type: ignore[no-untyped-def]
-        obs = state.observation(None)
-        return {"seat": {"lots won": [[str(n)] for n in obs["lots"]]}, "game": {"coins": str(sum(obs["coins"]) // 5)}}
-
-    EXTRACTORS["toy_auction"] = toy_features
-    try:
+    with toy_companions(balance="tests.arena.test_tournament:toy_features"):
         state = load_game("toy_auction", players=3).new_initial_state(1)
         while not state.is_terminal():
             state.apply_action(state.legal_actions()[0])
@@ -205,8 +209,6 @@ def test_report_files(tmp_path: Path) -> None:
             )
             for r, r_state in ((r, _replay(r)) for r in results)
         ]
-    finally:
-        del EXTRACTORS["toy_auction"]
     rep = build_report(SMALL, results)
     html = write_report(rep, tmp_path / "r.html").read_text()
     md = write_report(rep, tmp_path / "r.md").read_text()
@@ -224,12 +226,9 @@ def _replay(result: GameResult):  # type: ignore[no-untyped-def]
 
 
 def test_extractor_failure_keeps_the_result() -> None:
-    EXTRACTORS["toy_auction"] = lambda state: {"seat": {"x": state.observation(None)["missing"]}}
-    try:
+    with toy_companions(balance="tests.arena.test_tournament:broken_features"):
         state = load_game("toy_auction", players=2).new_initial_state(1)
         assert "error" in extract_features(state)
-    finally:
-        del EXTRACTORS["toy_auction"]
 
 
 def test_cli_tournament_and_report(tmp_path: Path) -> None:

@@ -112,12 +112,12 @@ def test_levels_build_bots() -> None:
 
 
 def test_heuristic_rollouts_use_seat_views(monkeypatch: pytest.MonkeyPatch) -> None:
-    from meeple.bots import HEURISTIC_BOTS
+    from tests.core.toy_game import toy_companions
 
-    monkeypatch.setitem(HEURISTIC_BOTS, "toy_auction", "meeple.bots.random:RandomBot")
-    state = _mid_game_state()
-    bot = make_bot("ismcts:50:rollout=heuristic", "toy_auction", seed=2)
-    assert bot.select_action(SeatView(state, 2)) in state.legal_actions()
+    with toy_companions(heuristic_bot="meeple.bots.random:RandomBot"):
+        state = _mid_game_state()
+        bot = make_bot("ismcts:50:rollout=heuristic", "toy_auction", seed=2)
+        assert bot.select_action(SeatView(state, 2)) in state.legal_actions()
 
 
 def test_beats_random_on_toy_game() -> None:
@@ -134,7 +134,8 @@ def test_beats_random_on_toy_game() -> None:
 
 
 def test_heuristic_prior_is_kept_unless_clearly_beaten(monkeypatch: pytest.MonkeyPatch) -> None:
-    from meeple.bots import HEURISTIC_BOTS, Bot
+    from meeple.bots import Bot
+    from tests.core.toy_game import toy_companions
 
     class FirstBot(Bot):
         name = "first"
@@ -148,23 +149,23 @@ def test_heuristic_prior_is_kept_unless_clearly_beaten(monkeypatch: pytest.Monke
     module = types.ModuleType("_first_bot_for_tests")
     module.FirstBot = FirstBot  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "_first_bot_for_tests", module)
-    monkeypatch.setitem(HEURISTIC_BOTS, "toy_auction", "_first_bot_for_tests:FirstBot")
-    state = _mid_game_state()
-    view = SeatView(state, 2)
-    first = state.legal_actions()[0]
-    stubborn = make_bot("ismcts:200:prior=heuristic:trust=1000", "toy_auction", seed=1)
-    assert stubborn.select_action(view) == first
-    free = make_bot("ismcts:200:prior=heuristic:trust=-1000", "toy_auction", seed=1)
-    plain = make_bot("ismcts:200", "toy_auction", seed=1)
-    stats = plain.root_statistics(view)  # type: ignore[attr-defined]
-    best = max(stats, key=lambda a: stats[a])
-    assert free.select_action(view) != first or best == first
-    with pytest.raises(InvalidParameterError):
-        make_bot("ismcts:10:prior=oracle", "toy_auction")
+    with toy_companions(heuristic_bot="_first_bot_for_tests:FirstBot"):
+        state = _mid_game_state()
+        view = SeatView(state, 2)
+        first = state.legal_actions()[0]
+        stubborn = make_bot("ismcts:200:prior=heuristic:trust=1000", "toy_auction", seed=1)
+        assert stubborn.select_action(view) == first
+        free = make_bot("ismcts:200:prior=heuristic:trust=-1000", "toy_auction", seed=1)
+        plain = make_bot("ismcts:200", "toy_auction", seed=1)
+        stats = plain.root_statistics(view)  # type: ignore[attr-defined]
+        best = max(stats, key=lambda a: stats[a])
+        assert free.select_action(view) != first or best == first
+        with pytest.raises(InvalidParameterError):
+            make_bot("ismcts:10:prior=oracle", "toy_auction")
 
 
 def test_levels_of_the_registered_games() -> None:
-    from meeple.bots import HEURISTIC_BOTS
+    from meeple.bots import has_heuristic_bot
     from meeple.core import game_class, registered_games
 
     for game in registered_games():
@@ -172,7 +173,7 @@ def test_levels_of_the_registered_games() -> None:
         if isinstance(hard, LevelBot):
             hard = hard.bot_for(game_class(game).max_players)
         assert isinstance(hard, ISMCTSBot)
-        if game in HEURISTIC_BOTS:
+        if has_heuristic_bot(game):
             assert hard.prior == "heuristic"
             assert isinstance(make_bot("easy", game), NoisyBot)
             assert make_bot("medium", game).name == "heuristic"

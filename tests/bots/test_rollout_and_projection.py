@@ -7,9 +7,9 @@ import random
 import pytest
 
 from meeple.bots.ismcts import SOLO_WIN_WEIGHT, ISMCTSBot, parse_ismcts_spec
-from meeple.bots.rollout import ROLLOUT_POLICIES, rollout_policy
+from meeple.bots.rollout import rollout_policy
 from meeple.bots.rollout.capital_lux_2 import limits, rivals
-from meeple.core import InvalidParameterError, SeatView, load_game
+from meeple.core import InvalidParameterError, SeatView, game_spec, load_game
 from meeple.core.action import Action
 from meeple.core.decisions import Decision
 from meeple.games.capital_lux_2.actions import ChooseDistrict, KeepCard, PlayToCapital, PlayToCity, TakeCard
@@ -178,7 +178,7 @@ def test_rollout_policy_keeps_a_highest_draft_card() -> None:
 
 
 def test_rollout_policy_registry_errors() -> None:
-    assert "capital_lux_2" in ROLLOUT_POLICIES
+    assert game_spec("capital_lux_2").rollout_policy is not None
     with pytest.raises(InvalidParameterError, match="no fast rollout policy for 'caprice'.*capital_lux_2"):
         rollout_policy("caprice")
     bot = parse_ismcts_spec("20:rollout=policy", seed=1)

@@ -8,8 +8,9 @@ A seat scores its coins plus, per lot held, the value of its own card.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from meeple.core import (
@@ -18,10 +19,13 @@ from meeple.core import (
     ActionCodec,
     Decision,
     Game,
+    GameSpec,
     Rng,
     SealedCommitments,
     State,
+    game_spec,
     register_game,
+    register_spec,
 )
 from meeple.core.snapshot import expect, expect_each_once, expect_int, expect_ints
 
@@ -243,3 +247,18 @@ class ToyState(State[ToyAuction]):
         if isinstance(action, GiveTo):
             return f"give the lot to seat {action.seat}"
         raise TypeError(action)
+
+
+SPEC = register_spec(GameSpec("toy_auction"))
+"""The toy game declares no companion; tests give it some with :func:`toy_companions`."""
+
+
+@contextmanager
+def toy_companions(**companions: Any) -> Iterator[GameSpec]:
+    """Give the toy game companions (``heuristic_bot="module:Class"``...) for the duration of a ``with`` block."""
+    old = game_spec("toy_auction")
+    new = register_spec(replace(old, **companions))
+    try:
+        yield new
+    finally:
+        register_spec(old)

@@ -14,6 +14,7 @@ is the first-player advantage when the first player is not seat 0.
 The report then gives, per seat question, the win rate of the seat-games that carry each label (a seat that built
 three districts counts once for each), and per game question, the games, the first seat's win rate and the mean
 winning score for each label. A game without an extractor gets only the generic report (seats, bots, lengths).
+A game declares its extractor, and the question it answers, in its ``GameSpec`` (``balance``, ``balance_question``).
 """
 
 from __future__ import annotations
@@ -22,29 +23,19 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from meeple.core.registry import game_spec
 from meeple.core.state import SPECTATOR, State
 
 Features = dict[str, Any]
 Extractor = Callable[[State[Any]], Features]
 
-EXTRACTORS: dict[str, Extractor] = {}
-"""Game name -> extractor of its balance features (see the module docstring for the shape)."""
-
-QUESTIONS: dict[str, str] = {}
-"""Game name -> the balance questions its extractor answers (a sentence for the report)."""
-
 ORDINALS = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th")
 
 
-def extractor(game: str, question: str) -> Callable[[Extractor], Extractor]:
-    """Register the decorated function as the balance extractor of ``game``."""
-
-    def wrap(fn: Extractor) -> Extractor:
-        EXTRACTORS[game] = fn
-        QUESTIONS[game] = question
-        return fn
-
-    return wrap
+def balance_question(game: str) -> str:
+    """Return the sentence saying what ``game``'s balance features answer ("" if it has no extractor)."""
+    spec = game_spec(game)
+    return spec.balance_question if spec.balance else ""
 
 
 def public_history(state: State[Any]) -> list[tuple[int, str]]:
@@ -86,11 +77,11 @@ def extract_features(state: State[Any]) -> Features:
     game's result.
     """
     out: Features = {"seat": {"turn position": turn_positions(state)}, "game": {}}
-    fn = EXTRACTORS.get(state.game.name)
-    if fn is None:
+    spec = game_spec(state.game.name)
+    if spec.balance is None:
         return out
     try:
-        found = fn(state)
+        found = spec.load("balance")(state)
     except Exception as exc:  # noqa: BLE001 - features are a bonus; keep the result
         return {**out, "error": f"{type(exc).__name__}: {exc}"}
     out["seat"].update(found.get("seat", {}))
@@ -173,8 +164,7 @@ def _seat_lists(n: int) -> list[list[str]]:
     return [[] for _ in range(n)]
 
 
-@extractor("capitol", "win rate by auction tile won (fountain / amphitheatre / temple) and by number of tiles won")
-def _capitol(state: State[Any]) -> Features:
+def capitol_features(state: State[Any]) -> Features:
     """Capitol: the auction tiles each seat won (from the public auction logs along the replay)."""
     n = state.game.num_players
     logs: list[list[dict[str, Any]]] = []
@@ -206,8 +196,7 @@ def _capitol(state: State[Any]) -> Features:
     }
 
 
-@extractor("caprice", "win rate by seat and turn position, and for the seat that ended the game")
-def _caprice(state: State[Any]) -> Features:
+def caprice_features(state: State[Any]) -> Features:
     """Caprice: which seat ended the game (the seat tables answer "by seat")."""
     obs = state.observation(None)
     n = state.game.num_players
@@ -215,8 +204,7 @@ def _caprice(state: State[Any]) -> Features:
     return {"seat": {"ended the game": [["ender" if s == ender else "not ender"] for s in range(n)]}}
 
 
-@extractor("citadels", "win rate by character played (any round) and by district in the final city")
-def _citadels(state: State[Any]) -> Features:
+def citadels_features(state: State[Any]) -> Features:
     """Citadels: characters each seat revealed (or was killed as) in any round, and the districts of its city."""
     n = state.game.num_players
     chars: list[set[str]] = [set() for _ in range(n)]
@@ -261,12 +249,7 @@ def _citadels_character_name(obs: dict[str, Any], character: Any) -> str:
     return str(character)
 
 
-@extractor(
-    "capital_lux_2",
-    "win rate by the power tile a seat used most (cards played to the Capital under it), the tiles and configuration "
-    "in play (seat 0 win rate and winning score per label), and the solo rating against ROB",
-)
-def _capital_lux_2(state: State[Any]) -> Features:
+def capital_lux_2_features(state: State[Any]) -> Features:
     """Capital Lux 2: power tiles each seat triggered, the tiles in play per colour, the configuration, solo rating."""
     obs = state.observation(None)
     n = state.game.num_players

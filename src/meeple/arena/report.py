@@ -18,7 +18,13 @@ from typing import Any
 
 from rich.table import Table
 
-from meeple.arena.balance import QUESTIONS, LabelStat, game_question_stats, seat_question_stats, value_stats
+from meeple.arena.balance import (
+    LabelStat,
+    balance_question,
+    game_question_stats,
+    seat_question_stats,
+    value_stats,
+)
 from meeple.arena.ratings import RateStat, Rating, bot_rates, head_to_head, rate, seat_rates, wilson
 from meeple.arena.tournament import GameResult, TournamentConfig
 
@@ -213,8 +219,8 @@ def _summary_lines(rep: TournamentReport) -> list[str]:
         f"seed {cfg.seed}",
         f"Fair share: {_pct(rep.fair_share)}% per seat-game; win credit splits shared wins.",
     ]
-    if cfg.game in QUESTIONS:
-        lines.append(f"Balance questions: {QUESTIONS[cfg.game]}")
+    if balance_question(cfg.game):
+        lines.append(f"Balance questions: {balance_question(cfg.game)}")
     if rep.feature_errors:
         lines.append(f"Warning: balance features failed on {rep.feature_errors} games.")
     return lines

@@ -2,7 +2,7 @@
 
 from meeple.bots.base import Bot
 from meeple.bots.factory import bot_names, make_bot
-from meeple.bots.heuristic import HEURISTIC_BOTS, heuristic_bot
+from meeple.bots.heuristic import has_heuristic_bot, heuristic_bot
 from meeple.bots.random import RandomBot
 
-__all__ = ["HEURISTIC_BOTS", "Bot", "RandomBot", "bot_names", "heuristic_bot", "make_bot"]
+__all__ = ["Bot", "RandomBot", "bot_names", "has_heuristic_bot", "heuristic_bot", "make_bot"]

@@ -1,9 +1,9 @@
 """Difficulty levels for human players: ``easy``, ``medium`` and ``hard``, mapped to bots and budgets per game.
 
-``make_bot("hard", game)`` (and ``--bots hard`` on the command line) builds the bot of :data:`LEVELS` for that
-game; a game missing from the table gets :data:`DEFAULT_LEVELS` (with the random bot standing in for a heuristic
-bot the game does not have yet). The budgets of ``hard`` were chosen so that a move takes about 1–2 s on one core of
-a 2024 laptop-class CPU (see docs/bots.md for the table and the measured speeds).
+``make_bot("hard", game)`` (and ``--bots hard`` on the command line) builds the bot of :func:`levels_of` for that
+game: :data:`DEFAULT_LEVELS` updated by the levels the game declares in its ``GameSpec`` (with the random bot
+standing in for a heuristic bot the game does not have yet). The budgets of ``hard`` were chosen so that a move
+takes about 1–2 s on one core of a 2024 laptop-class CPU (see docs/bots.md for the table and the measured speeds).
 
 | level  | bot                                                                                 |
 |--------|-------------------------------------------------------------------------------------|
@@ -21,11 +21,12 @@ move, when the player count is known.
 from __future__ import annotations
 
 from meeple.bots.base import Bot
-from meeple.bots.heuristic import HEURISTIC_BOTS, heuristic_bot
+from meeple.bots.heuristic import has_heuristic_bot, heuristic_bot
 from meeple.bots.ismcts import parse_ismcts_spec
 from meeple.bots.random import RandomBot
 from meeple.core.action import Action
 from meeple.core.errors import InvalidParameterError
+from meeple.core.registry import game_spec
 from meeple.core.view import SeatView
 
 LEVEL_NAMES = ("easy", "medium", "hard")
@@ -39,29 +40,16 @@ DEFAULT_LEVELS: dict[str, str] = {
     "medium": "heuristic",
     "hard": "ismcts:300",
 }
-"""Level -> bot spec for games without an entry in :data:`LEVELS`."""
+"""Level -> bot spec; a game's ``GameSpec.levels`` overrides entries (see :func:`levels_of`)."""
 
-LEVELS: dict[str, dict[str, str]] = {
-    "citadels": {
-        "easy": f"noisy:{EASY_NOISE}",
-        "medium": "heuristic",
-        "hard": "ismcts:100:rollout=heuristic:depth=30:prior=heuristic",
-    },
-    "capitol": {
-        "easy": f"noisy:{EASY_NOISE}",
-        "medium": "heuristic",
-        "hard": "ismcts:100:rollout=heuristic:depth=30:prior=heuristic",
-    },
-    "capital_lux_2": {
-        "easy": f"noisy:{EASY_NOISE}",
-        "medium": "heuristic",
-        "hard": "ismcts:1000:prior=heuristic",
-        "hard@1": "ismcts:1000:rollout=policy",
-    },
-    "caprice": {"easy": f"noisy:{EASY_NOISE}", "medium": "heuristic", "hard": "ismcts:2000:prior=heuristic"},
-}
-"""Game -> level -> bot spec (``noisy:P`` = the heuristic bot with probability ``P`` of a random move);
-``level@N`` keys override a level for N players."""
+
+def levels_of(game: str) -> dict[str, str]:
+    """Return the level -> bot spec table of ``game``.
+
+    It is :data:`DEFAULT_LEVELS` updated by the game's own ``GameSpec.levels`` (each game declares its ``hard``
+    budget there, and ``hard@N`` for a player count of its own).
+    """
+    return {**DEFAULT_LEVELS, **game_spec(game).levels}
 
 
 class NoisyBot(Bot):
@@ -93,7 +81,7 @@ class NoisyBot(Bot):
 
 
 def level_spec(level: str, game: str, players: int | None = None) -> str:
-    """Return the bot spec of a difficulty level for a game (see :data:`LEVELS`).
+    """Return the bot spec of a difficulty level for a game (see :func:`levels_of`).
 
     Args:
         level: ``easy``, ``medium`` or ``hard`` (any case).
@@ -106,9 +94,9 @@ def level_spec(level: str, game: str, players: int | None = None) -> str:
     level = level.lower()
     if level not in LEVEL_NAMES:
         raise InvalidParameterError(f"unknown level {level!r}; levels: {', '.join(LEVEL_NAMES)}")
-    table = LEVELS.get(game, DEFAULT_LEVELS)
+    table = levels_of(game)
     spec = table.get(f"{level}@{players}", table[level]) if players is not None else table[level]
-    if game not in HEURISTIC_BOTS:
+    if not has_heuristic_bot(game):
         if spec == "heuristic" or spec.startswith("noisy"):
             spec = "random" if level == "easy" else "ismcts:100"
         spec = spec.replace(":rollout=heuristic", "").replace(":prior=heuristic", "")
@@ -166,7 +154,7 @@ def level_bot(level: str, game: str, seed: int = 0) -> Bot:
         InvalidParameterError: an unknown level.
     """
     spec = level_spec(level, game)
-    table = LEVELS.get(game, DEFAULT_LEVELS)
+    table = levels_of(game)
     if any(key.startswith(f"{level.lower()}@") for key in table):
         return LevelBot(level.lower(), game, seed)
     return _build(spec, game, seed)

@@ -14,7 +14,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from meeple.bots import HEURISTIC_BOTS, make_bot
+from meeple.bots import has_heuristic_bot, make_bot
 from meeple.core.errors import MeepleError
 from meeple.core.game import Game
 from meeple.core.registry import game_class, load_game
@@ -153,7 +153,7 @@ def parse_bots(text: str | None, game_name: str) -> list[str]:
 
 def default_bot(game_name: str) -> str:
     """Return ``"heuristic"`` if ``game_name`` has a heuristic bot, else ``"random"``."""
-    return "heuristic" if game_name in HEURISTIC_BOTS else "random"
+    return "heuristic" if has_heuristic_bot(game_name) else "random"
 
 
 def cycle(specs: Sequence[str], count: int) -> list[str]:

@@ -12,8 +12,9 @@ from meeple.core.errors import (
 )
 from meeple.core.game import Game, GameInfo
 from meeple.core.records import GameRecord, read_records, replay, write_records
-from meeple.core.registry import game_class, load_game, register_game, registered_games
+from meeple.core.registry import game_class, game_spec, load_game, register_game, register_spec, registered_games
 from meeple.core.rng import Rng, derive_seed
+from meeple.core.spec import GameSpec
 from meeple.core.state import CHANCE, SPECTATOR, TERMINAL, State
 from meeple.core.view import SeatView
 
@@ -27,6 +28,7 @@ __all__ = [
     "Decision",
     "Game",
     "GameInfo",
+    "GameSpec",
     "GameRecord",
     "IllegalActionError",
     "InvalidActionError",
@@ -40,9 +42,11 @@ __all__ = [
     "SeatView",
     "State",
     "game_class",
+    "game_spec",
     "load_game",
     "read_records",
     "register_game",
+    "register_spec",
     "registered_games",
     "replay",
     "write_records",

@@ -1,16 +1,20 @@
-"""The game registry: ``load_game(name, **params)`` and ``registered_games()``.
+"""The game registry: ``load_game(name, **params)``, ``registered_games()`` and each game's ``game_spec(name)``.
 
-The built-in games register themselves when their package is imported; :data:`BUILTIN_GAMES` lists those packages
-so that looking a game up imports it on first use.
+A game package registers its ``Game`` class (:func:`register_game`) and its :class:`~meeple.core.spec.GameSpec`
+(:func:`register_spec`) when it is imported. :data:`BUILTIN_GAMES` lists the built-in packages, and the
+``meeple.games`` entry point group (name -> package) lists games of other distributions; looking a game up imports
+its package on first use.
 """
 
 from __future__ import annotations
 
 import importlib
+from importlib.metadata import entry_points
 from typing import Any
 
 from meeple.core.errors import InvalidParameterError
 from meeple.core.game import Game
+from meeple.core.spec import GameSpec
 
 BUILTIN_GAMES: dict[str, str] = {
     "caprice": "meeple.games.caprice",
@@ -20,7 +24,37 @@ BUILTIN_GAMES: dict[str, str] = {
 }
 """Registry name -> package of each built-in game."""
 
+ENTRY_POINT_GROUP = "meeple.games"
+"""Entry point group of games in other distributions: ``name = "package"`` (the package registers the game)."""
+
 _GAMES: dict[str, type[Game[Any]]] = {}
+_SPECS: dict[str, GameSpec] = {}
+_PACKAGES: dict[str, str] | None = None
+
+
+def _packages() -> dict[str, str]:
+    """Return registry name -> package of every known game: the built-in ones and the entry points."""
+    global _PACKAGES
+    if _PACKAGES is None:
+        found = {ep.name: ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
+        _PACKAGES = {**found, **BUILTIN_GAMES}
+    return _PACKAGES
+
+
+def register_spec(spec: GameSpec) -> GameSpec:
+    """Register (or replace) the :class:`~meeple.core.spec.GameSpec` of a game; return it."""
+    _SPECS[spec.name] = spec
+    return spec
+
+
+def game_spec(name: str) -> GameSpec:
+    """Return the companions of game ``name`` (a spec with none if the game declares no spec).
+
+    Raises:
+        InvalidParameterError: no game has that name; the message lists the registered ones.
+    """
+    game_class(name)
+    return _SPECS.get(name) or GameSpec(name)
 
 
 def register_game(cls: type[Game[Any]]) -> type[Game[Any]]:
@@ -37,7 +71,7 @@ def register_game(cls: type[Game[Any]]) -> type[Game[Any]]:
 
 
 def _import_builtins() -> None:
-    for module in BUILTIN_GAMES.values():
+    for module in _packages().values():
         importlib.import_module(module)
 
 
@@ -53,8 +87,8 @@ def game_class(name: str) -> type[Game[Any]]:
     Raises:
         InvalidParameterError: no game has that name; the message lists the registered ones.
     """
-    if name not in _GAMES and name in BUILTIN_GAMES:
-        importlib.import_module(BUILTIN_GAMES[name])
+    if name not in _GAMES and name in _packages():
+        importlib.import_module(_packages()[name])
     try:
         return _GAMES[name]
     except KeyError:

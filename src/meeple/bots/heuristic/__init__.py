@@ -2,31 +2,24 @@
 
 from __future__ import annotations
 
-import importlib
-
 from meeple.bots.base import Bot
 from meeple.core.errors import InvalidParameterError
+from meeple.core.registry import game_spec
 
-HEURISTIC_BOTS: dict[str, str] = {
-    "capital_lux_2": "meeple.bots.heuristic.capital_lux_2:CapitalLux2HeuristicBot",
-    "citadels": "meeple.bots.heuristic.citadels:CitadelsHeuristicBot",
-    "caprice": "meeple.bots.heuristic.caprice:CapriceHeuristicBot",
-    "capitol": "meeple.bots.heuristic.capitol:CapitolHeuristicBot",
-}
-"""Game name -> ``"module:Class"`` of that game's heuristic bot."""
+
+def has_heuristic_bot(game: str) -> bool:
+    """Return whether ``game`` declares a heuristic bot (its :class:`~meeple.core.spec.GameSpec`)."""
+    return game_spec(game).heuristic_bot is not None
 
 
 def heuristic_bot(game: str, seed: int = 0) -> Bot:
-    """Return the heuristic bot of ``game``.
+    """Return the heuristic bot of ``game`` (declared by the game's ``GameSpec.heuristic_bot``).
 
     Raises:
-        InvalidParameterError: the game has no heuristic bot.
+        InvalidParameterError: unknown game, or the game has no heuristic bot.
     """
-    try:
-        target = HEURISTIC_BOTS[game]
-    except KeyError:
-        raise InvalidParameterError(f"there is no heuristic bot for {game!r} yet") from None
-    module, cls = target.split(":")
-    bot = getattr(importlib.import_module(module), cls)(seed=seed)
+    if not has_heuristic_bot(game):
+        raise InvalidParameterError(f"there is no heuristic bot for {game!r} yet")
+    bot = game_spec(game).load("heuristic_bot")(seed=seed)
     assert isinstance(bot, Bot)
     return bot

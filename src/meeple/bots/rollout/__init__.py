@@ -6,42 +6,35 @@ Capital Lux 2). A rollout policy is a function ``policy(state, legal, rnd) -> Ac
 given directly. It only ever receives the search's own determinizations (``SeatView.determinize``), which hold
 nothing the searching seat may not know, so reading them is fair.
 
-``ismcts:...:rollout=policy`` uses the game's policy from :data:`ROLLOUT_POLICIES`.
+``ismcts:...:rollout=policy`` uses the policy the game declares (``GameSpec.rollout_policy``).
 """
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Callable
 from typing import Any
 
 from meeple.core.action import Action
 from meeple.core.errors import InvalidParameterError
+from meeple.core.registry import game_spec, registered_games
 from meeple.core.state import State
 
 RolloutPolicy = Callable[[State[Any], list[Action], random.Random], Action]
 """``(state, its legal actions (non-empty), generator) -> one of the legal actions``."""
 
-ROLLOUT_POLICIES: dict[str, str] = {
-    "capital_lux_2": "meeple.bots.rollout.capital_lux_2:rollout_policy",
-}
-"""Game name -> ``"module:function"`` of that game's fast rollout policy."""
-
 
 def rollout_policy(game: str) -> RolloutPolicy:
-    """Return the fast rollout policy of ``game``.
+    """Return the fast rollout policy of ``game`` (declared by the game's ``GameSpec.rollout_policy``).
 
     Raises:
         InvalidParameterError: the game has no rollout policy (the message lists the games that have one).
     """
-    try:
-        target = ROLLOUT_POLICIES[game]
-    except KeyError:
+    if game_spec(game).rollout_policy is None:
+        having = [g for g in registered_games() if game_spec(g).rollout_policy is not None]
         raise InvalidParameterError(
-            f"there is no fast rollout policy for {game!r}; games with one: {', '.join(sorted(ROLLOUT_POLICIES))} "
+            f"there is no fast rollout policy for {game!r}; games with one: {', '.join(having)} "
             "(use rollout=random or rollout=heuristic)"
-        ) from None
-    module, name = target.split(":")
-    policy: RolloutPolicy = getattr(importlib.import_module(module), name)
+        )
+    policy: RolloutPolicy = game_spec(game).load("rollout_policy")
     return policy

@@ -2,7 +2,7 @@
 
 The renderer protocol
 ---------------------
-A game may ship ``meeple/cli/render/<game_name>.py`` (``<game_name>`` is the registry name, e.g. ``citadels``).
+A game names its renderer module in its ``GameSpec.renderer`` (the built-in games: ``meeple/cli/render/<game>.py``).
 That module defines:
 
 ``render(obs: dict[str, Any], seat: int | None) -> rich.console.RenderableType``
@@ -25,7 +25,6 @@ Games without a module get :func:`render_generic`, a readable tree of the observ
 from __future__ import annotations
 
 import importlib
-import importlib.util
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -34,6 +33,9 @@ from rich.console import Group, RenderableType
 from rich.pretty import Pretty
 from rich.text import Text
 from rich.tree import Tree
+
+from meeple.core.errors import MeepleError
+from meeple.core.registry import game_spec
 
 RenderFn = Callable[[dict[str, Any], int | None], RenderableType]
 """``render(obs, seat)``: draws an observation."""
@@ -121,13 +123,16 @@ def _generic(obs: dict[str, Any], seat: int | None) -> RenderableType:
 
 
 def renderer_for(game_name: str) -> Renderer:
-    """Return the renderer of ``game_name``: its ``meeple.cli.render.<game_name>`` module, else the generic one.
+    """Return the renderer of ``game_name``: the module its ``GameSpec.renderer`` names, else the generic one.
 
     Raises:
         TypeError: the game's module exists but defines no callable ``render``.
     """
-    module_name = f"{__name__}.{game_name}"
-    if not game_name.isidentifier() or importlib.util.find_spec(module_name) is None:
+    try:
+        module_name = game_spec(game_name).renderer
+    except MeepleError:
+        module_name = None
+    if module_name is None:
         return Renderer(game_name, _generic, None, generic=True)
     module = importlib.import_module(module_name)
     render = getattr(module, "render", None)

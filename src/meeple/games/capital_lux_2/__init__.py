@@ -7,6 +7,7 @@ from meeple.games.capital_lux_2.data import solo_rating
 from meeple.games.capital_lux_2.game import CapitalLux2Game
 from meeple.games.capital_lux_2.params import CapitalLux2Params
 from meeple.games.capital_lux_2.powers import POWERS, PowerTile
+from meeple.games.capital_lux_2.spec import SPEC
 from meeple.games.capital_lux_2.state import CapitalLux2State
 
-__all__ = ["POWERS", "CapitalLux2Game", "CapitalLux2Params", "CapitalLux2State", "PowerTile", "solo_rating"]
+__all__ = ["SPEC", "POWERS", "CapitalLux2Game", "CapitalLux2Params", "CapitalLux2State", "PowerTile", "solo_rating"]

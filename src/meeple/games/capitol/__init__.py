@@ -5,6 +5,7 @@ Rules: ../shared/rules/capitol.md. Importing this package registers the game as 
 
 from meeple.games.capitol.game import Capitol
 from meeple.games.capitol.params import CapitolParams
+from meeple.games.capitol.spec import SPEC
 from meeple.games.capitol.state import CapitolState
 
-__all__ = ["Capitol", "CapitolParams", "CapitolState"]
+__all__ = ["SPEC", "Capitol", "CapitolParams", "CapitolState"]

@@ -7,9 +7,11 @@ from meeple.games.caprice.actions import ExchangeSymbol, KeepSymbol, Move, Order
 from meeple.games.caprice.game import CapriceGame
 from meeple.games.caprice.params import CapriceParams
 from meeple.games.caprice.rules import best_order, order_points, tie_break_winner, tower_points
+from meeple.games.caprice.spec import SPEC
 from meeple.games.caprice.state import CapriceState
 
 __all__ = [
+    "SPEC",
     "CapriceGame",
     "CapriceParams",
     "CapriceState",

@@ -5,6 +5,7 @@ Importing this package registers the game as ``"citadels"``. Rules: ../shared/ru
 
 from meeple.games.citadels.game import Citadels
 from meeple.games.citadels.params import CitadelsParams
+from meeple.games.citadels.spec import SPEC
 from meeple.games.citadels.state import CitadelsState
 
-__all__ = ["Citadels", "CitadelsParams", "CitadelsState"]
+__all__ = ["SPEC", "Citadels", "CitadelsParams", "CitadelsState"]

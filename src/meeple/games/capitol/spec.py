@@ -1,0 +1,19 @@
+"""The capitol game's companions in the upper layers (see :class:`meeple.core.spec.GameSpec`)."""
+
+from __future__ import annotations
+
+from meeple.core.registry import register_spec
+from meeple.core.spec import GameSpec
+
+SPEC = register_spec(
+    GameSpec(
+        name="capitol",
+        heuristic_bot="meeple.bots.heuristic.capitol:CapitolHeuristicBot",
+        rollout_policy=None,
+        renderer="meeple.cli.render.capitol",
+        balance="meeple.arena.balance:capitol_features",
+        balance_question="win rate by auction tile won (fountain / amphitheatre / temple) and by number of tiles won",
+        levels={"hard": "ismcts:100:rollout=heuristic:depth=30:prior=heuristic"},
+    )
+)
+"""Registered when the package is imported, next to the game itself."""
