@@ -79,11 +79,6 @@ class _Node:
         self.kids: dict[Hashable, _Node] = {}
 
 
-def _step(state: State[Any], actor: int, action: Action) -> None:
-    """Apply ``action`` (taken from the state's own legal actions, so trusted) without the public legality scan."""
-    state._legal = None
-    state.history.append((actor, action))
-    state._apply(action)
 
 
 class ISMCTSBot(Bot):
@@ -237,7 +232,7 @@ class ISMCTSBot(Bot):
             path: list[tuple[_Edge, int]] = []
             while not state.is_terminal():
                 actor = state.current_player()
-                legal = state._legal_actions()
+                legal = state.fast_legal_actions()
                 edges = node.edges
                 if len(legal) == 1:
                     action = legal[0]
@@ -270,11 +265,11 @@ class ISMCTSBot(Bot):
                         else:
                             new.avail += 1
                         path.append((new, actor))
-                        _step(state, actor, action)
+                        state.fast_apply_action(action, actor)
                         break
                     assert best_e is not None
                     path.append((best_e, actor))
-                _step(state, actor, action)
+                state.fast_apply_action(action, actor)
                 if actor == observer:
                     key: Hashable = action
                 else:
@@ -301,8 +296,8 @@ class ISMCTSBot(Bot):
         Called after the action was applied; the text only depends on the action and the actor for the games of the
         contract (texts of hidden parts are redacted whatever the state).
         """
-        seen = state._describe(action, actor, observer)
-        if seen == state._describe(action, actor, None):
+        seen = state.action_to_string(action, perspective=observer, actor=actor)
+        if seen == state.action_to_string(action, perspective=None, actor=actor):
             return action
         return ("hidden", actor, seen)
 
@@ -326,14 +321,14 @@ class ISMCTSBot(Bot):
             while not state.is_terminal():
                 if depth is not None and steps >= depth:
                     return self._truncated_reward(state, n_players)
-                legal = state._legal_actions()
+                legal = state.fast_legal_actions()
                 if policy is None:
                     action = legal[int(uniform() * len(legal))]
                 elif len(legal) > 1:
                     action = policy(state, legal, rnd)
                 else:
                     action = legal[0]
-                _step(state, state.current_player(), action)
+                state.fast_apply_action(action)
                 steps += 1
         else:
             views = [SeatView(state, s) for s in range(n_players)]

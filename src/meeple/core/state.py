@@ -178,6 +178,30 @@ class State(ABC, Generic[G]):
             return []
         return list(self._legal)
 
+    def fast_legal_actions(self) -> list[Action]:
+        """Return the legal actions for a search's inner loop: no copy, no cache (the sanctioned fast path).
+
+        Call it on a non-terminal state only (the loop checks :meth:`is_terminal` already). The list is the game's
+        own fresh list, in the order of :meth:`legal_actions`. For searches and rollouts on their own (determinized)
+        states; everything else uses :meth:`legal_actions`.
+        """
+        return self._legal_actions()
+
+    def fast_apply_action(self, action: Action, actor: int | None = None) -> None:
+        """Apply an action taken from this very state's legal actions, without the legality scan (fast path).
+
+        For searches and rollouts that pick ``action`` from :meth:`fast_legal_actions` or :meth:`legal_actions` of
+        this state: nothing is checked, so anything else may corrupt the state. Input from a player, a client or a
+        file always goes through :meth:`apply_action`, whose checks this does not weaken.
+
+        Args:
+            action: one of the canonical legal actions of the seat to move.
+            actor: the seat to move, if the caller knows it already (saves a ``current_player()`` call).
+        """
+        self._legal = None
+        self.history.append((self.current_player() if actor is None else actor, action))
+        self._apply(action)
+
     def legal_action_codes(self) -> list[int]:
         """Return the integer codes of :meth:`legal_actions`, in the same order (a mask for RL)."""
         encode = self.game.codec.encode
