@@ -79,8 +79,6 @@ class _Node:
         self.kids: dict[Hashable, _Node] = {}
 
 
-
-
 class ISMCTSBot(Bot):
     """Information-set MCTS (SO-ISMCTS) bot, generic over every game.
 
