@@ -18,6 +18,7 @@ import pytest
 import meeple
 from meeple.bench import baseline_ops_per_s
 from meeple.core import Rng, State, game_class
+from meeple.core.testing import random_position
 
 CASES = [(name, game_class(name).max_players) for name in meeple.registered_games()]
 CASES += [("citadels", 4), ("capital_lux_2", 1)]
@@ -45,14 +46,7 @@ def play_random(game: meeple.Game[Any], seed: int) -> int:
 
 
 def mid_game(game: meeple.Game[Any], seed: int, steps: int) -> State[Any]:
-    state = game.new_initial_state(seed)
-    rng = Rng(seed)
-    for _ in range(steps):
-        if state.is_terminal():
-            break
-        legal = state.legal_actions()
-        state.apply_action(legal[rng.randrange(len(legal))])
-    return state
+    return random_position(game, seed, steps)
 
 
 @pytest.mark.parametrize(("name", "players"), CASES)

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 import meeple
 from meeple.core import Rng, State, game_class
-from meeple.core.testing import bad_inputs, refusal_problem, restore_problem
+from meeple.core.testing import bad_inputs, random_position, refusal_problem, restore_problem
 
 EXAMPLES = int(os.environ.get("MEEPLE_FUZZ_EXAMPLES", "150"))
 CASES = [
@@ -47,14 +47,7 @@ def position(name: str, players: int, seed: int, steps: int) -> State[Any]:
     """The state after ``steps`` seeded random decisions (or the end), cached."""
     key = (name, players, seed, steps)
     if key not in _POSITIONS:
-        state = meeple.load_game(name, players=players).new_initial_state(seed)
-        rng = Rng(seed)
-        for _ in range(steps):
-            if state.is_terminal():
-                break
-            legal = state.legal_actions()
-            state.apply_action(legal[rng.randrange(len(legal))])
-        _POSITIONS[key] = state
+        _POSITIONS[key] = random_position(meeple.load_game(name, players=players), seed, steps)
     return _POSITIONS[key]
 
 

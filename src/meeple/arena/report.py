@@ -93,24 +93,9 @@ def bot_rows(rep: TournamentReport) -> tuple[list[str], list[list[str]]]:
     rows = []
     order = list(rep.ratings) + [b for b in rep.bots if b not in rep.ratings]
     for name in order:
-        st = rep.bots[name]
-        lo, hi = st.interval
-        verdict = _verdict(rep, (lo, hi))
         rt = rep.ratings.get(name)
-        rows.append(
-            [
-                name,
-                str(st.n),
-                f"{st.wins:g}",
-                _pct(st.win_rate),
-                f"{_pct(lo)}–{_pct(hi)}",
-                verdict,
-                f"{st.mean_score:.2f}",
-                f"{rt.mu:.2f}" if rt else "",
-                f"{rt.sigma:.2f}" if rt else "",
-                f"{rt.ordinal:.2f}" if rt else "",
-            ]
-        )
+        ratings = [f"{rt.mu:.2f}", f"{rt.sigma:.2f}", f"{rt.ordinal:.2f}"] if rt else ["", "", ""]
+        rows.append([name, *_stat_cells(rep, rep.bots[name]), *ratings])
     return head, rows
 
 
@@ -119,20 +104,21 @@ def seat_rows(rep: TournamentReport) -> tuple[list[str], list[list[str]]]:
     head = ["seat", "games", "wins", "win %", "95% CI", "vs fair", "mean score"]
     rows = []
     for st in rep.seats:
-        lo, hi = st.interval
-        verdict = _verdict(rep, (lo, hi))
-        rows.append(
-            [
-                st.name,
-                str(st.n),
-                f"{st.wins:g}",
-                _pct(st.win_rate),
-                f"{_pct(lo)}–{_pct(hi)}",
-                verdict,
-                f"{st.mean_score:.2f}",
-            ]
-        )
+        rows.append([st.name, *_stat_cells(rep, st)])
     return head, rows
+
+
+def _stat_cells(rep: TournamentReport, st: RateStat) -> list[str]:
+    """Return the cells games, wins, win %, 95% CI, vs fair and mean score of a bot's or a seat's statistics."""
+    lo, hi = st.interval
+    return [
+        str(st.n),
+        f"{st.wins:g}",
+        _pct(st.win_rate),
+        f"{_pct(lo)}–{_pct(hi)}",
+        _verdict(rep, (lo, hi)),
+        f"{st.mean_score:.2f}",
+    ]
 
 
 def h2h_rows(rep: TournamentReport) -> tuple[list[str], list[list[str]]]:

@@ -29,6 +29,7 @@ from typing import Any
 
 from meeple.core.action import Action, short_repr
 from meeple.core.errors import IllegalActionError, InvalidStateError, MeepleError, NotYourTurnError
+from meeple.core.game import Game
 from meeple.core.records import replay
 from meeple.core.registry import game_class, load_game, registered_games
 from meeple.core.rng import Rng
@@ -513,6 +514,21 @@ class _Checker:
         replayed = replay(self.name, self.game.params_dict(), self.seed, [a.to_json() for _, a in state.history])
         if _dump(replayed) != _dump(state):
             self.fail("replay(name, params, seed, actions) does not rebuild the final state")
+
+
+def random_position(game: Game[Any], seed: int, steps: int) -> State[Any]:
+    """Return the state after ``steps`` seeded random decisions from ``game.new_initial_state(seed)`` (or the end).
+
+    The move at each step is drawn by ``Rng(seed)`` among the legal actions: the same arguments give the same state.
+    """
+    state = game.new_initial_state(seed)
+    rng = Rng(seed)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randrange(len(legal))])
+    return state
 
 
 def check_game(
