@@ -18,18 +18,12 @@ from meeple.core.snapshot import expect, expect_each_once, expect_int, expect_in
 from meeple.core.state import TERMINAL, State
 from meeple.games.capital_lux_2 import flow, solo
 from meeple.games.capital_lux_2.actions import (
-    ChooseDistrict,
-    ChooseSeat,
-    DiscardDistrict,
-    GiveCard,
     KeepCard,
-    PayExcess,
     PlayToCapital,
-    PlayToCity,
-    SelectCard,
     TakeCard,
 )
 from meeple.games.capital_lux_2.data import CARD_COLOUR, COLOUR_NAMES, NUM_CARDS, ROUNDS, card_name
+from meeple.games.capital_lux_2.describe import describe
 from meeple.games.capital_lux_2.powers import POWERS, PowerTile
 from meeple.games.capital_lux_2.rules import score, solo_wins, winners
 
@@ -441,28 +435,7 @@ class CapitalLux2State(State["CapitalLux2Game"]):
 
     # ================================================================ texts
     def _describe(self, action: Action, actor: int, perspective: int | None) -> str:
-        hidden = perspective is not None and perspective != actor
-        if isinstance(action, KeepCard):
-            return "keep a draft card" if hidden else f"keep {card_name(action.card)}"
-        if isinstance(action, PlayToCity):
-            return f"play {card_name(action.card)} to the City"
-        if isinstance(action, PlayToCapital):
-            return f"play {card_name(action.card)} to the Capital ({self.tiles[CARD_COLOUR[action.card]].label})"
-        if isinstance(action, TakeCard):
-            return f"take {card_name(action.card)}"
-        if isinstance(action, SelectCard):
-            return "keep one of the cards seen" if hidden else f"select {card_name(action.card)}"
-        if isinstance(action, GiveCard):
-            return f"give {card_name(action.card)}"
-        if isinstance(action, ChooseDistrict):
-            return f"choose the {COLOUR_NAMES[action.district]} district"
-        if isinstance(action, ChooseSeat):
-            return f"choose seat {action.seat}"
-        if isinstance(action, PayExcess):
-            return f"pay {action.gold} gold to keep the {COLOUR_NAMES[action.district]} district"
-        if isinstance(action, DiscardDistrict):
-            return f"discard the {COLOUR_NAMES[action.district]} City district"
-        raise TypeError(f"not a Capital Lux 2 action: {action!r}")
+        return describe(self.tiles, action, actor, perspective)
 
 
 def _plain(value: Any) -> Any:

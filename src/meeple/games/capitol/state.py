@@ -140,7 +140,7 @@ class CapitolState(State["Capitol"]):
         return build_observation(self, player)
 
     def _describe(self, action: Action, actor: int, perspective: int | None) -> str:
-        from meeple.games.capitol.observation import describe
+        from meeple.games.capitol.describe import describe
 
         return describe(self.game, action, actor, perspective)
 

@@ -17,7 +17,6 @@ from meeple.core.action import Action
 from meeple.core.rng import Rng
 from meeple.core.snapshot import expect, expect_int, expect_ints
 from meeple.core.state import TERMINAL, State
-from meeple.games.caprice.actions import ExchangeSymbol, KeepSymbol, Move, OrderSymbol, Place, SkipMove
 from meeple.games.caprice.data import (
     MAX_HEIGHT,
     NUM_SPACES,
@@ -29,6 +28,7 @@ from meeple.games.caprice.data import (
     TOKENS_PER_TYPE,
     TOWERS_TO_END,
 )
+from meeple.games.caprice.describe import describe
 from meeple.games.caprice.hidden import draw_seat, resample_symbols
 from meeple.games.caprice.rules import best_order, order_points, tie_break_winner
 
@@ -459,21 +459,7 @@ class CapriceState(State["CapriceGame"]):
             expect(self.bag[t] + tokens[t] == TOKENS_PER_TYPE, f"body.bag[{t}]", "with the symbols held: 5 tokens")
 
     def _describe(self, action: Action, actor: int, perspective: int | None) -> str:
-        if isinstance(action, Place):
-            return f"place {action.piece} on {action.space}"
-        if isinstance(action, Move):
-            return f"move the top piece of {action.source} to {action.target}"
-        if isinstance(action, SkipMove):
-            return "do not move"
-        if isinstance(action, KeepSymbol):
-            return "keep the drawn symbol"
-        if isinstance(action, ExchangeSymbol):
-            return "exchange the drawn symbol (set it aside and draw again)"
-        if isinstance(action, OrderSymbol):
-            if perspective is not None and perspective != actor:
-                return "choose the next symbol of the order"
-            return f"put {action.symbol} next in the order"
-        raise TypeError(f"not a Caprice action: {action!r}")
+        return describe(action, actor, perspective)
 
     # ------------------------------------------------------------------ helpers for tests and tools
     def tower_names(self) -> list[list[str]]:
