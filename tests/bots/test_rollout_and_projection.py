@@ -59,7 +59,7 @@ def test_opponent_score_is_rob_in_solo_and_none_otherwise() -> None:
 # ---------------------------------------------------------------- rollout policy
 def _picks(st: CapitalLux2State) -> set[Action]:
     """Every move the rollout policy picks in ``st`` over 20 generators (one move when its choice has no tie)."""
-    st._legal = None
+    st.edited()
     policy = rollout_policy("capital_lux_2")
     legal = st.legal_actions()
     return {policy(st, legal, random.Random(k)) for k in range(20)}

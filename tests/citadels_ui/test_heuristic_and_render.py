@@ -60,7 +60,7 @@ def test_heuristic_picks_characters_for_its_city() -> None:
                 hand.remove(c)
         if c in state.deck:
             state.deck.remove(c)
-    state._legal = None
+    state.edited()
     choice = bot.select_action(SeatView(state, seat))
     if 6 in offered:
         assert choice == PickCharacter(6)
@@ -98,7 +98,7 @@ def test_heuristic_draws_when_its_hand_is_useless() -> None:
         state.apply_action(bot.select_action(SeatView(state, state.current_player())))
     seat = state.current_player()
     state.hands[seat] = []
-    state._legal = None
+    state.edited()
     assert bot.select_action(SeatView(state, seat)) == DrawCards()
 
 

@@ -178,6 +178,14 @@ class State(ABC, Generic[G]):
             return []
         return list(self._legal)
 
+    def edited(self) -> None:
+        """Tell the state its fields were set by hand (an explicit position in a test or a tool).
+
+        Clears the cached legal actions, so that :meth:`legal_actions` and :meth:`apply_action` see the new
+        position. :meth:`check_consistency` then says whether the position keeps every card, piece and token.
+        """
+        self._legal = None
+
     def fast_legal_actions(self) -> list[Action]:
         """Return the legal actions for a search's inner loop: no copy, no cache (the sanctioned fast path).
 

@@ -47,7 +47,7 @@ def finish(st: CapitalLux2State) -> None:
     st.deck = []
     used = set(all_cards(st))
     st.deck = [c for c in range(100) if c not in used]
-    st._legal = None
+    st.edited()
 
 
 def all_cards(st: CapitalLux2State) -> list[int]:

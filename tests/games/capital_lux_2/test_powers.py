@@ -245,7 +245,7 @@ def test_disciple_one_gold_plus_one_for_the_highest_yellow_district() -> None:
     assert st.gold[0] == 2
     st.hand[1] = [card(YELLOW, 2), card(BLUE, 6)]
     st.city[1][YELLOW] = []
-    st._legal = None
+    st.edited()
     st.apply_action(PlayToCapital(card(YELLOW, 2)))
     assert st.gold[1] == 1  # an empty yellow district is never "the highest"
 

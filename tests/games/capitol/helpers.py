@@ -52,7 +52,7 @@ def set_hand(state: CapitolState, seat: int, names: list[str]) -> None:
     state.hands[seat] = sorted(wanted)
     for c in old:  # put displaced cards back under their piles
         state.piles[CARD_TYPE[c]].insert(0, c)
-    state._legal = None
+    state.edited()
 
 
 def place(state: CapitolState, seat: int, zone: int, height: int, roof: int) -> None:
@@ -60,7 +60,7 @@ def place(state: CapitolState, seat: int, zone: int, height: int, roof: int) -> 
     state.offboard[seat].append(height * 4 + roof)
     state.supply -= height
     state._place_building(seat, height, roof, zone)
-    state._legal = None
+    state.edited()
 
 
 def names(ids: list[int] | tuple[int, ...]) -> list[str]:

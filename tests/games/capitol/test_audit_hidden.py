@@ -25,7 +25,7 @@ def give(state: CapitolState, seat: int, ids: list[int], known: list[int] | None
         state.piles[CARD_TYPE[c]].insert(0, c)
     state.hands[seat] = sorted(ids)
     state.known[seat] = list(known or [])
-    state._legal = None
+    state.edited()
 
 
 def to_auction(s: CapitolState) -> None:
@@ -66,7 +66,7 @@ def test_which_identical_copy_was_played_is_not_shown() -> None:
                     if c in lst:
                         lst.remove(c)
                 s.piles[1].insert(0, c)
-        s._legal = None
+        s.edited()
     for s in (x, y):
         do(s, "pass", "play floor5 without its action")
     assert x.observation(0)["piles"][1]["discard"] == y.observation(0)["piles"][1]["discard"]
@@ -171,7 +171,7 @@ def explicit(hands: list[list[int]]) -> CapitolState:
     held = {c for h in hands for c in h}
     s.piles = [[c for c in range(62) if CARD_TYPE[c] == t and c not in held] for t in range(3)]
     s.discards = [[], [], []]
-    s._legal = None
+    s.edited()
     return s
 
 

@@ -195,7 +195,7 @@ def test_discards_turned_over_in_the_order_they_were_played() -> None:
     for lst in (s.piles[0], s.discards[0]):
         lst[:] = [c for c in lst if c not in rest]
     s.hands[1] = sorted(set(s.hands[1]) | set(rest))
-    s._legal = None
+    s.edited()
     do(s, "play roof7 without its action", "pass", "play roof1 without its action", "play roof3 without its action")
     while s.phase != END:
         legal = texts(s)

@@ -151,7 +151,7 @@ def test_floor_shortage_takes_what_remains() -> None:
     do(s, "play floor1 and take floors", "floor: start a new building")
     assert s.supply == 0 and s.to_move == 1 and not s.stack
     s.to_move = 0
-    s._legal = None
+    s.edited()
     assert "play floor2 and take floors" not in texts(s)
     assert "play floor2 without its action" in texts(s)
 

@@ -40,7 +40,7 @@ def position(
         hands = [codes(s.split()) for s in symbols]
         state.symbols = hands
         state.bag = [TOKENS_PER_TYPE - sum(h.count(t) for h in hands) for t in range(4)]
-    state._legal = None
+    state.edited()
     return state
 
 

@@ -36,7 +36,7 @@ def drawing_state(hand: list[int], drawn: int) -> CapriceState:
     state.drawn = drawn
     held = [*hand, 1, 2, 3, 3, drawn]
     state.bag = [5 - held.count(t) for t in range(4)]
-    state._legal = None
+    state.edited()
     return state
 
 

@@ -70,7 +70,7 @@ def test_the_drawn_symbol_is_shown_to_its_drawer_only_on_its_own_line() -> None:
     state = new_state(3, 11)
     state.symbols[0] = [0, 0]
     state.drawn = 0
-    state._legal = None
+    state.edited()
     out = shown(state.observation(0), 0)
     line = next(line for line in out.splitlines() if "Drawn now" in line)
     assert "DR" in line and "you may exchange it" in line

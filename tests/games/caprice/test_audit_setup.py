@@ -17,7 +17,7 @@ def rewound(hands: list[list[int]], bag: list[int], draws: int, seed: int, **par
     state.draws = draws
     state.drawn = -1
     state.rng = Rng(seed)
-    state._legal = None
+    state.edited()
     return state
 
 
@@ -44,7 +44,7 @@ def test_optional_exchange_of_a_third_copy_on_the_fourth_draw() -> None:
     state.symbols[0] = [0, 1, 0]
     state.drawn = 0
     state.bag = [5 - 3 - state.symbols[1].count(0)] + [5 - (t == 1) - state.symbols[1].count(t) for t in (1, 2, 3)]
-    state._legal = None
+    state.edited()
     assert state.legal_actions() == [KeepSymbol(), ExchangeSymbol()]
     state.apply_action(ExchangeSymbol())
     assert state.symbols[0][:3] == [0, 1, 0] and state.symbols[0][3] != 0
@@ -59,5 +59,5 @@ def test_optional_keep_at_the_fourth_draw_needs_no_exchange_when_not_a_third_cop
     state.apply_action(KeepSymbol())
     state.symbols[0] = [0, 1, 0]
     state.drawn = 1  # a second DT: not a third copy
-    state._legal = None
+    state.edited()
     assert state.legal_actions() == [KeepSymbol()]

@@ -46,7 +46,7 @@ def test_heuristic_exchanges_a_third_copy_and_orders_its_best() -> None:
     state.symbols[0] = [0, 0]
     state.drawn = 0
     state.bag = [5 - 3 - state.symbols[1].count(0)] + [5 - state.symbols[1].count(t) for t in (1, 2, 3)]
-    state._legal = None
+    state.edited()
     assert type(bot.select_action(SeatView(state, 0))).__name__ == "ExchangeSymbol"
 
 

@@ -58,7 +58,7 @@ def third_copy_state(hand: list[int], drawn: int, **params: object) -> CapriceSt
     state.symbols[0] = list(hand)
     state.drawn = drawn
     state.bag = [5 - hand.count(t) - state.symbols[1].count(t) - (t == drawn) for t in range(4)]
-    state._legal = None
+    state.edited()
     assert token_totals(state) == [5, 5, 5, 5]
     return state
 
@@ -105,7 +105,7 @@ def test_exchange_of_a_fourth_copy_after_keeping_three() -> None:
     state.symbols[0] = [3, 3, 3]
     state.drawn = 3
     state.bag = [5 - state.symbols[1].count(t) - (4 if t == 3 else 0) for t in range(4)]
-    state._legal = None
+    state.edited()
     assert state.legal_actions() == [KeepSymbol(), ExchangeSymbol()]
     state.apply_action(ExchangeSymbol())
     assert state.symbols[0][:3] == [3, 3, 3] and state.symbols[0][3] != 3

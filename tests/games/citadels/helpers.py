@@ -83,7 +83,7 @@ def position(
     s.ending = False
     s._next_call()
     s._update_cur()
-    s._legal = None
+    s.edited()
     return s
 
 

@@ -72,7 +72,7 @@ def _perturb(s: CitadelsState, p: int, rng: Rng) -> CitadelsState:
     o.chars = [sorted(c for c in range(1, 9) if o.owner[c] == q) if q != p else o.chars[p] for q in range(len(o.chars))]
     gone = set(o.facedown)
     o.facedown = [c for c in hidden if o.owner[c] < 0 and c not in o.pool] + [c for c in gone if c not in hidden]
-    o._legal = None
+    o.edited()
     return o
 
 

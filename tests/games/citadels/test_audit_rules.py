@@ -31,7 +31,7 @@ def _round_with(players: int, order: list[int], **params: Any) -> CitadelsState:
     s._start_round()
     s.rng = real
     s._update_cur()
-    s._legal = None
+    s.edited()
     return s
 
 
@@ -172,7 +172,7 @@ def test_smithy_needs_three_gold_and_a_deck() -> None:
     s = position(chars={0: [6]}, cities={0: ["manufacture"]}, gold={0: 2}, start=6)  # 2 + 1 (Merchant) = 3
     assert "use the Smithy: pay 3 gold, draw 3 cards" in texts(s)
     s.deck = []
-    s._legal = None
+    s.edited()
     assert "use the Smithy: pay 3 gold, draw 3 cards" not in texts(s)
     s = position(chars={0: [5]}, cities={0: ["manufacture"]}, gold={0: 2}, start=5)
     assert "use the Smithy: pay 3 gold, draw 3 cards" not in texts(s)
@@ -181,7 +181,7 @@ def test_smithy_needs_three_gold_and_a_deck() -> None:
 def test_observatory_with_a_short_deck_draws_what_is_left() -> None:
     s = position(chars={0: [6]}, cities={0: ["observatoire"]}, start=6)
     s.deck = s.deck[-2:]
-    s._legal = None
+    s.edited()
     play(s, "draw cards")
     assert s.stack and s.stack[-1][3] == 1 and len(s.stack[-1][2]) == 2 and s.deck == []
     kept = s.legal_actions()[0]
@@ -192,7 +192,7 @@ def test_observatory_with_a_short_deck_draws_what_is_left() -> None:
 def test_magician_exchange_with_an_empty_deck_draws_back_his_own_cards() -> None:
     s = position(chars={0: [3]}, hands={0: ["temple", "port"]}, start=3)
     s.deck = []
-    s._legal = None
+    s.edited()
     hand = sorted(s.hands[0])
     play(s, "exchange cards with the deck", "select Temple for the exchange", "confirm the exchange")
     assert sorted(s.hands[0]) == hand and s.deck == []

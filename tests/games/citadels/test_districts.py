@@ -62,11 +62,11 @@ def test_library_and_observatory_draw_three_keep_two() -> None:
 def test_deck_exhaustion_draw_not_offered_and_partial_draws() -> None:
     s = position(chars={0: [6]}, start=6)
     s.deck = []
-    s._legal = None
+    s.edited()
     assert "draw cards" not in texts(s) and "take 2 gold" in texts(s)
     s = position(chars={0: [6]}, start=6)
     s.deck = s.deck[-1:]
-    s._legal = None
+    s.edited()
     play(s, "draw cards")  # one card only: kept, no choice
     assert len(s.hands[0]) == 1 and not s.stack and s.deck == []
 
@@ -109,7 +109,7 @@ def test_laboratory_discards_under_the_deck_for_one_gold_once() -> None:
     assert s.gold[0] == 2 and s.deck[0] == card and s.hands[0] == []
     assert s.action_to_string(s.history[-1][1], perspective=2, actor=0) == "discard a card to the Laboratory for 1 gold"
     s.hands[0].append(s.deck.pop())
-    s._legal = None
+    s.edited()
     assert not any("Laboratory" in t for t in texts(s))
 
 
@@ -119,11 +119,11 @@ def test_smithy_pays_three_and_draws_three_once() -> None:
     play(s, "take 2 gold")
     assert "use the Smithy: pay 3 gold, draw 3 cards" not in texts(s)  # 2 gold
     s.gold[0] = 4
-    s._legal = None
+    s.edited()
     play(s, "use the Smithy: pay 3 gold, draw 3 cards")
     assert s.gold[0] == 1 and len(s.hands[0]) == 3
     s.gold[0] = 5
-    s._legal = None
+    s.edited()
     assert "use the Smithy: pay 3 gold, draw 3 cards" not in texts(s)
 
 

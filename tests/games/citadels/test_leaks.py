@@ -21,7 +21,7 @@ def _swap_in_hand(s: CitadelsState, seat: int, out_card: int, in_card: int) -> C
     hand, deck = o.hands[seat], o.deck
     hand[hand.index(out_card)], deck[deck.index(in_card)] = in_card, out_card
     o.known[in_card], o.known[out_card] = o.known[out_card], o.known[in_card]
-    o._legal = None
+    o.edited()
     return o
 
 
