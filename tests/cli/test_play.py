@@ -208,3 +208,16 @@ def test_the_seed_is_shown_only_once_the_game_is_over(cli: Cli, tmp_path: Path) 
     path = tmp_path / "quit.jsonl"
     out = cli(["play", "toy_auction", "--seed", "123457", "--record", str(path)], input="1\nquit\ny\ny\n").output
     assert "Game abandoned." in out and "123457" not in out
+
+
+def test_a_failed_save_shows_the_record_instead_of_losing_it(
+    cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def full_disk(path: object, records: object, append: bool = False) -> int:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(play_module, "write_records", full_disk)
+    out = cli(["play", "toy_auction", "--seed", "3", "--record", str(tmp_path / "g.jsonl")], input="1\n" * 30).output
+    assert "Cannot save to" in out and "No space left on device" in out
+    line = next(text for text in out.splitlines() if text.startswith('{"format":"meeple-record/1"'))
+    assert json.loads(line)["seed"] == 3 and "Traceback" not in out
