@@ -2,6 +2,8 @@
 
 - ``apply_action`` with anything (JSON of any shape, foreign and placeholder actions, legal actions with one field
   changed) either applies a legal action or raises a ``MeepleError`` and leaves the state byte-identical.
+- ``string_to_action`` of any text (a move typed or sent by a client) returns one of the game's actions or raises
+  a ``MeepleError``, the state unchanged.
 - ``state_from_json`` of a snapshot with one place changed to any JSON value refuses it with ``InvalidStateError``
   (a complete history), or loads a position that plays on without crashing (a resampled state).
 
@@ -20,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import meeple
-from meeple.core import Rng, State, game_class
+from meeple.core import MeepleError, Rng, State, game_class
 from meeple.core.testing import bad_inputs, random_position, refusal_problem, restore_problem
 
 EXAMPLES = int(os.environ.get("MEEPLE_FUZZ_EXAMPLES", "150"))
@@ -115,3 +117,28 @@ def test_state_from_json_refuses_every_tampered_snapshot(
     node[path[-1]] = value
     problem = restore_problem(state.game, tampered, original)
     assert problem is None, problem
+
+
+@pytest.mark.parametrize(("name", "players"), CASES)
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 3), steps=st.integers(0, 120), data=st.data())
+def test_string_to_action_refuses_every_bad_text_cleanly(
+    name: str, players: int, seed: int, steps: int, data: st.DataObject
+) -> None:
+    state = position(name, players, seed, steps)
+    legal = state.legal_actions()
+    texts = [state.action_to_string(a) for a in legal]
+    text = data.draw(
+        st.text(max_size=40)
+        | st.sampled_from(texts or ["x"]).map(lambda t: t.upper() + data.draw(st.text(max_size=3)))
+        | json_values.map(json.dumps)
+        | st.integers(-(2**70), 2**70).map(str)
+    )
+    before = json.dumps(state.to_json(), sort_keys=True)
+    try:
+        action = state.string_to_action(text)
+    except MeepleError as exc:
+        assert str(exc)
+    else:
+        assert action in state.game.codec.all_actions
+    assert json.dumps(state.to_json(), sort_keys=True) == before
