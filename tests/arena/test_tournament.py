@@ -318,6 +318,8 @@ def test_cli_tournament_keeps_the_results_when_the_report_cannot_be_written(
     assert res.exit_code == 1, res.output
     assert "No space left on device" in res.output and "the results are kept in" in res.output
     kept = next(tmp_path.glob("meeple-tournament-*.sqlite"))
+    twice = runner.invoke(app, [*args, "--report", str(tmp_path / "r.md")])  # the same games kept again: no clash
+    assert twice.exit_code == 1 and str(kept) in twice.output, twice.output
     monkeypatch.undo()
     again = runner.invoke(app, ["tournament-report", "--db", str(kept)])
     assert again.exit_code == 0 and "2 games" in again.output

@@ -17,8 +17,9 @@ from pathlib import Path
 import pytest
 
 import meeple
-from meeple.core import GameRecord, Rng, game_class
+from meeple.core import GameRecord, game_class
 from meeple.core.registry import BUILTIN_GAMES
+from meeple.core.testing import random_position
 
 GAMES = 200
 DIGESTS = Path(__file__).with_name("records_digest.json")
@@ -34,11 +35,7 @@ def digest(name: str, players: int, games: int = GAMES) -> str:
     game = meeple.load_game(name, players=players)
     h = hashlib.sha256()
     for seed in range(games):
-        state = game.new_initial_state(seed)
-        rng = Rng(seed)
-        while not state.is_terminal():
-            legal = state.legal_actions()
-            state.apply_action(legal[rng.randrange(len(legal))])
+        state = random_position(game, seed, game.info.max_game_length)
         record = GameRecord.from_state(state).to_json()
         h.update(json.dumps(record, sort_keys=True, separators=(",", ":")).encode())
     return h.hexdigest()

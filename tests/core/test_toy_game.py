@@ -325,6 +325,7 @@ def test_tampered_snapshots_are_refused_with_the_field_named() -> None:
     refused(lambda d: d.__setitem__("seed", -1), "seed: a non-negative integer")
     refused(lambda d: d.__setitem__("rng", {"a": 1}), "rng: ")
     world = json.loads(json.dumps(state.resample_from_infostate(1, Rng(3)).to_json()))
-    assert any(a["type"] == "hidden_action" for _, a in world["history"])
+    assert snapshot.HIDDEN_TYPE == HiddenAction.type_name
+    assert any(a["type"] == snapshot.HIDDEN_TYPE for _, a in world["history"])
     game.state_from_json(world)  # a resampled state restores (its history cannot be replayed)
     refused(lambda d: d["body"]["cards"].__setitem__(0, d["body"]["cards"][1]), "is also in", world)

@@ -25,6 +25,7 @@ from meeple.cli.common import (
 from meeple.core.errors import MeepleError
 
 if TYPE_CHECKING:
+    from meeple.arena.store import ResultStore
     from meeple.arena.tournament import GameResult, TournamentConfig
 
 DbOpt = Annotated[Path | None, typer.Option("--db", help="SQLite file of results (resumes the same tournament).")]
@@ -77,14 +78,7 @@ def tournament(
         fail(str(exc))
     if report is not None:
         check_writable(report, "--report")  # before the first game, not after the last
-    store = None
-    if db is not None:
-        from meeple.arena.store import ResultStore
-
-        try:
-            store = ResultStore(db)
-        except MeepleError as exc:
-            fail(f"--db: {exc}")
+    store = None if db is None else _open_store(db)
     console = stdout_console()
     console.print(
         f"{loaded.title}: {config.total_games} games ({config.deals} deals x {config.rotations} rotations), "
@@ -138,13 +132,26 @@ def tournament(
             )
 
 
-def _keep_results(config: TournamentConfig, results: list[GameResult]) -> Path:
-    """Store results that no --db holds in a SQLite file of the temporary folder; return its path."""
+def _open_store(db: Path) -> ResultStore:
+    """Open the ``--db`` results file, or exit with one ``Error:`` line saying why it cannot be used."""
     from meeple.arena.store import ResultStore
 
+    try:
+        return ResultStore(db)
+    except MeepleError as exc:
+        fail(f"--db: {exc}")
+
+
+def _keep_results(config: TournamentConfig, results: list[GameResult]) -> Path:
+    """Store results that no --db holds in a SQLite file of the temporary folder; return its path.
+
+    The file is named after the tournament's configuration, so a second failed run adds only the games it lacks.
+    """
     path = Path(tempfile.gettempdir()) / f"meeple-tournament-{config.key()[:12]}.sqlite"
-    with ResultStore(path) as store:
-        store.add(store.tournament_id(config), results)
+    with _open_store(path) as store:
+        tid = store.tournament_id(config)
+        done = store.finished(tid)
+        store.add(tid, [r for r in results if (r.deal, r.rotation) not in done])
     return path
 
 
@@ -157,18 +164,13 @@ def tournament_report(
 ) -> None:
     """Print (and optionally write) the report of a stored tournament; lists the tournaments of the file."""
     from meeple.arena.report import build_report, rich_tables, summary_text, write_report
-    from meeple.arena.store import ResultStore
 
     if not db.exists():
         fail(f"no such file: {db}")
     if report is not None:
         check_writable(report, "--report")
     console = stdout_console()
-    try:
-        opened = ResultStore(db)
-    except MeepleError as exc:
-        fail(f"--db: {exc}")
-    with opened as store:
+    with _open_store(db) as store:
         stored = store.tournaments()
         if not stored:
             fail(f"{db} holds no tournament")

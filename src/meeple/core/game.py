@@ -177,16 +177,11 @@ class Game(ABC, Generic[P]):
         snapshot.check_common(self, wire)
         try:
             state = self._state_from_body(wire)
-        except InvalidStateError:
-            raise
-        except Exception as exc:  # noqa: BLE001 - any failure to restore is a malformed snapshot
-            raise InvalidStateError(f"malformed {self.name} state: {short_repr(exc)}") from None
-        snapshot.check_round_trip(wire, state)
-        try:
+            snapshot.check_round_trip(wire, state)  # types first: the consistency check reads typed fields
             state.check_consistency()
         except InvalidStateError:
             raise
-        except Exception as exc:  # noqa: BLE001 - a check that cannot even run means a malformed body
+        except Exception as exc:  # noqa: BLE001 - a body that cannot be restored or checked is malformed
             raise InvalidStateError(f"malformed {self.name} state: {short_repr(exc)}") from None
         snapshot.check_sound(state)
         if check_history:
@@ -212,10 +207,6 @@ class Game(ABC, Generic[P]):
             InvalidActionError: the input is none of those, or cannot be decoded.
         """
         if isinstance(action, Action):
-            if type(action).type_name == "hidden_action":
-                raise InvalidActionError(
-                    "a HiddenAction stands for another seat's move in a resampled state and cannot be played"
-                )
             return self.codec.intern(action)
         if isinstance(action, int) and not isinstance(action, bool):
             return self.codec.decode(action)

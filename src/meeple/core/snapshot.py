@@ -37,7 +37,8 @@ if TYPE_CHECKING:
     from meeple.core.state import State
 
 HIDDEN_TYPE = "hidden_action"
-"""The JSON ``type`` of a :class:`~meeple.core.state.HiddenAction` placeholder."""
+"""The JSON ``type`` of a :class:`~meeple.core.state.HiddenAction` placeholder (a string here: this module is
+imported by ``Game.state_from_json``, below ``state``; a test checks it equals ``HiddenAction.type_name``)."""
 
 
 def as_json_data(data: Mapping[str, Any]) -> dict[str, Any]:

@@ -235,18 +235,29 @@ class State(ABC, Generic[G]):
         if not isinstance(action, Action):
             action = self.game.to_action(action)
         if self.is_terminal():
-            action = self.game.to_action(action)
+            action = self._decode_refused(action)
             raise IllegalActionError(f"the game is over; {self._text(action)} cannot be played")
         actor = self.current_player()
         if player is not None and player != actor:
             raise NotYourTurnError(f"it is seat {actor}'s turn, not seat {player}'s")
         legal = self._legal if self._legal is not None else self.legal_actions()
         if action not in legal:
-            action = self.game.to_action(action)  # another game's action or a placeholder: InvalidActionError
+            action = self._decode_refused(action)
             raise IllegalActionError(self._illegal_message(action, legal, actor))
         self._legal = None
         self.history.append((actor, action))
         self._apply(action)
+
+    def _decode_refused(self, action: Action) -> Action:
+        """Return the game's own instance of a refused action, or raise :class:`InvalidActionError` if it has none.
+
+        Only refusals come here (never the hot path): a placeholder or another game's action is not this game's.
+        """
+        if type(action) is HiddenAction:
+            raise InvalidActionError(
+                "a HiddenAction stands for another seat's move in a resampled state and cannot be played"
+            )
+        return self.game.to_action(action)
 
     def _text(self, action: Action) -> str:
         try:

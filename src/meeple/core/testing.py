@@ -100,7 +100,7 @@ def bad_inputs(state: State[Any], rng: Rng) -> list[Any]:
     of range, or with a field missing or added.
 
     Args:
-        state: a non-terminal state (its legal actions are mutated).
+        state: a non-terminal state (the JSON of its first legal actions is altered into bad inputs).
         rng: the source of the replacement values.
     """
     game = state.game
@@ -156,20 +156,16 @@ def refusal_problem(state: State[Any], value: Any, before: str | None = None) ->
         target.apply_action(value)
     except MeepleError as exc:
         if not str(exc):
-            return f"apply_action({_show(value)}) raised {type(exc).__name__} with no message"
+            return f"apply_action({short_repr(value)}) raised {type(exc).__name__} with no message"
         if _dump(target) != before:
-            return f"a refused apply_action({_show(value)}) changed the state"
+            return f"a refused apply_action({short_repr(value)}) changed the state"
         return None
     except Exception as exc:  # noqa: BLE001 - any other exception breaks the contract
-        return f"apply_action({_show(value)}) raised {type(exc).__name__}: {exc!r}"[:400]
+        return f"apply_action({short_repr(value)}) raised {type(exc).__name__}: {exc!r}"[:400]
     applied = target.history[-1][1] if target.history else None
     if applied not in legal:
-        return f"apply_action({_show(value)}) applied an action that is not legal: {applied!r}"
+        return f"apply_action({short_repr(value)}) applied an action that is not legal: {applied!r}"
     return None
-
-
-def _show(value: Any) -> str:
-    return short_repr(value)
 
 
 # ---------------------------------------------------------------- tampered snapshots: restore refuses cleanly
@@ -239,7 +235,7 @@ def tampered_snapshots(
     return out
 
 
-def restore_problem(game: Any, tampered: dict[str, Any], original: dict[str, Any]) -> str | None:
+def restore_problem(game: Game[Any], tampered: dict[str, Any], original: dict[str, Any]) -> str | None:
     """Return what is wrong with how ``game.state_from_json`` handled a tampered snapshot, or None if it was right.
 
     Right means: :class:`~meeple.core.errors.InvalidStateError` (with a message), or — only when the original's
@@ -254,7 +250,7 @@ def restore_problem(game: Any, tampered: dict[str, Any], original: dict[str, Any
         return f"state_from_json of a tampered snapshot raised {type(exc).__name__}: {exc!r}"[:400]
     replayable = not any(a.get("type") == HiddenAction.type_name for _, a in original["history"])
     if replayable:
-        return f"a tampered snapshot was accepted: {_show(_diff(tampered, original))}"
+        return f"a tampered snapshot was accepted: {short_repr(_diff(tampered, original))}"
     rng = Rng(len(json.dumps(tampered)))
     try:
         for _ in range(5):
