@@ -10,6 +10,7 @@ import pytest
 import tests.core.toy_game  # noqa: F401  (registers toy_auction)
 from meeple.arena.match import play_match
 from meeple.bots import bot_names, make_bot
+from meeple.bots.factory import build_level_spec
 from meeple.bots.ismcts import ISMCTSBot, _Node, parse_ismcts_spec
 from meeple.bots.levels import LEVEL_NAMES, LevelBot, NoisyBot, level_spec
 from meeple.core import InvalidParameterError, Rng, SeatView, load_game
@@ -215,7 +216,7 @@ def test_a_level_can_depend_on_the_player_count() -> None:
     assert level_spec("hard", "capital_lux_2", 1) == "ismcts:1000:rollout=policy"
     assert level_spec("hard", "capital_lux_2", 3) == level_spec("hard", "capital_lux_2")
     state = load_game("capital_lux_2", players=1).new_initial_state(0)
-    cheap = LevelBot("hard", "capital_lux_2", seed=1)
+    cheap = LevelBot("hard", "capital_lux_2", build_level_spec, seed=1)
     cheap._bots[1] = make_bot("ismcts:5:rollout=policy", "capital_lux_2", seed=1)
     assert cheap.select_action(SeatView(state, 0)) in state.legal_actions()
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from meeple.bots.base import Bot
 from meeple.bots.heuristic import heuristic_bot
 from meeple.bots.ismcts import parse_ismcts_spec
-from meeple.bots.levels import level_bot
+from meeple.bots.levels import LevelBot, NoisyBot, depends_on_players, level_spec
 from meeple.bots.random import RandomBot
 from meeple.core.errors import InvalidParameterError
 
@@ -43,3 +43,23 @@ def make_bot(spec: str, game: str, seed: int = 0) -> Bot:
     if kind in ("easy", "medium", "hard"):
         return level_bot(kind, game, seed)
     raise InvalidParameterError(f"unknown bot {spec!r}; known bots: {', '.join(bot_names())}")
+
+
+def level_bot(level: str, game: str, seed: int = 0) -> Bot:
+    """Build the bot of a difficulty level for a game (a :class:`LevelBot` if the level depends on the player count).
+
+    Raises:
+        InvalidParameterError: an unknown level.
+    """
+    spec = level_spec(level, game)
+    if depends_on_players(level, game):
+        return LevelBot(level.lower(), game, build_level_spec, seed)
+    return build_level_spec(spec, game, seed)
+
+
+def build_level_spec(spec: str, game: str, seed: int) -> Bot:
+    """Build the bot of a level's spec: ``noisy:P`` (the heuristic bot with random moves) or any bot spec."""
+    kind, _, options = spec.partition(":")
+    if kind == "noisy":
+        return NoisyBot(heuristic_bot(game, seed=seed), float(options), seed=seed + 1)
+    return make_bot(spec, game, seed)

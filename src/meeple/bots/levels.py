@@ -20,10 +20,10 @@ move, when the player count is known.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from meeple.bots.base import Bot
-from meeple.bots.heuristic import has_heuristic_bot, heuristic_bot
-from meeple.bots.ismcts import parse_ismcts_spec
-from meeple.bots.random import RandomBot
+from meeple.bots.heuristic import has_heuristic_bot
 from meeple.core.action import Action
 from meeple.core.errors import InvalidParameterError
 from meeple.core.registry import game_spec
@@ -103,35 +103,23 @@ def level_spec(level: str, game: str, players: int | None = None) -> str:
     return spec
 
 
-def _build(spec: str, game: str, seed: int) -> Bot:
-    """Build the bot of a level's spec: ``noisy:P``, ``heuristic``, ``random`` or ``ismcts:...``."""
-    kind, _, options = spec.partition(":")
-    if kind == "noisy":
-        return NoisyBot(heuristic_bot(game, seed=seed), float(options), seed=seed + 1)
-    if kind == "heuristic":
-        return heuristic_bot(game, seed=seed)
-    if kind == "random":
-        return RandomBot(seed=seed)
-    if kind == "ismcts":
-        return parse_ismcts_spec(options, seed)
-    raise InvalidParameterError(f"a level's bot spec is noisy:P, heuristic, random or ismcts:..., not {spec!r}")
-
-
 class LevelBot(Bot):
     """A difficulty level whose bot depends on the number of players; the bot is built at the first move.
 
     Args:
         level: the level name.
         game: registered game name.
+        build: builds the bot of a level's spec, ``build(spec, game, seed)`` (``meeple.bots.factory`` passes its own).
         seed: seed of the bot it builds.
     """
 
     name = "level"
 
-    def __init__(self, level: str, game: str, seed: int = 0) -> None:
+    def __init__(self, level: str, game: str, build: Callable[[str, str, int], Bot], seed: int = 0) -> None:
         super().__init__(seed)
         self.level = level
         self.game = game
+        self.build = build
         self.seed = seed
         self._bots: dict[int, Bot] = {}
 
@@ -139,7 +127,7 @@ class LevelBot(Bot):
         """Return (building it once) the bot this level uses with ``players`` players."""
         bot = self._bots.get(players)
         if bot is None:
-            bot = self._bots[players] = _build(level_spec(self.level, self.game, players), self.game, self.seed)
+            bot = self._bots[players] = self.build(level_spec(self.level, self.game, players), self.game, self.seed)
         return bot
 
     def select_action(self, view: SeatView) -> Action:
@@ -147,14 +135,6 @@ class LevelBot(Bot):
         return self.bot_for(view.game.num_players).select_action(view)
 
 
-def level_bot(level: str, game: str, seed: int = 0) -> Bot:
-    """Build the bot of a difficulty level for a game (a :class:`LevelBot` if the level depends on the player count).
-
-    Raises:
-        InvalidParameterError: an unknown level.
-    """
-    spec = level_spec(level, game)
-    table = levels_of(game)
-    if any(key.startswith(f"{level.lower()}@") for key in table):
-        return LevelBot(level.lower(), game, seed)
-    return _build(spec, game, seed)
+def depends_on_players(level: str, game: str) -> bool:
+    """Return whether ``game`` declares a ``level@N`` entry (the level's bot then depends on the player count)."""
+    return any(key.startswith(f"{level.lower()}@") for key in levels_of(game))
