@@ -102,5 +102,5 @@ def act(state: CitadelsState, action: Action) -> None:
 
 
 def card_total(state: CitadelsState) -> int:
-    pending = sum(len(d[2]) for d in state.stack if d[0] in (0, 3))
+    pending = len(state.pending_cards())
     return len(state.deck) + sum(map(len, state.hands)) + sum(map(len, state.cities)) + pending

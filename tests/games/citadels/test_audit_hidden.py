@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from meeple import load_game
-from meeple.core import SPECTATOR, IllegalActionError, Rng
+from meeple.core import SPECTATOR, Decision, IllegalActionError, Rng
 from meeple.games.citadels.actions import (
     DiscardCharacter,
     DiscardForGold,
@@ -22,7 +22,7 @@ from meeple.games.citadels.actions import (
 )
 from meeple.games.citadels.data import NUM_KINDS
 from meeple.games.citadels.describe import describe
-from meeple.games.citadels.state import DRAFT, TURNS, CitadelsState
+from meeple.games.citadels.state import D_KEEP, DRAFT, TURNS, CitadelsState
 
 from .helpers import play, position
 
@@ -36,7 +36,8 @@ def _perturb(s: CitadelsState, p: int, rng: Rng) -> CitadelsState:
     for q, hand in enumerate(o.hands):
         if q != p:
             slots += [(q, i) for i, c in enumerate(hand) if not o.known[c] & bit]
-    drawn = {i: list(d[2]) for i, d in enumerate(o.stack) if d[0] == 0 and d[1] != p}  # another seat's draw
+    # another seat's draw
+    drawn = {i: list(d.data[0]) for i, d in enumerate(o.stack) if d.kind == D_KEEP and d.player != p}
     slots += [(-2 - i, j) for i, cs in drawn.items() for j in range(len(cs))]
     cards = [o.deck[i] if a == -1 else drawn[-2 - a][i] if a < -1 else o.hands[a][i] for a, i in slots]
     rng.shuffle(cards)
@@ -48,7 +49,7 @@ def _perturb(s: CitadelsState, p: int, rng: Rng) -> CitadelsState:
         else:
             o.hands[a][i] = c
     for i, cs in drawn.items():
-        o.stack[i][2] = tuple(cs)
+        o.stack[i] = Decision(o.stack[i].player, D_KEEP, (tuple(cs), o.stack[i].data[1]))
     # characters: those not mine, not face up, not offered to me now, not yet answered in the calls
     answered = {c for c, status in o.calls if status != -2}
     offered_to_me = o.phase == DRAFT and o.steps[o.step][0] == p

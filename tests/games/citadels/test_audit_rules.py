@@ -153,7 +153,7 @@ def test_graveyard_owner_recovers_from_his_own_city() -> None:
     s = position(chars={1: [8]}, cities={0: ["cimetiere", "chateau"]}, gold={0: 1, 1: 9}, start=8)
     castle = next(c for c in s.cities[0] if s.game.card_kind[c] != s.game.card_kind[s.cities[0][0]])
     play(s, "take 2 gold", "end the turn", "destroy Castle in seat 0's city")
-    assert s.stack[-1][0] == D_GRAVEYARD and s.current_player() == 0
+    assert s.stack[-1].kind == D_GRAVEYARD and s.current_player() == 0
     play(s, "pay 1 gold to take the destroyed district (Graveyard)")
     assert castle in s.hands[0] and castle not in s.cities[0] and s.gold == [0, 8, 0, 0]
     assert s.round == 2  # the round goes on after the Graveyard decision
@@ -183,7 +183,7 @@ def test_observatory_with_a_short_deck_draws_what_is_left() -> None:
     s.deck = s.deck[-2:]
     s.edited()
     play(s, "draw cards")
-    assert s.stack and s.stack[-1][3] == 1 and len(s.stack[-1][2]) == 2 and s.deck == []
+    assert s.stack and s.stack[-1].data[1] == 1 and len(s.stack[-1].data[0]) == 2 and s.deck == []
     kept = s.legal_actions()[0]
     s.apply_action(kept)
     assert len(s.hands[0]) == 1 and len(s.deck) == 1

@@ -156,7 +156,7 @@ def test_warlord_destroys_at_the_end_of_his_turn_and_pays_cost_minus_one() -> No
     s = position(chars={1: [8]}, cities=cities, gold={1: 3}, start=8)
     assert not any(t.startswith("destroy") for t in texts(s))
     play(s, "take 2 gold", "end the turn")
-    assert s.stack and s.stack[-1][0] == D_DESTROY
+    assert s.stack and s.stack[-1].kind == D_DESTROY
     t = texts(s)
     assert t[0] == "destroy nothing"
     assert "destroy Temple in seat 0's city" in t  # cost 1: free

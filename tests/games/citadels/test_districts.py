@@ -16,7 +16,7 @@ def test_draw_two_keep_one_the_other_under_the_deck() -> None:
     top = s.deck[-2:]
     total = card_total(s)
     play(s, "draw cards")
-    assert s.stack[-1][0] == D_KEEP and set(s.stack[-1][2]) == set(top)
+    assert s.stack[-1].kind == D_KEEP and set(s.stack[-1].data[0]) == set(top)
     assert card_total(s) == total
     keep = texts(s)[0]
     play(s, keep)
@@ -37,7 +37,7 @@ def test_drawn_cards_are_private_while_choosing() -> None:
 def test_observatory_draws_three_keeps_one() -> None:
     s = position(chars={0: [6]}, cities={0: ["observatoire"]}, start=6)
     play(s, "draw cards")
-    assert len(s.stack[-1][2]) == 3 and s.stack[-1][3] == 1
+    assert len(s.stack[-1].data[0]) == 3 and s.stack[-1].data[1] == 1
     play(s, texts(s)[0])
     assert len(s.hands[0]) == 1 and not s.stack
 
@@ -52,9 +52,9 @@ def test_library_and_observatory_draw_three_keep_two() -> None:
     s = position(chars={0: [6]}, cities={0: ["bibliotheque", "observatoire"]}, start=6)
     bottom = len(s.deck) - 3
     play(s, "draw cards")
-    assert s.stack[-1][3] == 2
+    assert s.stack[-1].data[1] == 2
     play(s, texts(s)[0])
-    assert s.stack[-1][3] == 1 and len(s.stack[-1][2]) == 2
+    assert s.stack[-1].data[1] == 1 and len(s.stack[-1].data[0]) == 2
     play(s, texts(s)[0])
     assert len(s.hands[0]) == 2 and len(s.deck) == bottom + 1
 
@@ -131,7 +131,7 @@ def test_graveyard_owner_pays_one_to_take_the_destroyed_district() -> None:
     s = position(chars={1: [8]}, cities={0: ["cimetiere"], 2: ["chateau"]}, gold={0: 1, 1: 9}, start=8)
     castle = s.cities[2][0]
     play(s, "take 2 gold", "end the turn", "destroy Castle in seat 2's city")
-    assert s.stack[-1][0] == D_GRAVEYARD and s.current_player() == 0
+    assert s.stack[-1].kind == D_GRAVEYARD and s.current_player() == 0
     assert s.observation(3)["pending"]["district"]["name"] == "Castle"
     play(s, "pay 1 gold to take the destroyed district (Graveyard)")
     assert castle in s.hands[0] and s.gold[0] == 0 and s.gold[1] == 8

@@ -25,7 +25,7 @@ VARIANTS: list[tuple[int, dict[str, Any]]] = [
 
 
 def all_cards(s: CitadelsState) -> list[int]:
-    pending = [c for d in s.stack if d[0] in (0, 3) for c in d[2]]
+    pending = s.pending_cards()
     return s.deck + [c for h in s.hands for c in h] + [c for city in s.cities for c in city] + pending
 
 

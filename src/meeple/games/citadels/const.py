@@ -24,12 +24,16 @@ F_POWER = 4
 F_LAB = 8
 F_SMITHY = 16
 
-# pending decisions
-D_KEEP = 0
-D_EXCHANGE = 1
-D_DESTROY = 2
-D_GRAVEYARD = 3
-DECISION_NAMES = ("keep_card", "exchange", "destroy", "graveyard")
+# pending decisions: the kinds of the core ``Decision`` records on the state's stack (their data in parentheses)
+D_KEEP = "keep_card"
+"""Keep one of the drawn cards: data ``(drawn card ids, how many still to keep)``. Rules: §5.2 rule 8."""
+D_EXCHANGE = "exchange"
+"""The Magician selects the cards to exchange with the deck: data ``(selected card ids,)``. Rules: §5.2 rule 14."""
+D_DESTROY = "destroy"
+"""The Warlord may destroy a district: no data. Rules: §5.2 rule 17."""
+D_GRAVEYARD = "graveyard"
+"""The Graveyard's owner may buy the destroyed district: data ``(card id,)``. Rules: §5.2 rule 19."""
+DECISION_NAMES = (D_KEEP, D_EXCHANGE, D_DESTROY, D_GRAVEYARD)
 
 LAB_BIT = 1 << LABORATORY
 SMITHY_BIT = 1 << SMITHY

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from meeple.core import Rng
+from meeple.core import Decision, Rng
+from meeple.games.citadels.const import D_EXCHANGE, D_KEEP
 
 if TYPE_CHECKING:
     from meeple.games.citadels.state import CitadelsState
@@ -225,15 +226,15 @@ def _resample_cards(state: CitadelsState, other: CitadelsState, player: int, rng
                 slots.append((s, 0, pos))
                 unseen.append(c)
     for i, d in enumerate(state.stack):
-        if d[0] == 0 and d[1] != player:
-            for pos, c in enumerate(d[2]):
+        if d.kind == D_KEEP and d.player != player:
+            for pos, c in enumerate(d.data[0]):
                 if not known[c] & bit:
                     slots.append((-2, i, pos))
                     unseen.append(c)
     fresh = sorted(unseen)
     rng.shuffle(fresh)
     remap: dict[int, int] = {}
-    pending = {i: list(d[2]) for i, d in enumerate(other.stack) if d[0] == 0}
+    pending = {i: list(d.data[0]) for i, d in enumerate(other.stack) if d.kind == D_KEEP}
     for (area, i, pos), old, new in zip(slots, unseen, fresh, strict=True):
         remap[old] = new
         other.known[new] = known[old]
@@ -244,7 +245,8 @@ def _resample_cards(state: CitadelsState, other: CitadelsState, player: int, rng
         else:
             other.hands[area][pos] = new
     for i, cards in pending.items():
-        other.stack[i][2] = tuple(cards)
-    for d in other.stack:
-        if d[0] == 1 and d[1] != player:
-            d[2] = tuple(remap.get(c, c) for c in d[2])
+        d = other.stack[i]
+        other.stack[i] = Decision(d.player, d.kind, (tuple(cards), d.data[1]))
+    for i, d in enumerate(other.stack):
+        if d.kind == D_EXCHANGE and d.player != player:
+            other.stack[i] = Decision(d.player, d.kind, (tuple(remap.get(c, c) for c in d.data[0]),))

@@ -6,9 +6,9 @@ building and ending the turn only after the mandatory action; powers, income, La
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from meeple.core import Action
+from meeple.core import Action, Decision
 from meeple.games.citadels.const import (
     D_DESTROY,
     D_EXCHANGE,
@@ -72,17 +72,17 @@ def turn_actions(state: CitadelsState) -> list[Action]:
     return out
 
 
-def decision_actions(state: CitadelsState, top: list[Any]) -> list[Action]:
-    """Return the legal answers to the pending decision ``top``."""
+def decision_actions(state: CitadelsState, top: Decision) -> list[Action]:
+    """Return the legal answers to the pending decision ``top`` (its kinds and data: ``const.py``)."""
     g = state.game
-    kind = top[0]
+    kind = top.kind
     kinds = g.card_kind
     if kind == D_KEEP:
         keep = g.a_keep
-        return [keep[k] for k in sorted({kinds[c] for c in top[2]})]
+        return [keep[k] for k in sorted({kinds[c] for c in top.data[0]})]
     if kind == D_EXCHANGE:
-        player = top[1]
-        selected = top[2]
+        player = top.player
+        selected = top.data[0]
         counts: dict[int, int] = {}
         for c in state.hands[player]:
             if c not in selected:

@@ -49,13 +49,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from meeple.games.citadels.const import D_EXCHANGE, D_GRAVEYARD, D_KEEP
 from meeple.games.citadels.data import CHARACTER_NAMES, COLOURS, KINDS
 
 if TYPE_CHECKING:
     from meeple.games.citadels.state import CitadelsState
 
 _PHASES = ("draft", "turn", "end")
-_DECISIONS = ("keep_card", "exchange", "destroy", "graveyard")
 _STATUS = {-1: "absent", -2: "silent"}
 
 
@@ -194,20 +194,22 @@ def _turn(state: CitadelsState) -> dict[str, Any] | None:
 def _pending(state: CitadelsState, me: int | None) -> dict[str, Any] | None:
     if not state.stack:
         return None
-    kind, player, cards, count = state.stack[-1]
+    top = state.stack[-1]
+    kind, player = top.kind, top.player
     kinds = state.game.card_kind
-    out: dict[str, Any] = {"kind": _DECISIONS[kind], "player": player}
-    if kind == 0:
-        out["keep"] = count
+    out: dict[str, Any] = {"kind": kind, "player": player}
+    if kind == D_KEEP:
+        cards, out["keep"] = top.data
         if me == player:
             out["cards"] = [district(kinds[c], c) for c in sorted(cards)]
         else:
             out["count"] = len(cards)
-    elif kind == 1:
+    elif kind == D_EXCHANGE:
+        cards = top.data[0]
         if me == player:
             out["selected"] = [district(kinds[c], c) for c in cards]
         else:
             out["count"] = len(cards)
-    elif kind == 3:
-        out["district"] = district(kinds[cards[0]])
+    elif kind == D_GRAVEYARD:
+        out["district"] = district(kinds[top.data[0]])
     return out

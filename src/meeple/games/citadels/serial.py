@@ -4,8 +4,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from meeple.core import Decision
 from meeple.core.snapshot import expect, expect_each_once, expect_int, expect_ints
-from meeple.games.citadels.const import D_EXCHANGE, D_GRAVEYARD, D_KEEP, DRAFT, OVER, TURNS
+from meeple.games.citadels.const import (
+    D_DESTROY,
+    D_EXCHANGE,
+    D_GRAVEYARD,
+    D_KEEP,
+    DECISION_NAMES,
+    DRAFT,
+    OVER,
+    TURNS,
+)
 
 if TYPE_CHECKING:
     from meeple.games.citadels.state import CitadelsState
@@ -49,7 +59,7 @@ def copy_fields(state: CitadelsState, other: CitadelsState) -> None:
     other.owner = state.owner[:]
     other.chars = [c[:] for c in state.chars]
     other.calls = [c[:] for c in state.calls]
-    other.stack = [d[:] for d in state.stack]
+    other.stack = state.stack[:]
     other.last_killed = state.last_killed[:]
     other.past = state.past[:]
     other.exchanges = state.exchanges[:]
@@ -64,7 +74,7 @@ def body_to_json(state: CitadelsState) -> dict[str, Any]:
         body[name] = [list(x) for x in getattr(state, name)]
     body["seen"] = [[list(t) for t in s] for s in state.seen]
     body["steps"] = [list(t) for t in state.steps]
-    body["stack"] = [[d[0], d[1], list(d[2]), d[3]] for d in state.stack]
+    body["stack"] = [d.to_json() for d in state.stack]
     body["past"] = [list(t) for t in state.past]
     body["exchanges"] = [list(t) for t in state.exchanges]
     return body
@@ -72,6 +82,19 @@ def body_to_json(state: CitadelsState) -> dict[str, Any]:
 
 def _ints(values: Any) -> list[int]:
     return [int(x) for x in values]
+
+
+def _decision(d: Any) -> Decision:
+    """Rebuild a pending decision from its JSON form ``[player, kind, data]``, each value through its type."""
+    player, kind, data = int(d[0]), str(d[1]), d[2]
+    if kind == D_KEEP:
+        return Decision(player, kind, (tuple(_ints(data[0])), int(data[1])))
+    if kind == D_EXCHANGE:
+        return Decision(player, kind, (tuple(_ints(data[0])),))
+    if kind == D_GRAVEYARD:
+        return Decision(player, kind, (int(data[0]),))
+    expect(kind == D_DESTROY and not data, "body.stack", f"a decision of a kind in {DECISION_NAMES} with its data")
+    return Decision(player, kind)
 
 
 def restore_body(state: CitadelsState, body: dict[str, Any]) -> None:
@@ -91,7 +114,7 @@ def restore_body(state: CitadelsState, body: dict[str, Any]) -> None:
     state.events = [(int(a), int(b), int(c)) for a, b, c in body["events"]]
     state.steps = tuple((int(a), int(b)) for a, b in body["steps"])
     state.seen = [[tuple(_ints(t)) for t in s] for s in body["seen"]]
-    state.stack = [[int(d[0]), int(d[1]), tuple(_ints(d[2])), int(d[3])] for d in body["stack"]]
+    state.stack = [_decision(d) for d in body["stack"]]
     state.past = [(int(r), int(c), int(s), int(k)) for r, c, s, k in body["past"]]
     state.exchanges = [(int(r), int(s), int(k)) for r, s, k in body["exchanges"]]
 
@@ -147,11 +170,14 @@ def _check_cards(state: CitadelsState) -> None:
             state.masks[s] == mask, f"body.masks[{s}]", f"the kinds built in city {s} ({mask}), not {state.masks[s]}"
         )
     for i, d in enumerate(state.stack):
-        expect(len(d) == 4 and 0 <= d[0] <= 3 and 0 <= d[1] < len(state.hands), f"body.stack[{i}]", "a decision")
-        if d[0] in (D_KEEP, D_GRAVEYARD):
-            zones[f"body.stack[{i}]"] = list(d[2])
-        elif d[0] == D_EXCHANGE:
-            expect(set(d[2]) <= set(state.hands[d[1]]), f"body.stack[{i}]", "the Magician selects cards of his hand")
+        expect(0 <= d.player < len(state.hands), f"body.stack[{i}]", "a decision of a seat")
+        if d.kind == D_KEEP:
+            zones[f"body.stack[{i}]"] = list(d.data[0])
+            expect(0 < d.data[1] < len(d.data[0]), f"body.stack[{i}]", "fewer cards to keep than drawn, at least one")
+        elif d.kind == D_GRAVEYARD:
+            zones[f"body.stack[{i}]"] = [d.data[0]]
+        elif d.kind == D_EXCHANGE:
+            expect(set(d.data[0]) <= set(state.hands[d.player]), f"body.stack[{i}]", "the Magician's own cards")
     expect_each_once(zones, range(len(kinds)), "district card")
 
 
@@ -177,7 +203,7 @@ def _check_turn(state: CitadelsState) -> None:
     if state.phase == DRAFT:
         expect_int(state.step, "body.step", 0, len(state.steps) - 1)
     if state.stack:
-        expected = state.stack[-1][1]
+        expected = state.stack[-1].player
     elif state.phase == DRAFT:
         expected = state.steps[state.step][0]
     elif state.phase == TURNS:

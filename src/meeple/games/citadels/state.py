@@ -11,8 +11,8 @@ Representation (all plain lists/ints, copied with slicing by :meth:`CitadelsStat
 - ``past``: the calls of the finished rounds, public once the round is over: ``(round, character, seat | -1,
   killed 0/1)`` (a killed character's holder is revealed at the end of the round);
 - ``exchanges``: the Magician's exchanges with the deck, public: ``(round, seat, count)``;
-- ``stack``: pending decisions ``[kind, player, cards, count]`` (keep a drawn card, the Magician's exchange, the
-  Warlord's destruction, the Graveyard).
+- ``stack``: pending decisions, core :class:`~meeple.core.Decision` records whose kinds and data are listed in
+  ``const.py`` (keep a drawn card, the Magician's exchange, the Warlord's destruction, the Graveyard).
 
 Rules: citadels.md §5.2 (every numbered rule) and §2 (rulings).
 """
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from meeple.core import TERMINAL, Action, Rng, State
+from meeple.core import TERMINAL, Action, Decision, Rng, State
 from meeple.games.citadels import rules
 from meeple.games.citadels.actions import (
     Assassinate,
@@ -128,7 +128,7 @@ class CitadelsState(State["Citadels"]):
         self.robbed = 0
         self.flags = 0
         self.builds = 0
-        self.stack: list[list[Any]] = []
+        self.stack: list[Decision] = []
         self.first_complete = -1
         self.ending = False
         self.last_killed: list[int] = []
@@ -171,7 +171,7 @@ class CitadelsState(State["Citadels"]):
 
     def _update_cur(self) -> None:
         if self.stack:
-            self.cur = self.stack[-1][1]
+            self.cur = self.stack[-1].player
         elif self.phase == DRAFT:
             self.cur = self.steps[self.step][0]
         elif self.phase == TURNS:
@@ -336,19 +336,19 @@ class CitadelsState(State["Citadels"]):
         else:
             for c in drawn:  # the others cannot tell which card is kept
                 known[c] = 1 << seat
-            self.stack.append([D_KEEP, seat, tuple(drawn), keep])
+            self.stack.append(Decision(seat, D_KEEP, (tuple(drawn), keep)))
 
     def _keep(self, action: KeepCard) -> None:
         top = self.stack.pop()
-        seat = top[1]
+        seat = top.player
         kinds = self.game.card_kind
-        drawn = list(top[2])
+        drawn = list(top.data[0])
         card = min(c for c in drawn if kinds[c] == action.kind)
         drawn.remove(card)
         self.hands[seat].append(card)
-        keep = top[3] - 1
+        keep = top.data[1] - 1
         if keep > 0 and len(drawn) > keep:
-            self.stack.append([D_KEEP, seat, tuple(drawn), keep])
+            self.stack.append(Decision(seat, D_KEEP, (tuple(drawn), keep)))
         elif keep > 0:
             self.hands[seat].extend(drawn)
         else:
@@ -399,25 +399,26 @@ class CitadelsState(State["Citadels"]):
 
     def _exchange(self, action: Action) -> None:
         self.flags |= F_POWER
-        self.stack.append([D_EXCHANGE, self.turn_seat, (), 0])
+        self.stack.append(Decision(self.turn_seat, D_EXCHANGE, ((),)))
 
     def _select(self, action: SelectCard) -> None:
         top = self.stack[-1]
         kinds = self.game.card_kind
-        selected = top[2]
-        card = min(c for c in self.hands[top[1]] if kinds[c] == action.kind and c not in selected)
-        top[2] = (*selected, card)
+        selected = top.data[0]
+        card = min(c for c in self.hands[top.player] if kinds[c] == action.kind and c not in selected)
+        self.stack[-1] = Decision(top.player, D_EXCHANGE, ((*selected, card),))
 
     def _confirm(self, action: Action) -> None:
         top = self.stack.pop()
-        seat = top[1]
+        seat = top.player
+        selected = top.data[0]
         hand = self.hands[seat]
-        for c in top[2]:
+        for c in selected:
             hand.remove(c)
             self.deck.insert(0, c)
             self.known[c] = 1 << seat
-        self.exchanges.append((self.round, seat, len(top[2])))
-        self._draw_into(seat, len(top[2]))
+        self.exchanges.append((self.round, seat, len(selected)))
+        self._draw_into(seat, len(selected))
 
     def _lab(self, action: DiscardForGold) -> None:
         seat = self.turn_seat
@@ -438,9 +439,23 @@ class CitadelsState(State["Citadels"]):
 
     def _end_turn(self, action: Action) -> None:
         if self.calling == WARLORD and self.destroy_targets():
-            self.stack.append([D_DESTROY, self.turn_seat, (), 0])
+            self.stack.append(Decision(self.turn_seat, D_DESTROY))
             return
         self._next_call()
+
+    def pending_cards(self) -> list[int]:
+        """Return the district card ids held by pending decisions, outside deck, hands and cities.
+
+        These are the cards drawn and not yet kept (§5.2 rule 8) and a destroyed district offered to the Graveyard
+        (§5.2 rule 19).
+        """
+        out: list[int] = []
+        for d in self.stack:
+            if d.kind == D_KEEP:
+                out.extend(d.data[0])
+            elif d.kind == D_GRAVEYARD:
+                out.append(d.data[0])
+        return out
 
     # ================================================================ the Warlord and the Graveyard
     def bishop_seat(self) -> int:
@@ -482,7 +497,7 @@ class CitadelsState(State["Citadels"]):
         if k != GRAVEYARD:
             for g in range(self.game.num_players):
                 if g != warlord and self.masks[g] & _GRAVE_BIT and self.gold[g] >= 1:
-                    self.stack.append([D_GRAVEYARD, g, (card,), 0])
+                    self.stack.append(Decision(g, D_GRAVEYARD, (card,)))
                     return
         self.deck.insert(0, card)
         self._next_call()
@@ -493,14 +508,14 @@ class CitadelsState(State["Citadels"]):
 
     def _recover(self, action: Action) -> None:
         top = self.stack.pop()
-        seat = top[1]
+        seat = top.player
         self.gold[seat] -= 1
-        self.hands[seat].append(top[2][0])
+        self.hands[seat].append(top.data[0])
         self._next_call()
 
     def _decline_recover(self, action: Action) -> None:
         top = self.stack.pop()
-        self.deck.insert(0, top[2][0])
+        self.deck.insert(0, top.data[0])
         self._next_call()
 
     # ================================================================ scoring
