@@ -12,8 +12,7 @@ Rules: architecture "Multi-step turns" and "Simultaneous choices".
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
 T = TypeVar("T")
 
@@ -21,9 +20,11 @@ SEALED = "sealed"
 """What a seat sees in place of another seat's commitment that is in but not revealed."""
 
 
-@dataclass(frozen=True, slots=True)
-class Decision:
+class Decision(NamedTuple):
     """One pending decision: who decides, what kind of decision, and its immutable data.
+
+    A named tuple rather than a frozen dataclass: as immutable, and twice as fast to build (engines push and pop
+    decisions on their hot path).
 
     Attributes:
         player: the seat that decides.

@@ -241,9 +241,14 @@ class State(ABC, Generic[G]):
         if player is not None and player != actor:
             raise NotYourTurnError(f"it is seat {actor}'s turn, not seat {player}'s")
         legal = self._legal if self._legal is not None else self.legal_actions()
-        if action not in legal:
-            action = self._decode_refused(action)
-            raise IllegalActionError(self._illegal_message(action, legal, actor))
+        for candidate in legal:  # the game's canonical instances: found by identity, faster than ==
+            if candidate is action:
+                break
+        else:
+            if action not in legal:
+                action = self._decode_refused(action)
+                raise IllegalActionError(self._illegal_message(action, legal, actor))
+            action = legal[legal.index(action)]  # an equal copy: record the canonical instance
         self._legal = None
         self.history.append((actor, action))
         self._apply(action)

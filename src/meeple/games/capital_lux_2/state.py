@@ -20,6 +20,7 @@ from meeple.games.capital_lux_2 import flow, solo
 from meeple.games.capital_lux_2.actions import (
     KeepCard,
     PlayToCapital,
+    PlayToCity,
     TakeCard,
 )
 from meeple.games.capital_lux_2.data import CARD_COLOUR, COLOUR_NAMES, NUM_CARDS, ROUNDS, card_name
@@ -214,12 +215,16 @@ class CapitalLux2State(State["CapitalLux2Game"]):
                     else:
                         flow.end_turn(self)
             return
-        if self.phase == PH_DRAFT:
-            assert isinstance(action, KeepCard)
-            flow.keep_card(self, self.current_player(), action.card)
-            return
-        cls = type(action)
-        self.play_card(self.turn, action.card, cls is PlayToCapital)  # type: ignore[attr-defined]
+        match action:
+            case KeepCard(card=card):
+                flow.keep_card(self, self.current_player(), card)
+                return
+            case PlayToCity(card=card):
+                self.play_card(self.turn, card, to_capital=False)
+            case PlayToCapital(card=card):
+                self.play_card(self.turn, card, to_capital=True)
+            case _:
+                raise AssertionError(f"not a Capital Lux 2 play: {action!r}")
         if not self.stack:
             flow.end_turn(self)
 

@@ -10,7 +10,17 @@ from typing import TYPE_CHECKING, Any
 from meeple.core import TERMINAL, Action, Decision, Rng, SealedCommitments, State
 from meeple.core.snapshot import expect, expect_each_once, expect_int, expect_ints
 from meeple.games.capitol import rules
-from meeple.games.capitol.actions import AddToBid, DrawCard, PlaceBuilding, PlaceFloor, PlaceRoof, PlaceTile, PlayCard
+from meeple.games.capitol.actions import (
+    AddToBid,
+    DrawCard,
+    Pass,
+    PlaceBuilding,
+    PlaceFloor,
+    PlaceRoof,
+    PlaceTile,
+    PlayCard,
+    SealBid,
+)
 from meeple.games.capitol.const import (
     AUCTION,
     CONSTRUCTION,
@@ -267,42 +277,37 @@ class CapitolState(State["Capitol"]):
     # ================================================================ apply
     def _apply(self, action: Action) -> None:
         p = self.to_move
-        kind = type(action)
-        if kind is PlayCard:
-            assert isinstance(action, PlayCard)
-            self._play_card(p, self._copy_in_hand(p, action.card), action.act)
-        elif kind is PlaceFloor:
-            assert isinstance(action, PlaceFloor)
-            self._place_floor(p, action.onto)
-        elif kind is PlaceRoof:
-            assert isinstance(action, PlaceRoof)
-            self.offboard[p].remove(action.height * 4)
-            self.offboard[p].append(action.height * 4 + action.roof)
-            self.offboard[p].sort()
-            self.reserve[2 * p + action.roof - 1] -= 1
-            self.stack.pop()
-            self._next_builder(p)
-        elif kind is PlaceBuilding:
-            assert isinstance(action, PlaceBuilding)
-            self._place_building(p, action.height, action.roof, action.zone)
-            self.stack.pop()
-            self._next_builder(p)
-        elif kind is AddToBid:
-            assert isinstance(action, AddToBid)
-            self.draft.append(self._copy_in_hand(p, action.card, self.draft))
-        elif kind is PlaceTile:
-            assert isinstance(action, PlaceTile)
-            self._place_tile(action.zone)
-        elif kind is DrawCard:
-            assert isinstance(action, DrawCard)
-            self._draw(p, action.pile)
-        elif self.phase == AUCTION:  # SealBid
-            self.bids.commit(p, tuple(self.draft))
-            self.draft = []
-            self._continue_bidding()
-        else:  # Pass
-            self.active[p] = False
-            self._next_builder(p)
+        match action:
+            case PlayCard(card=card, act=act):
+                self._play_card(p, self._copy_in_hand(p, card), act)
+            case PlaceFloor(onto=onto):
+                self._place_floor(p, onto)
+            case PlaceRoof(height=height, roof=roof):
+                self.offboard[p].remove(height * 4)
+                self.offboard[p].append(height * 4 + roof)
+                self.offboard[p].sort()
+                self.reserve[2 * p + roof - 1] -= 1
+                self.stack.pop()
+                self._next_builder(p)
+            case PlaceBuilding(height=height, roof=roof, zone=zone):
+                self._place_building(p, height, roof, zone)
+                self.stack.pop()
+                self._next_builder(p)
+            case AddToBid(card=card):
+                self.draft.append(self._copy_in_hand(p, card, self.draft))
+            case PlaceTile(zone=zone):
+                self._place_tile(zone)
+            case DrawCard(pile=pile):
+                self._draw(p, pile)
+            case SealBid():
+                self.bids.commit(p, tuple(self.draft))
+                self.draft = []
+                self._continue_bidding()
+            case Pass():
+                self.active[p] = False
+                self._next_builder(p)
+            case _:
+                raise AssertionError(f"not a Capitol action: {action!r}")
 
     # ---------------------------------------------------------------- construction
     def _start_construction(self) -> None:

@@ -22,7 +22,6 @@ from meeple.games.caprice.actions import (
     Place,
     SkipMove,
 )
-from meeple.games.caprice.const import K_EXCHANGE, K_KEEP, K_MOVE, K_ORDER, K_PLACE, K_SKIP
 from meeple.games.caprice.data import NUM_SPACES, NUM_TYPES, PIECE_TYPES, SPACES, SYMBOLS_PER_PLAYER
 from meeple.games.caprice.params import CapriceParams
 from meeple.games.caprice.state import CapriceState
@@ -94,23 +93,15 @@ class CapriceGame(Game[CapriceParams]):
         self.keep_action: Action = KeepSymbol()
         self.exchange_action: Action = ExchangeSymbol()
         self.order_table: list[Action] = [OrderSymbol(PIECE_TYPES[t]) for t in range(NUM_TYPES)]
-        self.decode: dict[Action, tuple[int, int, int]] = {}
         actions: list[Action] = []
         for p in range(NUM_TYPES):
             for s in range(NUM_SPACES):
                 actions.append(self.place_table[p][s])
-                self.decode[self.place_table[p][s]] = (K_PLACE, p, s)
         for a in range(NUM_SPACES):
             for b in range(NUM_SPACES):
                 if a != b:
                     actions.append(self.move_table[a][b])
-                    self.decode[self.move_table[a][b]] = (K_MOVE, a, b)
         actions += [self.skip_action, self.keep_action, self.exchange_action, *self.order_table]
-        self.decode[self.skip_action] = (K_SKIP, 0, 0)
-        self.decode[self.keep_action] = (K_KEEP, 0, 0)
-        self.decode[self.exchange_action] = (K_EXCHANGE, 0, 0)
-        for t in range(NUM_TYPES):
-            self.decode[self.order_table[t]] = (K_ORDER, t, 0)
         return ActionCodec(ACTION_TYPES, actions)
 
     def _max_game_length(self) -> int:

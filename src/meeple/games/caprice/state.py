@@ -17,12 +17,15 @@ from meeple.core.action import Action
 from meeple.core.rng import Rng
 from meeple.core.snapshot import expect, expect_int, expect_ints
 from meeple.core.state import TERMINAL, State
+from meeple.games.caprice.actions import ExchangeSymbol, KeepSymbol, Move, OrderSymbol, Place, SkipMove
 from meeple.games.caprice.data import (
     MAX_HEIGHT,
     NUM_SPACES,
     NUM_TYPES,
+    PIECE_INDEX,
     PIECE_TYPES,
     PIECES_PER_TYPE,
+    SPACE_INDEX,
     SPACES,
     SYMBOLS_PER_PLAYER,
     TOKENS_PER_TYPE,
@@ -37,11 +40,6 @@ if TYPE_CHECKING:
 
 from meeple.games.caprice.const import (
     DRAW,
-    K_EXCHANGE,
-    K_KEEP,
-    K_MOVE,
-    K_PLACE,
-    K_SKIP,
     MOVE,
     ORDER,
     OVER,
@@ -184,20 +182,22 @@ class CapriceState(State["CapriceGame"]):
         return out
 
     def _apply(self, action: Action) -> None:
-        kind, a, b = self.game.decode[action]
-        if kind == K_PLACE:
-            self._place(a, b)
-        elif kind == K_MOVE:
-            self._move(a, b)
-        elif kind == K_SKIP:
-            self._next_turn()
-        elif kind == K_KEEP or kind == K_EXCHANGE:
-            seat, slot = draw_seat(self.draws, self.first, self.game.num_players)
-            token, self.drawn = self.drawn, -1
-            self._receive(seat, slot, token, kind == K_EXCHANGE)
-            self._run_draws()
-        else:
-            self._order(a)
+        match action:
+            case Place(piece=piece, space=space):
+                self._place(PIECE_INDEX[piece], SPACE_INDEX[space])
+            case Move(source=source, target=target):
+                self._move(SPACE_INDEX[source], SPACE_INDEX[target])
+            case SkipMove():
+                self._next_turn()
+            case KeepSymbol() | ExchangeSymbol():
+                seat, slot = draw_seat(self.draws, self.first, self.game.num_players)
+                token, self.drawn = self.drawn, -1
+                self._receive(seat, slot, token, isinstance(action, ExchangeSymbol))
+                self._run_draws()
+            case OrderSymbol(symbol=symbol):
+                self._order(PIECE_INDEX[symbol])
+            case _:
+                raise AssertionError(f"not a Caprice action: {action!r}")
 
     def _place(self, piece: int, space: int) -> None:
         """Place a piece (§6); the marker comes off that tower (§8); the end is checked (§9)."""

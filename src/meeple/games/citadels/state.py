@@ -165,8 +165,47 @@ class CitadelsState(State["Citadels"]):
         return turn_actions(self)
 
     def _apply(self, action: Action) -> None:
-        handler = _HANDLERS[type(action)]
-        handler(self, action)
+        match action:  # the most frequent first
+            case PickCharacter() | DiscardCharacter():
+                self._pick(action)
+            case EndTurn():
+                self._end_turn()
+            case BuildDistrict():
+                self._build(action)
+            case TakeGold():
+                self._take_gold()
+            case DrawCards():
+                self._draw()
+            case KeepCard():
+                self._keep(action)
+            case TakeIncome():
+                self._take_income()
+            case Assassinate():
+                self._assassinate(action)
+            case Rob():
+                self._rob(action)
+            case SwapHands():
+                self._swap(action)
+            case ExchangeCards():
+                self._exchange()
+            case SelectCard():
+                self._select(action)
+            case ConfirmExchange():
+                self._confirm()
+            case DiscardForGold():
+                self._lab(action)
+            case UseSmithy():
+                self._smithy()
+            case DestroyDistrict():
+                self._destroy(action)
+            case DeclineDestroy():
+                self._decline_destroy()
+            case RecoverDistrict():
+                self._recover()
+            case DeclineRecover():
+                self._decline_recover()
+            case _:
+                raise AssertionError(f"not a Citadels action: {action!r}")
         self._update_cur()
 
     def _update_cur(self) -> None:
@@ -316,11 +355,11 @@ class CitadelsState(State["Citadels"]):
         mask = self.masks[seat]
         return (mask & _COLOUR_MASKS[CHARACTER_COLOUR[char]]).bit_count() + (1 if mask & _SCHOOL_BIT else 0)
 
-    def _take_gold(self, action: Action) -> None:
+    def _take_gold(self) -> None:
         self.gold[self.turn_seat] += 2
         self.flags |= F_ACTION
 
-    def _draw(self, action: Action) -> None:
+    def _draw(self) -> None:
         seat = self.turn_seat
         mask = self.masks[seat]
         self.flags |= F_ACTION
@@ -373,7 +412,7 @@ class CitadelsState(State["Citadels"]):
             if self.first_complete < 0:
                 self.first_complete = seat
 
-    def _take_income(self, action: Action) -> None:
+    def _take_income(self) -> None:
         seat = self.turn_seat
         self.gold[seat] += self.income(seat, self.calling)
         self.flags |= F_INCOME
@@ -397,7 +436,7 @@ class CitadelsState(State["Citadels"]):
             known[c] |= 1 << action.seat
         self.flags |= F_POWER
 
-    def _exchange(self, action: Action) -> None:
+    def _exchange(self) -> None:
         self.flags |= F_POWER
         self.stack.append(Decision(self.turn_seat, D_EXCHANGE, ((),)))
 
@@ -408,7 +447,7 @@ class CitadelsState(State["Citadels"]):
         card = min(c for c in self.hands[top.player] if kinds[c] == action.kind and c not in selected)
         self.stack[-1] = Decision(top.player, D_EXCHANGE, ((*selected, card),))
 
-    def _confirm(self, action: Action) -> None:
+    def _confirm(self) -> None:
         top = self.stack.pop()
         seat = top.player
         selected = top.data[0]
@@ -431,13 +470,13 @@ class CitadelsState(State["Citadels"]):
         self.gold[seat] += 1
         self.flags |= F_LAB
 
-    def _smithy(self, action: Action) -> None:
+    def _smithy(self) -> None:
         seat = self.turn_seat
         self.gold[seat] -= 3
         self._draw_into(seat, 3)
         self.flags |= F_SMITHY
 
-    def _end_turn(self, action: Action) -> None:
+    def _end_turn(self) -> None:
         if self.calling == WARLORD and self.destroy_targets():
             self.stack.append(Decision(self.turn_seat, D_DESTROY))
             return
@@ -502,18 +541,18 @@ class CitadelsState(State["Citadels"]):
         self.deck.insert(0, card)
         self._next_call()
 
-    def _decline_destroy(self, action: Action) -> None:
+    def _decline_destroy(self) -> None:
         self.stack.pop()
         self._next_call()
 
-    def _recover(self, action: Action) -> None:
+    def _recover(self) -> None:
         top = self.stack.pop()
         seat = top.player
         self.gold[seat] -= 1
         self.hands[seat].append(top.data[0])
         self._next_call()
 
-    def _decline_recover(self, action: Action) -> None:
+    def _decline_recover(self) -> None:
         top = self.stack.pop()
         self.deck.insert(0, top.data[0])
         self._next_call()
@@ -586,27 +625,3 @@ class CitadelsState(State["Citadels"]):
 
     def _describe(self, action: Action, actor: int, perspective: int | None) -> str:
         return describe(action, actor, perspective)
-
-
-_HANDLERS: dict[type[Action], Any] = {
-    PickCharacter: CitadelsState._pick,
-    DiscardCharacter: CitadelsState._pick,
-    TakeGold: CitadelsState._take_gold,
-    DrawCards: CitadelsState._draw,
-    KeepCard: CitadelsState._keep,
-    BuildDistrict: CitadelsState._build,
-    TakeIncome: CitadelsState._take_income,
-    Assassinate: CitadelsState._assassinate,
-    Rob: CitadelsState._rob,
-    SwapHands: CitadelsState._swap,
-    ExchangeCards: CitadelsState._exchange,
-    SelectCard: CitadelsState._select,
-    ConfirmExchange: CitadelsState._confirm,
-    DiscardForGold: CitadelsState._lab,
-    UseSmithy: CitadelsState._smithy,
-    EndTurn: CitadelsState._end_turn,
-    DestroyDistrict: CitadelsState._destroy,
-    DeclineDestroy: CitadelsState._decline_destroy,
-    RecoverDistrict: CitadelsState._recover,
-    DeclineRecover: CitadelsState._decline_recover,
-}
