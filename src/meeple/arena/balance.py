@@ -19,12 +19,17 @@ A game declares its extractor, and the question it answers, in its ``GameSpec`` 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from meeple.core.registry import game_spec
 from meeple.core.state import SPECTATOR, State
+from meeple.games.capital_lux_2.state import CapitalLux2State
+from meeple.games.capitol.observation import AuctionEntry, CapitolObservation
+from meeple.games.capitol.state import CapitolState
+from meeple.games.caprice.state import CapriceState
+from meeple.games.citadels.state import CitadelsState
 
 Features = dict[str, Any]
 Extractor = Callable[[State[Any]], Features]
@@ -45,7 +50,7 @@ def public_history(state: State[Any]) -> list[tuple[int, str]]:
 
 def replay_public(
     state: State[Any], want: Callable[[int, str], bool] | None = None
-) -> Iterator[tuple[int, str, dict[str, Any] | None]]:
+) -> Iterator[tuple[int, str, Mapping[str, Any] | None]]:
     """Replay ``state``'s game from its seed; yield ``(seat, spectator text, spectator observation after it)``.
 
     The replay starts from ``game.new_initial_state(state.seed)``, so ``state`` must be a game played from its
@@ -164,21 +169,21 @@ def _seat_lists(n: int) -> list[list[str]]:
     return [[] for _ in range(n)]
 
 
-def capitol_features(state: State[Any]) -> Features:
+def capitol_features(state: CapitolState) -> Features:
     """Capitol: the auction tiles each seat won (from the public auction logs along the replay)."""
     n = state.game.num_players
-    logs: list[list[dict[str, Any]]] = []
-    current: list[dict[str, Any]] = []
+    logs: list[list[AuctionEntry]] = []
+    current: list[AuctionEntry] = []
 
-    def same(a: dict[str, Any], b: dict[str, Any]) -> bool:
-        return bool(a["tile"] == b["tile"] and a["winner"] == b["winner"] and a["bids"] == b["bids"])
+    def same(a: AuctionEntry, b: AuctionEntry) -> bool:
+        return a["tile"] == b["tile"] and a["winner"] == b["winner"] and a["bids"] == b["bids"]
 
     observations = [obs for _, _, obs in replay_public(state, lambda _p, t: "bid" in t or "tile" in t)]
     observations.append(state.observation(None))
     for obs in observations:
         if obs is None:
             continue
-        log = list(obs.get("auction", {}).get("log") or [])
+        log = list(cast(CapitolObservation, obs)["auction"]["log"])
         if len(log) < len(current) or any(not same(a, b) for a, b in zip(current, log, strict=False)):
             logs.append(current)
         current = log
@@ -186,8 +191,8 @@ def capitol_features(state: State[Any]) -> Features:
     won = _seat_lists(n)
     for log in logs:
         for entry in log:
-            if isinstance(entry.get("winner"), int) and entry["winner"] >= 0:
-                won[entry["winner"]].append(str(entry["tile"]))
+            if entry["winner"] >= 0:
+                won[entry["winner"]].append(entry["tile"])
     return {
         "seat": {
             "auction tile won": [sorted(set(w)) or ["none"] for w in won],
@@ -196,65 +201,39 @@ def capitol_features(state: State[Any]) -> Features:
     }
 
 
-def caprice_features(state: State[Any]) -> Features:
+def caprice_features(state: CapriceState) -> Features:
     """Caprice: which seat ended the game (the seat tables answer "by seat")."""
-    obs = state.observation(None)
+    ender = state.observation(None)["ender"]
     n = state.game.num_players
-    ender = obs.get("ender")
     return {"seat": {"ended the game": [["ender" if s == ender else "not ender"] for s in range(n)]}}
 
 
-def citadels_features(state: State[Any]) -> Features:
-    """Citadels: characters each seat revealed (or was killed as) in any round, and the districts of its city."""
-    n = state.game.num_players
-    chars: list[set[str]] = [set() for _ in range(n)]
+def citadels_features(state: CitadelsState) -> Features:
+    """Citadels: characters each seat revealed (or was killed as) in any round, and the districts of its city.
+
+    The final observation's ``past_calls`` hold every call of the game, the killed characters' holders included.
+    """
     final = state.observation(None)
-    past = (final.get("characters") or {}).get("past_calls")
-    if past is not None:  # every call of the finished rounds, with the killed character's holder
-        for call in past:
-            if call.get("status") in ("revealed", "assassinated") and isinstance(call.get("seat"), int):
-                chars[call["seat"]].add(str(call.get("name", call.get("character"))))
-        observations: list[dict[str, Any] | None] = [final]
-    else:
-        observations = [obs for _, _, obs in replay_public(state)]
-        observations.append(final)
-    for obs in observations:
-        if obs is None:
-            continue
-        characters = obs.get("characters") or {}
-        for call in characters.get("calls") or []:
-            if call.get("status") == "revealed" and isinstance(call.get("seat"), int):
-                chars[call["seat"]].add(str(call.get("name", call.get("character"))))
-        killed = characters.get("last_round_killed")
-        if killed and isinstance(killed.get("seat"), int):
-            chars[killed["seat"]].add(_citadels_character_name(obs, killed["character"]))
-    built = [sorted({str(d["name"]) for d in seat.get("city", [])}) for seat in final["seats"]]
+    chars: list[set[str]] = [set() for _ in range(state.game.num_players)]
+    for call in final["characters"]["past_calls"]:
+        if call["status"] in ("revealed", "assassinated") and call["seat"] is not None:
+            chars[call["seat"]].add(call["name"])
+    built = [sorted({d["name"] for d in seat["city"]}) for seat in final["seats"]]
     return {
         "seat": {
             "character": [sorted(c) or ["none"] for c in chars],
             "district built": [b or ["none"] for b in built],
-            "city size": [[str(seat.get("city_size", len(seat.get("city", []))))] for seat in final["seats"]],
+            "city size": [[str(seat["city_size"])] for seat in final["seats"]],
         }
     }
 
 
-def _citadels_character_name(obs: dict[str, Any], character: Any) -> str:
-    for call in (obs.get("characters") or {}).get("calls") or []:
-        if call.get("character") == character and call.get("name"):
-            return str(call["name"])
-    from meeple.games.citadels.data import CHARACTER_NAMES  # static, public data
-
-    if isinstance(character, int) and 0 < character < len(CHARACTER_NAMES):
-        return CHARACTER_NAMES[character]
-    return str(character)
-
-
-def capital_lux_2_features(state: State[Any]) -> Features:
+def capital_lux_2_features(state: CapitalLux2State) -> Features:
     """Capital Lux 2: power tiles each seat triggered, the tiles in play per colour, the configuration, solo rating."""
     obs = state.observation(None)
     n = state.game.num_players
-    tiles = obs.get("tiles") or []
-    names = [str(t.get("name", t.get("id"))) for t in tiles]
+    tiles = obs["tiles"]
+    names = [t["name"] for t in tiles]
     used: list[dict[str, int]] = [{} for _ in range(n)]
     endings = [(f"to the Capital ({name})", name) for name in names]
     for seat, text in public_history(state):
@@ -262,18 +241,13 @@ def capital_lux_2_features(state: State[Any]) -> Features:
             for ending, name in endings:
                 if text.endswith(ending):
                     used[seat][name] = used[seat].get(name, 0) + 1
-    districts = [str(d.get("district", i)) for i, d in enumerate(obs.get("capital") or [])]
-    game: dict[str, str] = {"configuration": "+".join(str(t.get("id")) for t in tiles)}
-    for i, tile in enumerate(tiles):
-        colour = (
-            districts[tile["colour"]]
-            if isinstance(tile.get("colour"), int) and tile["colour"] < len(districts)
-            else str(i)
-        )
-        game[f"{colour} tile"] = names[i]
+    districts = [d["district"] for d in obs["capital"]]
+    game: dict[str, str] = {"configuration": "+".join(t["id"] for t in tiles)}
+    for name, tile in zip(names, tiles, strict=True):
+        game[f"{districts[tile['colour']]} tile"] = name
     values: dict[str, float] = {}
-    if obs.get("solo") and isinstance(obs.get("rob"), dict):
-        game["solo rating"] = str(obs["rob"].get("rating"))
-        values["solo margin (player - ROB)"] = float(obs["rob"].get("margin", 0))
+    if "rob" in obs:
+        game["solo rating"] = obs["rob"]["rating"]
+        values["solo margin (player - ROB)"] = float(obs["rob"]["margin"])
     most = [sorted(k for k, v in u.items() if v == max(u.values())) if u else ["none"] for u in used]
     return {"seat": {"power tile used most": most}, "game": game, "values": values}

@@ -135,8 +135,12 @@ class State(ABC, Generic[G]):
         """
 
     @abstractmethod
-    def observation(self, player: int | None) -> dict[str, Any]:
-        """Return a JSON-able dict of exactly what ``player`` may know; ``None`` is the spectator view."""
+    def observation(self, player: int | None) -> Mapping[str, Any]:
+        """Return a JSON-able dict of exactly what ``player`` may know; ``None`` is the spectator view.
+
+        Each game narrows the type to its own ``TypedDict`` (e.g. ``CitadelsObservation`` in the game's
+        ``observation.py``), which documents every field: its meaning, its units and who may see it.
+        """
 
     @abstractmethod
     def _resample(self, player: int, rng: Rng) -> State[G]:

@@ -7,6 +7,7 @@ determinized copies of the game through ``resample_from_infostate``, which depen
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from meeple.core.action import Action
@@ -39,7 +40,7 @@ class SeatView:
         """The seat to move."""
         return self.__state.current_player()
 
-    def observation(self) -> dict[str, Any]:
+    def observation(self) -> Mapping[str, Any]:
         """This seat's observation (``state.observation(seat)``)."""
         return self.__state.observation(self.seat)
 

@@ -12,7 +12,7 @@ its third red card.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
 from meeple.bots.base import Bot
 from meeple.core.action import Action
@@ -30,6 +30,7 @@ from meeple.games.capital_lux_2.actions import (
     TakeCard,
 )
 from meeple.games.capital_lux_2.data import CARD_COLOUR, CARD_VALUE, DEFAULT_AGENT_MODIFIERS, ROB_RED_LIMIT
+from meeple.games.capital_lux_2.observation import CapitalLux2Observation, Pending
 
 POWER_VALUE = {
     "agent": 1.5,
@@ -59,9 +60,11 @@ _ROB_REDS = 4
 class _Ctx:
     """What the bot derives from one observation."""
 
-    def __init__(self, obs: dict[str, Any]) -> None:
+    def __init__(self, obs: CapitalLux2Observation) -> None:
         self.obs = obs
-        self.me: int = int(obs["seat"])
+        seat = obs["seat"]
+        assert seat is not None  # a bot never plays the spectator's view
+        self.me: int = seat
         self.cap: list[int] = [int(d["total"]) for d in obs["capital"]]
         known = [0, 0, 0, 0]
         unknown = [0, 0, 0, 0]
@@ -210,7 +213,7 @@ class CapitalLux2HeuristicBot(Bot):
         legal = view.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        ctx = _Ctx(view.observation())
+        ctx = _Ctx(cast(CapitalLux2Observation, view.observation()))  # this bot plays Capital Lux 2 only
         best = max(range(len(legal)), key=lambda i: (self._value(ctx, legal[i]), -i))
         return legal[best]
 
@@ -234,7 +237,7 @@ class CapitalLux2HeuristicBot(Bot):
             return self._draft_value(ctx, a.card)
         if isinstance(a, GiveCard):
             return CARD_VALUE[a.card]
-        if isinstance(a, ChooseDistrict):
+        if isinstance(a, ChooseDistrict) and pending:  # a district is chosen for a pending decision
             return self._district_value(ctx, kind, pending, a.district)
         if isinstance(a, ChooseSeat):
             if kind == "proselytiste":
@@ -377,7 +380,7 @@ class CapitalLux2HeuristicBot(Bot):
             return -ctx.room[d] - v * 0.1
         return -float(card)
 
-    def _district_value(self, ctx: _Ctx, kind: str, pending: dict[str, Any], d: int) -> float:
+    def _district_value(self, ctx: _Ctx, kind: str, pending: Pending, d: int) -> float:
         if kind == "agent":
             drawn = next((t["state"].get("drawn_modifier") for t in ctx.obs["tiles"] if t["id"] == "agent"), 0)
             if (drawn or 0) >= 0:

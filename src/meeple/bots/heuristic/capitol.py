@@ -6,7 +6,7 @@ Rules: capitol.md §5.2.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
 from meeple.bots.base import Bot
 from meeple.core.action import Action
@@ -23,6 +23,7 @@ from meeple.games.capitol.actions import (
     SealBid,
 )
 from meeple.games.capitol.data import CARD_COLOUR, CARD_REP, CARD_TYPE, CARD_VALUE, COLOURS, FLOOR, PERMIT, ROOF
+from meeple.games.capitol.observation import CapitolObservation, PlayerInfo
 from meeple.games.capitol.rules import amphitheatre_bonus, permit_allows, score_zone
 
 _ROOF_ID = {"none": 0, "round": 1, "triangular": 2}
@@ -32,12 +33,31 @@ _BID_PER_POINT = 2.2
 """Card value the bot is ready to bid per point a tile is expected to bring."""
 
 
+def _seat(obs: CapitolObservation) -> int:
+    """The bot's own seat (a bot never plays the spectator's view)."""
+    seat = obs["seat"]
+    assert seat is not None
+    return seat
+
+
+def _hand(obs: CapitolObservation) -> list[int]:
+    """The bot's own hand (a seat's observation always has it)."""
+    hand = obs["hand"]
+    assert hand is not None
+    return hand
+
+
+def _offboard(me: PlayerInfo) -> list[tuple[int, str]]:
+    """A seat's off-board buildings as ``(floors, roof short name)`` pairs."""
+    return [(int(h), str(r)) for h, r in me["offboard"]]
+
+
 class _Board:
     """The board of an observation as arrays (zone-major), with scoring what-ifs."""
 
-    def __init__(self, obs: dict[str, Any]) -> None:
+    def __init__(self, obs: CapitolObservation) -> None:
         self.obs = obs
-        self.me: int = obs["seat"]
+        self.me: int = _seat(obs)
         self.n = len(obs["players"])
         zones = obs["zones"]
         self.colours = [COLOURS.index(z["colour"]) for z in zones]
@@ -108,7 +128,7 @@ class CapitolHeuristicBot(Bot):
         legal = view.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        obs = view.observation()
+        obs = cast(CapitolObservation, view.observation())  # this bot plays Capitol only
         board = _Board(obs)
         first = legal[-1]
         if isinstance(first, PlaceBuilding):
@@ -130,13 +150,13 @@ class CapitolHeuristicBot(Bot):
     def _placement(board: _Board, a: Action) -> float:
         return board.placement_gain(a.zone, a.height) if isinstance(a, PlaceBuilding) else -1e9
 
-    def _hand_colours(self, obs: dict[str, Any]) -> set[int]:
-        return {CARD_COLOUR[c] for c in obs["hand"] if CARD_TYPE[c] == PERMIT}
+    def _hand_colours(self, obs: CapitolObservation) -> set[int]:
+        return {CARD_COLOUR[c] for c in _hand(obs) if CARD_TYPE[c] == PERMIT}
 
-    def _construct(self, board: _Board, obs: dict[str, Any], legal: list[Action]) -> Action:
+    def _construct(self, board: _Board, obs: CapitolObservation, legal: list[Action]) -> Action:
         me = obs["players"][board.me]
-        complete = [(h, _ROOF_ID["round" if r == "R" else "triangular"]) for h, r in me["offboard"] if r != "-"]
-        incomplete = [h for h, r in me["offboard"] if r == "-"]
+        complete = [(h, _ROOF_ID["round" if r == "R" else "triangular"]) for h, r in _offboard(me) if r != "-"]
+        incomplete = [h for h, r in _offboard(me) if r == "-"]
         plays = [a for a in legal if isinstance(a, PlayCard) and a.act]
         best: tuple[float, Action] | None = None
         for a in plays:
@@ -165,7 +185,7 @@ class CapitolHeuristicBot(Bot):
             return best[1]
         return next(a for a in legal if isinstance(a, Pass))
 
-    def _floor(self, board: _Board, obs: dict[str, Any], legal: list[Action]) -> Action:
+    def _floor(self, board: _Board, obs: CapitolObservation, legal: list[Action]) -> Action:
         wanted = board.wanted_heights(self._hand_colours(obs)) or {1, 2, 3}
         goal = max(wanted)
         onto = [a for a in legal if isinstance(a, PlaceFloor) and 0 < a.onto < goal]
@@ -173,7 +193,7 @@ class CapitolHeuristicBot(Bot):
             return max(onto, key=lambda a: a.onto if isinstance(a, PlaceFloor) else 0)
         return legal[0]  # start a new building
 
-    def _roof(self, board: _Board, obs: dict[str, Any], legal: list[Action]) -> Action:
+    def _roof(self, board: _Board, obs: CapitolObservation, legal: list[Action]) -> Action:
         colours = self._hand_colours(obs) or {0, 1, 2}
 
         def fit(a: Action) -> float:
@@ -185,13 +205,17 @@ class CapitolHeuristicBot(Bot):
         return max(legal, key=fit)
 
     # ---------------------------------------------------------------- improvement
-    def _tile(self, board: _Board, obs: dict[str, Any], legal: list[Action]) -> Action:
-        kind = obs["pending"]["data"][0]
+    def _tile(self, board: _Board, obs: CapitolObservation, legal: list[Action]) -> Action:
+        pending = obs["pending"]
+        assert pending is not None  # a tile to place is a pending decision
+        kind = pending["data"][0]
         gain = {3: board.fountain_gain, 2: board.temple_gain, 1: board.amph_gain}[kind]
         return max(legal, key=lambda a: gain(a.zone) if isinstance(a, PlaceTile) else 0)
 
-    def _tile_value(self, board: _Board, obs: dict[str, Any]) -> float:
-        kind = obs["auction"]["lots"][obs["auction"]["lot"]]
+    def _tile_value(self, board: _Board, obs: CapitolObservation) -> float:
+        lot = obs["auction"]["lot"]
+        assert lot is not None  # bidding: a lot is up
+        kind = obs["auction"]["lots"][lot]
         zones = range(len(board.colours))
         if kind == "fountain":
             return max((board.fountain_gain(z) for z in zones if board.free[z] > 0), default=0.0)
@@ -199,8 +223,8 @@ class CapitolHeuristicBot(Bot):
             return max((board.temple_gain(z) for z in zones if board.large[z] == "none"), default=0.0)
         return max((board.amph_gain(z) for z in zones if board.large[z] == "none"), default=0.0)
 
-    def _bid(self, board: _Board, obs: dict[str, Any], legal: list[Action]) -> Action:
-        hand = sorted(obs["hand"], key=lambda c: (-CARD_VALUE[c], c))
+    def _bid(self, board: _Board, obs: CapitolObservation, legal: list[Action]) -> Action:
+        hand = sorted(_hand(obs), key=lambda c: (-CARD_VALUE[c], c))
         total = sum(CARD_VALUE[c] for c in hand)
         target = min(self._tile_value(board, obs) * _BID_PER_POINT, 0.45 * total)
         plan: list[int] = []
@@ -222,12 +246,12 @@ class CapitolHeuristicBot(Bot):
         return next(a for a in legal if isinstance(a, SealBid))
 
     # ---------------------------------------------------------------- end phase
-    def _draw(self, board: _Board, obs: dict[str, Any], legal: list[Action]) -> Action:
+    def _draw(self, board: _Board, obs: CapitolObservation, legal: list[Action]) -> Action:
         me = obs["players"][board.me]
-        hand = obs["hand"]
+        hand = _hand(obs)
         has = [sum(1 for c in hand if CARD_TYPE[c] == t) for t in range(3)]
-        complete = [(h, _ROOF_ID["round" if r == "R" else "triangular"]) for h, r in me["offboard"] if r != "-"]
-        incomplete = [h for h, r in me["offboard"] if r == "-"]
+        complete = [(h, _ROOF_ID["round" if r == "R" else "triangular"]) for h, r in _offboard(me) if r != "-"]
+        incomplete = [h for h, r in _offboard(me) if r == "-"]
 
         def need(a: Action) -> float:
             assert isinstance(a, DrawCard)

@@ -17,7 +17,7 @@ It reads only ``view.observation()`` and ``view.legal_actions()``. Rules: capric
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from meeple.bots.base import Bot
 from meeple.core.action import Action
@@ -33,6 +33,7 @@ from meeple.games.caprice.data import (
     TOKENS_PER_TYPE,
     TOWERS_TO_END,
 )
+from meeple.games.caprice.observation import CapriceObservation
 from meeple.games.caprice.rules import best_order, distinct_orders, order_points, tower_points
 
 Tower = tuple[int, ...]
@@ -50,13 +51,22 @@ PRIOR = 2.0
 END_BONUS = 1000.0
 
 
+T = TypeVar("T")
+
+
+def _own(value: T | None) -> T:
+    """An own field of the bot's observation (a seat's observation always has it, never the spectator's)."""
+    assert value is not None
+    return value
+
+
 class _Evaluator:
     """Values of positions for one decision, with per-tower caches."""
 
-    def __init__(self, obs: dict[str, Any], rng: Rng) -> None:
-        self.me: int = obs["seat"]
+    def __init__(self, obs: CapriceObservation, rng: Rng) -> None:
+        self.me: int = _own(obs["seat"])
         self.n: int = obs["players"]
-        self.symbols = [PIECE_INDEX[s] for s in obs["symbols"]]
+        self.symbols = [PIECE_INDEX[s] for s in _own(obs["symbols"])]
         self.orders = distinct_orders(tuple(sorted(self.symbols)))
         self.towers: list[Tower] = [tuple(PIECE_INDEX[p] for p in t) for t in obs["towers"]]
         self.opponents = [s for s in range(self.n) if s != self.me]
@@ -178,7 +188,7 @@ class CapriceHeuristicBot(Bot):
             raise ValueError(f"seat {view.seat} has no legal action (it is not its turn)")
         if len(legal) == 1:
             return legal[0]
-        obs = view.observation()
+        obs = cast(CapriceObservation, view.observation())  # this bot plays Caprice only
         phase = obs["phase"]
         if phase == "draw":
             return next((a for a in legal if isinstance(a, ExchangeSymbol)), legal[0])
@@ -189,9 +199,9 @@ class CapriceHeuristicBot(Bot):
             return self._place(obs, legal, ev)
         return self._move(obs, legal, ev)
 
-    def _order(self, obs: dict[str, Any], legal: list[Action]) -> Action:
-        symbols = [PIECE_INDEX[s] for s in obs["symbols"]]
-        chosen = tuple(PIECE_INDEX[s] for s in obs["order_chosen"])
+    def _order(self, obs: CapriceObservation, legal: list[Action]) -> Action:
+        symbols = [PIECE_INDEX[s] for s in _own(obs["symbols"])]
+        chosen = tuple(PIECE_INDEX[s] for s in _own(obs["order_chosen"]))
         towers = [[PIECE_INDEX[p] for p in t] for t in obs["towers"]]
         fitting = [o for o in distinct_orders(tuple(sorted(symbols))) if o[: len(chosen)] == chosen]
         best = max(fitting, key=lambda o: order_points(o, towers))
@@ -210,7 +220,7 @@ class CapriceHeuristicBot(Bot):
             best = max(best, ev.final_value(after) if ends else ev.value(after))
         return best
 
-    def _place(self, obs: dict[str, Any], legal: list[Action], ev: _Evaluator) -> Action:
+    def _place(self, obs: CapriceObservation, legal: list[Action], ev: _Evaluator) -> Action:
         marker = SPACE_INDEX[obs["marker"]] if obs["marker"] else -1
         full = _full_count(ev.towers)
         best_action, best_value = legal[0], -float("inf")
@@ -229,7 +239,7 @@ class CapriceHeuristicBot(Bot):
                 best_action, best_value = action, value
         return best_action
 
-    def _move(self, obs: dict[str, Any], legal: list[Action], ev: _Evaluator) -> Action:
+    def _move(self, obs: CapriceObservation, legal: list[Action], ev: _Evaluator) -> Action:
         full = _full_count(ev.towers)
         best_action, best_value = legal[0], -float("inf")
         for action in legal:

@@ -13,7 +13,7 @@ Rules: citadels.md §5.2 (every power it uses is legal there; the bot never sees
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TypeVar, cast
 
 from meeple.bots.base import Bot
 from meeple.core.action import Action
@@ -56,8 +56,16 @@ from meeple.games.citadels.data import (
     THIEF,
     WARLORD,
 )
+from meeple.games.citadels.observation import CitadelsObservation, District, PublicSeat
 
-Obs = dict[str, Any]
+Obs = CitadelsObservation
+
+
+def _seat(obs: Obs) -> int:
+    """The bot's own seat (a bot never plays the spectator's view)."""
+    seat = obs["seat"]
+    assert seat is not None
+    return seat
 
 
 A = TypeVar("A", bound=Action)
@@ -83,7 +91,7 @@ class CitadelsHeuristicBot(Bot):
             raise ValueError(f"seat {view.seat} has no legal action")
         if len(legal) == 1:
             return legal[0]
-        obs = view.observation()
+        obs = cast(CitadelsObservation, view.observation())  # this bot plays Citadels only
         for chooser in self._choosers():
             choice = chooser(obs, legal)
             if choice is not None:
@@ -103,8 +111,8 @@ class CitadelsHeuristicBot(Bot):
 
     # ----------------------------------------------------------------- helpers
     @staticmethod
-    def _me(obs: Obs) -> dict[str, Any]:
-        seat: dict[str, Any] = obs["seats"][obs["seat"]]
+    def _me(obs: Obs) -> PublicSeat:
+        seat = obs["seats"][_seat(obs)]
         return seat
 
     @staticmethod
@@ -118,8 +126,8 @@ class CitadelsHeuristicBot(Bot):
         best = max(others, key=lambda s: (s["city_size"], sum(d["score"] for d in s["city"]), s["gold"]))
         return int(best["seat"])
 
-    def _useful_hand(self, obs: Obs) -> list[dict[str, Any]]:
-        city = self._city_kinds(obs, obs["seat"])
+    def _useful_hand(self, obs: Obs) -> list[District]:
+        city = self._city_kinds(obs, _seat(obs))
         return [d for d in obs["hand"] or [] if d["kind"] not in city]
 
     # ----------------------------------------------------------------- draft
@@ -168,7 +176,7 @@ class CitadelsHeuristicBot(Bot):
     # ----------------------------------------------------------------- decisions
     def _card_value(self, obs: Obs, kind: int, char: int | None) -> float:
         me = self._me(obs)
-        if kind in self._city_kinds(obs, obs["seat"]):
+        if kind in self._city_kinds(obs, _seat(obs)):
             return -10.0
         cost = KIND_COST[kind]
         value = float(KIND_SCORE[kind] - 0.6 * max(0, cost - int(me["gold"]) - 2))
@@ -182,7 +190,8 @@ class CitadelsHeuristicBot(Bot):
         pending = obs.get("pending")
         if not pending:
             return None
-        char = (obs.get("turn") or {}).get("character")
+        turn = obs["turn"]
+        char = turn["character"] if turn else None
         kind = pending["kind"]
         if kind == "keep_card":
             keeps = _of(legal, KeepCard)
@@ -200,7 +209,7 @@ class CitadelsHeuristicBot(Bot):
 
     def _useless_kinds(self, obs: Obs) -> set[int]:
         me = self._me(obs)
-        city = self._city_kinds(obs, obs["seat"])
+        city = self._city_kinds(obs, _seat(obs))
         return {d["kind"] for d in obs["hand"] or [] if d["kind"] in city or d["cost"] > me["gold"] + 5}
 
     def _exchange(self, obs: Obs, legal: list[Action]) -> Action | None:
@@ -257,7 +266,7 @@ class CitadelsHeuristicBot(Bot):
             best = max(swaps, key=lambda a: obs["seats"][a.seat]["hand_size"])
             if obs["seats"][best.seat]["hand_size"] >= mine + 2 and not self._useful_hand(obs):
                 return best
-        if _of(legal, ExchangeCards) and self._useless_kinds(obs) and (obs.get("turn") or {}).get("action_taken"):
+        if _of(legal, ExchangeCards) and self._useless_kinds(obs) and (turn := obs["turn"]) and turn["action_taken"]:
             return _of(legal, ExchangeCards)[0]
         return None
 
@@ -278,8 +287,8 @@ class CitadelsHeuristicBot(Bot):
     def _build_and_income(self, obs: Obs, legal: list[Action]) -> Action | None:
         builds = _of(legal, BuildDistrict)
         income = _of(legal, TakeIncome)
-        turn = obs.get("turn") or {}
-        char = turn.get("character")
+        turn = obs["turn"]
+        char = turn["character"] if turn else None
         if builds:
             best = max(builds, key=lambda a: self._card_value(obs, a.kind, char))
             if income and char is not None and CHARACTER_COLOUR[char] != KIND_COLOUR[best.kind]:

@@ -5,7 +5,7 @@ The renderer protocol
 A game names its renderer module in its ``GameSpec.renderer`` (the built-in games: ``meeple/cli/render/<game>.py``).
 That module defines:
 
-``render(obs: dict[str, Any], seat: int | None) -> rich.console.RenderableType``
+``render(obs: <the game's observation TypedDict>, seat: int | None) -> rich.console.RenderableType``
     Draw ``obs``, which is ``state.observation(seat)`` (``seat`` is ``None`` for the public/spectator view and at
     the final reveal). It must use the observation dict ONLY, never a ``State``: whatever it shows is by construction
     what that seat may know. It should not list the legal moves: the command line numbers and prints them itself
@@ -37,7 +37,7 @@ from rich.tree import Tree
 from meeple.core.errors import MeepleError
 from meeple.core.registry import game_spec
 
-RenderFn = Callable[[dict[str, Any], int | None], RenderableType]
+RenderFn = Callable[[Mapping[str, Any], int | None], RenderableType]
 """``render(obs, seat)``: draws an observation."""
 ParseFn = Callable[[str, list[str]], list[str] | None]
 """``parse_input(text, legal_texts)``: expands a typed line into action texts, or ``None``."""
@@ -118,10 +118,6 @@ def render_generic(obs: Mapping[str, Any], seat: int | None) -> RenderableType:
     return tree
 
 
-def _generic(obs: dict[str, Any], seat: int | None) -> RenderableType:
-    return render_generic(obs, seat)
-
-
 def renderer_for(game_name: str) -> Renderer:
     """Return the renderer of ``game_name``: the module its ``GameSpec.renderer`` names, else the generic one.
 
@@ -133,7 +129,7 @@ def renderer_for(game_name: str) -> Renderer:
     except MeepleError:
         module_name = None
     if module_name is None:
-        return Renderer(game_name, _generic, None, generic=True)
+        return Renderer(game_name, render_generic, None, generic=True)
     module = importlib.import_module(module_name)
     render = getattr(module, "render", None)
     if not callable(render):

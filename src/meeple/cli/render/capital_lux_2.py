@@ -17,18 +17,20 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from meeple.games.capital_lux_2.observation import CapitalLux2Observation, Card
+
 _COLOURS = ("blue", "pink", "yellow", "green")
 _STYLES = ("bold white on blue", "bold black on pink1", "bold black on yellow", "bold white on green4")
 
 
-def card_text(card: dict[str, Any] | None) -> Text:
+def card_text(card: Card | None) -> Text:
     """Return a styled cell for a card dict (``{"id", "colour", "value"}``) or ``-`` for an empty slot."""
     if card is None:
         return Text(" - ", style="dim")
     return Text(f" {card['value']} ", style=_STYLES[card["colour"]])
 
 
-def _cards(cards: list[dict[str, Any]]) -> Text:
+def _cards(cards: list[Card] | list[Card | None]) -> Text:
     out = Text()
     for i, c in enumerate(cards):
         if i:
@@ -37,7 +39,7 @@ def _cards(cards: list[dict[str, Any]]) -> Text:
     return out if cards else Text("-", style="dim")
 
 
-def _hand(cards: list[dict[str, Any]]) -> Text:
+def _hand(cards: list[Card]) -> Text:
     out = Text()
     for i, c in enumerate(cards):
         if i:
@@ -47,7 +49,7 @@ def _hand(cards: list[dict[str, Any]]) -> Text:
     return out if cards else Text("-", style="dim")
 
 
-def _capital(obs: dict[str, Any]) -> Table:
+def _capital(obs: CapitalLux2Observation) -> Table:
     table = Table(title="Capital", header_style="bold", show_lines=True, expand=True)
     for d, tile in enumerate(obs["tiles"]):
         table.add_column(Text(f"{_COLOURS[d]}: {tile['name']}", style=_STYLES[d]), ratio=1)
@@ -82,11 +84,11 @@ _STATE_LABELS = {
 }
 
 
-def _name(obs: dict[str, Any], p: int) -> str:
+def _name(obs: CapitalLux2Observation, p: int) -> str:
     return "ROB" if obs["solo"] and p == 1 else f"seat {p}"
 
 
-def _tile_state(state: dict[str, Any], obs: dict[str, Any]) -> str:
+def _tile_state(state: dict[str, Any], obs: CapitalLux2Observation) -> str:
     """A tile's material in words (known keys) or ``key: value`` (others, e.g. per-seat lists)."""
     parts = []
     for key, value in state.items():
@@ -110,7 +112,7 @@ def _tile_state(state: dict[str, Any], obs: dict[str, Any]) -> str:
     return "\n".join(parts)
 
 
-def _cities(obs: dict[str, Any], seat: int | None) -> Table:
+def _cities(obs: CapitalLux2Observation, seat: int | None) -> Table:
     table = Table(title="Cities", header_style="bold")
     table.add_column("player")
     for d in range(4):
@@ -136,7 +138,7 @@ def _cities(obs: dict[str, Any], seat: int | None) -> Table:
     return table
 
 
-def _draft(obs: dict[str, Any]) -> RenderableType | None:
+def _draft(obs: CapitalLux2Observation) -> RenderableType | None:
     draft = obs.get("draft")
     if not draft:
         return None
@@ -158,7 +160,7 @@ def _draft(obs: dict[str, Any]) -> RenderableType | None:
     return text
 
 
-def _last_resolution(obs: dict[str, Any]) -> RenderableType | None:
+def _last_resolution(obs: CapitalLux2Observation) -> RenderableType | None:
     res = obs.get("last_resolution")
     if not res:
         return None
@@ -168,7 +170,7 @@ def _last_resolution(obs: dict[str, Any]) -> RenderableType | None:
     return Panel(text, title=f"Resolution of round {res['round']}")
 
 
-def _rob(obs: dict[str, Any]) -> RenderableType:
+def _rob(obs: CapitalLux2Observation) -> RenderableType:
     rob = obs["rob"]
     text = Text()
     text.append("ROB hand (left, right): ")
@@ -185,7 +187,7 @@ def _rob(obs: dict[str, Any]) -> RenderableType:
     return Panel(text, title="ROB")
 
 
-def render(obs: dict[str, Any], seat: int | None) -> RenderableType:
+def render(obs: CapitalLux2Observation, seat: int | None) -> RenderableType:
     """Draw a Capital Lux 2 observation for ``seat`` (``None`` = public view)."""
     head = Text(f"Capital Lux 2 — round {obs['round']}/3, {obs['phase']}", style="bold cyan")
     if obs["ending"]:

@@ -7,14 +7,13 @@ auction in progress and the seat's own hand. Uses the observation dict only (ren
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
 from meeple.games.capitol.data import CARD_BY_NAME, CARD_NAME, CARD_VALUE, COLOUR_ALIASES
+from meeple.games.capitol.observation import CapitolObservation, Pending
 
 _SEAT_STYLE = ("green", "red", "blue", "yellow")
 _COLOUR_STYLE = {"C1": "cyan", "C2": "magenta", "C3": "orchid"}
@@ -36,7 +35,7 @@ def _cards(ids: list[int]) -> str:
     return " ".join(name if k == 1 else f"{name} x{k}" for name, k in counts.items())
 
 
-def _zones(obs: dict[str, Any]) -> Table:
+def _zones(obs: CapitolObservation) -> Table:
     aliases = ", ".join(f"{c} = {'/'.join(a)}" for c, a in COLOUR_ALIASES.items())
     table = Table(
         title=f"Board ({aliases})",
@@ -70,7 +69,7 @@ def _zones(obs: dict[str, Any]) -> Table:
     return table
 
 
-def _players(obs: dict[str, Any]) -> Table:
+def _players(obs: CapitolObservation) -> Table:
     table = Table(title="Players")
     for col in ("seat", "score", "hand", "known cards", "off-board buildings", "roofs R/T", "status"):
         table.add_column(col)
@@ -97,7 +96,7 @@ def _players(obs: dict[str, Any]) -> Table:
     return table
 
 
-def _piles(obs: dict[str, Any]) -> Table:
+def _piles(obs: CapitolObservation) -> Table:
     table = Table(title="Draw piles (face up)")
     for col in ("pile", "cards", "top card", "discards"):
         table.add_column(col)
@@ -106,7 +105,7 @@ def _piles(obs: dict[str, Any]) -> Table:
     return table
 
 
-def _auction(obs: dict[str, Any], seat: int | None) -> RenderableType:
+def _auction(obs: CapitolObservation, seat: int | None) -> RenderableType:
     auction = obs["auction"]
     lines = Text()
     lots = auction["lots"]
@@ -126,10 +125,14 @@ def _auction(obs: dict[str, Any], seat: int | None) -> RenderableType:
         where = f" -> Z{entry['zone'] + 1}" if entry["zone"] >= 0 else ""
         lines.append(", ".join(parts) + (f"; won by P{winner}{where}" if winner >= 0 else "; not sold") + "\n")
     if auction["lot"] is not None:
-        for s, bid in enumerate(auction["bids"]):
-            if bid is None:
+        for s, sealed in enumerate(auction["bids"]):
+            if sealed is None:
                 continue
-            shown = bid if isinstance(bid, str) else f"{sum(CARD_VALUE[c] for c in bid)} [{' '.join(map(_card, bid))}]"
+            shown = (
+                sealed
+                if isinstance(sealed, str)
+                else f"{sum(CARD_VALUE[c] for c in sealed)} [{' '.join(map(_card, sealed))}]"
+            )
             lines.append(f"P{s}: {shown}\n")
         if auction["my_draft"] is not None:
             draft = auction["my_draft"]
@@ -138,7 +141,7 @@ def _auction(obs: dict[str, Any], seat: int | None) -> RenderableType:
     return Panel(lines, title="Improvement (sealed bids)")
 
 
-def _hand(obs: dict[str, Any]) -> Text:
+def _hand(obs: CapitolObservation) -> Text:
     hand = obs["hand"]
     if hand is None:
         return Text("")
@@ -154,7 +157,7 @@ _BID_HINT = (
 )
 
 
-def _pending_text(obs: dict[str, Any], pending: dict[str, Any]) -> str:
+def _pending_text(obs: CapitolObservation, pending: Pending) -> str:
     """What the pending decision asks, in words."""
     kind, data = pending["kind"], pending["data"]
     if kind == "floor":
@@ -168,7 +171,7 @@ def _pending_text(obs: dict[str, Any], pending: dict[str, Any]) -> str:
     return f"place the {tile} just won on {where} (mandatory)"
 
 
-def render(obs: dict[str, Any], seat: int | None) -> RenderableType:
+def render(obs: CapitolObservation, seat: int | None) -> RenderableType:
     """Draw a Capitol observation for ``seat`` (None = public view)."""
     supply = obs["tiles_supply"]
     head = Text(

@@ -8,13 +8,12 @@ only (renderer protocol, meeple.cli.render).
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from meeple.games.caprice.observation import CapriceObservation
 from meeple.games.caprice.rules import tower_points
 
 _STYLE = {
@@ -49,7 +48,7 @@ def _symbols_text(names: list[str] | None, compact: bool = False) -> Text:
     return out if names else Text("-")
 
 
-def _board(obs: dict[str, Any]) -> Table:
+def _board(obs: CapriceObservation) -> Table:
     table = Table(title="Towers (bottom to top)", show_lines=False, header_style="bold")
     for space in obs["spaces"]:
         table.add_column(space, justify="center", min_width=8)
@@ -72,7 +71,7 @@ def _board(obs: dict[str, Any]) -> Table:
     return table
 
 
-def _players(obs: dict[str, Any]) -> Table:
+def _players(obs: CapriceObservation) -> Table:
     table = Table(title="Players", header_style="bold")
     for col in ("seat", "symbols held", "exchanges", "status"):
         table.add_column(col)
@@ -91,8 +90,9 @@ def _players(obs: dict[str, Any]) -> Table:
     return table
 
 
-def _reveal(obs: dict[str, Any]) -> RenderableType:
+def _reveal(obs: CapriceObservation) -> RenderableType:
     reveal = obs["reveal"]
+    assert reveal is not None  # drawn at the end only
     spaces = "".join(obs["spaces"])
     table = Table(title="Final reveal", header_style="bold")
     for col in ("seat", "order (bottom to top)", f"per tower {spaces[0]}-{spaces[-1]}", "points"):
@@ -120,7 +120,7 @@ def _reveal(obs: dict[str, Any]) -> RenderableType:
     return table
 
 
-def render(obs: dict[str, Any], seat: int | None) -> RenderableType:
+def render(obs: CapriceObservation, seat: int | None) -> RenderableType:
     """Return a rich rendering of a Caprice observation as seen by ``seat`` (``None`` = spectator)."""
     parts: list[RenderableType] = [_board(obs)]
     info = Text()
@@ -138,13 +138,14 @@ def render(obs: dict[str, Any], seat: int | None) -> RenderableType:
         info.append(f" x{count}  ")
     parts.append(info)
     parts.append(_players(obs))
-    if obs.get("symbols") is not None:
+    symbols, drawn = obs["symbols"], obs["drawn_symbol"]
+    if symbols is not None:
         mine = Text("Your symbols: ")
-        mine.append_text(_symbols_text(obs["symbols"]))
-        if obs.get("drawn_symbol"):
+        mine.append_text(_symbols_text(symbols))
+        if drawn:
             mine.append("\nDrawn now: ")
-            mine.append_text(piece_text(obs["drawn_symbol"]))
-            if obs.get("can_exchange"):
+            mine.append_text(piece_text(drawn))
+            if obs["can_exchange"]:
                 mine.append("  (you hold it twice already: you may exchange it)", style="yellow")
             else:
                 mine.append("  (nothing to exchange: keep it)", style="dim")

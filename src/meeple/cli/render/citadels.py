@@ -9,14 +9,13 @@ Rules: citadels.md §5.2 (public information); observation schema in ``meeple.ga
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
 from meeple.games.citadels.data import CHARACTER_COLOUR, CHARACTER_NAMES, COLOURS, SCHOOL_OF_MAGIC
+from meeple.games.citadels.observation import CitadelsObservation, District, PastCall
 
 STYLE = {
     "blue": "bold blue",
@@ -27,13 +26,13 @@ STYLE = {
 }
 
 
-def district_text(d: dict[str, Any]) -> Text:
+def district_text(d: District) -> Text:
     """Return ``Name (cost)`` in the district's colour."""
     extra = f"{d['cost']}" if d["cost"] == d["score"] else f"{d['cost']}, {d['score']} pts"
     return Text(f"{d['name']} ({extra})", style=STYLE.get(d["colour"], ""))
 
 
-def _districts(items: list[dict[str, Any]]) -> Text:
+def _districts(items: list[District]) -> Text:
     out = Text()
     for i, d in enumerate(items):
         if i:
@@ -49,7 +48,7 @@ def _name(c: int | None) -> str:
     return CHARACTER_NAMES[c] if c else "—"
 
 
-def _characters(obs: dict[str, Any]) -> Text:
+def _characters(obs: CitadelsObservation) -> Text:
     ch = obs["characters"]
     out = Text()
     out.append("Face up, out of the round: ", style="bold")
@@ -77,14 +76,14 @@ def _characters(obs: dict[str, Any]) -> Text:
     return out
 
 
-def _past_call(call: dict[str, Any]) -> str:
+def _past_call(call: PastCall) -> str:
     who = f"seat {call['seat']}" if call["seat"] is not None else "nobody"
     if call["status"] == "assassinated":
         return f"{call['name']} ({who}, assassinated)"
     return f"{call['name']} ({who})"
 
 
-def _income_hint(obs: dict[str, Any], seat: int | None) -> str | None:
+def _income_hint(obs: CitadelsObservation, seat: int | None) -> str | None:
     """Return "colour income: +N gold" while my coloured character may still take it, else None."""
     turn = obs.get("turn")
     if not turn or seat is None or turn["seat"] != seat or turn["income_taken"]:
@@ -97,7 +96,7 @@ def _income_hint(obs: dict[str, Any], seat: int | None) -> str | None:
     return f"Colour income ({COLOURS[colour]}) not taken yet: +{n} gold" if n else None
 
 
-def _seats(obs: dict[str, Any]) -> Table:
+def _seats(obs: CitadelsObservation) -> Table:
     table = Table(title=f"Round {obs['round']} — {obs['phase']}", expand=True)
     for col in ("seat", "gold", "cards", "characters", "city"):
         table.add_column(col, overflow="fold")
@@ -113,12 +112,13 @@ def _seats(obs: dict[str, Any]) -> Table:
     return table
 
 
-def _pending(obs: dict[str, Any]) -> RenderableType | None:
-    p = obs.get("pending")
-    draft = obs.get("draft") or {}
-    if obs["phase"] == "draft" and draft.get("offered"):
-        text = "Characters offered to you: " + ", ".join(_name(c) for c in draft["offered"])
-        if draft.get("returned"):
+def _pending(obs: CitadelsObservation) -> RenderableType | None:
+    p = obs["pending"]
+    draft = obs["draft"]
+    offered = draft["offered"]
+    if obs["phase"] == "draft" and offered:
+        text = "Characters offered to you: " + ", ".join(_name(c) for c in offered)
+        if draft["returned"]:
             text += f" (the {_name(draft['returned'])} was set aside face down; the one you leave goes face down)"
         return Text(text, style="bold cyan")
     if not p:
@@ -133,7 +133,7 @@ def _pending(obs: dict[str, Any]) -> RenderableType | None:
     return Text(f"Seat {p['player']} is deciding: {p['kind'].replace('_', ' ')}", style="dim")
 
 
-def _scores(obs: dict[str, Any]) -> Table:
+def _scores(obs: CitadelsObservation) -> Table:
     table = Table(title="Final scores" if obs["winners"] is not None else "Scores so far")
     for col in ("seat", "districts", "5 colours", "first", "complete", "total"):
         table.add_column(col, justify="right")
@@ -150,7 +150,7 @@ def _scores(obs: dict[str, Any]) -> Table:
     return table
 
 
-def render(obs: dict[str, Any], seat: int | None) -> RenderableType:
+def render(obs: CitadelsObservation, seat: int | None) -> RenderableType:
     """Return a rich rendering of a Citadels observation.
 
     Args:
@@ -158,11 +158,12 @@ def render(obs: dict[str, Any], seat: int | None) -> RenderableType:
         seat: the seat whose view it is (``None``: spectator).
     """
     parts: list[RenderableType] = [_seats(obs), Panel(_characters(obs), title="Characters")]
-    if obs.get("hand") is not None:
+    hand = obs["hand"]
+    if hand is not None:
         mine = ", ".join(_name(c) for c in obs["my_characters"]) or "none yet"
-        if obs.get("my_discarded"):
+        if obs["my_discarded"]:
             mine += "   (you put face down: " + ", ".join(_name(c) for c in obs["my_discarded"]) + ")"
-        lines: list[RenderableType] = [Text(f"Your character(s): {mine}", style="bold"), _districts(obs["hand"])]
+        lines: list[RenderableType] = [Text(f"Your character(s): {mine}", style="bold"), _districts(hand)]
         income = _income_hint(obs, seat)
         if income is not None:
             lines.append(Text(income, style="green"))

@@ -5,7 +5,7 @@ Rules: capital_lux_2.md §16 (hidden information: hands, draft picks, face-down 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict
 
 from meeple.games.capital_lux_2.data import (
     CARD_COLOUR,
@@ -18,33 +18,181 @@ from meeple.games.capital_lux_2.data import (
 )
 from meeple.games.capital_lux_2.flow import LOG_BONUS, LOG_BUST, LOG_REVEAL, LOG_TIE
 from meeple.games.capital_lux_2.powers import POWERS
+from meeple.games.capital_lux_2.powers.base import TileInfo
 from meeple.games.capital_lux_2.rules import total
 
 if TYPE_CHECKING:
     from meeple.games.capital_lux_2.state import CapitalLux2State
 
-PHASES = ("draft", "play", "resolution", "end")
+
+PHASES: tuple[Literal["draft", "play", "resolution", "end"], ...] = ("draft", "play", "resolution", "end")
 
 
-def card_json(card: int) -> dict[str, Any]:
+class Card(TypedDict):
+    """A citizen card."""
+
+    id: int
+    colour: int
+    """Its district: 0 blue, 1 pink, 2 yellow, 3 green (``COLOUR_NAMES``)."""
+    value: int
+    name: str
+
+
+class Item(TypedDict):
+    """A face-down item in the Capital (public that it exists). Rules: §16."""
+
+    kind: Literal["modifier", "card"]
+    value: int | Literal["hidden"]
+    """The modifier or card value: the owner's own items, and every item once revealed; else ``"hidden"``."""
+
+
+class CapitalDistrict(TypedDict):
+    """One district of the Capital (public)."""
+
+    district: str
+    cards: list[Card]
+    total: int
+    face_down: list[Item]
+    revealed: NotRequired[list[Item]]
+    """During the resolution: the items revealed there."""
+    max: NotRequired[int]
+    """During the resolution: the district's MAX."""
+
+
+class Pending(TypedDict):
+    """The decision on top of the stack (public)."""
+
+    player: int
+    kind: str
+    """``"bonus"``, ``"rob_bonus"`` or a power tile's id."""
+    data: list[Any]
+    """Kind-specific data (the tile's own decision steps)."""
+    text: str
+    """What the decider must choose, in words."""
+
+
+class City(TypedDict):
+    """A participant's City (public): per district its cards and total."""
+
+    districts: list[list[Card]]
+    totals: list[int]
+
+
+class Draft(TypedDict):
+    """The draft of a round (only while drafting). Rules: §6."""
+
+    stage: int
+    pack: list[Card] | None
+    """The pack I pick from (own); None for the spectator."""
+    pack_sizes: list[int]
+    first_pick: Card | None
+    """My first pick (own)."""
+    picks: list[list[Card] | str | None]
+    """Per seat of ``pick_order``: None (not yet), ``"sealed"``, or my own pick (own)."""
+    pick_order: list[int]
+
+
+class Rob(TypedDict):
+    """ROB, the solo opponent (solo only; public). Rules: §15."""
+
+    hand: list[Card | None]
+    reserve: list[Card]
+    red_cards: int
+    cards_flipped: list[str]
+    deck_left: int
+    bonus: list[Card]
+    gold: int
+    score: int
+    margin: int
+    """The player's score minus ROB's."""
+    rating: str
+    last_move: str
+    """ROB's last move in words ("" before its first)."""
+
+
+class SoloResult(TypedDict):
+    """The solo game's result (solo, at the end)."""
+
+    opponent: Literal["ROB"]
+    margin: int
+    rating: str
+    scale: list[str]
+    """The ratings from worst to best."""
+
+
+class LastResolution(TypedDict):
+    """The public record of the last resolution."""
+
+    round: int
+    max: list[int]
+    """MAX per district."""
+    events: list[str]
+    """What happened, in order, in words."""
+
+
+class CapitalLux2Observation(TypedDict):
+    """What ``player`` may know of a Capital Lux 2 position (``observation(player)``).
+
+    Public unless marked *own*; the optional keys appear only when they apply (own keys: not for the spectator).
+    """
+
+    game: Literal["capital_lux_2"]
+    seat: int | None
+    """``player``; None for the spectator."""
+    players: int
+    solo: bool
+    round: int
+    """Round 1-3."""
+    phase: Literal["draft", "play", "resolution", "end"]
+    current_player: int
+    emperor: int
+    """The seat holding the Emperor."""
+    turn: int
+    ending: bool
+    tiles: list[TileInfo]
+    capital: list[CapitalDistrict]
+    cities: list[City]
+    """Per participant (ROB included in solo)."""
+    hand_sizes: list[int]
+    gold: list[int]
+    bonus_counts: list[int]
+    deck_size: int
+    discard: list[Card]
+    pending: Pending | None
+    hand: NotRequired[list[Card]]
+    """My hand (own)."""
+    bonus: NotRequired[list[Card]]
+    """My Bonus pile (own)."""
+    peek: NotRequired[list[Card]]
+    """Cards a power lets me look at now (own)."""
+    draft: NotRequired[Draft]
+    scores: NotRequired[list[int]]
+    """At the end."""
+    bonus_piles: NotRequired[list[list[Card]]]
+    """At the end, every Bonus pile."""
+    last_resolution: NotRequired[LastResolution]
+    rob: NotRequired[Rob]
+    solo_result: NotRequired[SoloResult]
+
+
+def card_json(card: int) -> Card:
     """Return ``{"id", "colour", "value", "name"}`` of a citizen card."""
     return {"id": card, "colour": CARD_COLOUR[card], "value": CARD_VALUE[card], "name": card_name(card)}
 
 
-def _item(item: list[int], player: int | None, revealed: bool) -> dict[str, Any]:
-    kind = "modifier" if item[1] == 0 else "card"
+def _item(item: list[int], player: int | None, revealed: bool) -> Item:
     if revealed or (player is not None and item[3] == player):
-        value: Any = item[2] if item[1] == 0 else CARD_VALUE[item[2]]
+        value: int | Literal["hidden"] = item[2] if item[1] == 0 else CARD_VALUE[item[2]]
     else:
         value = "hidden"
-    return {"kind": kind, "value": value}
+    return {"kind": "modifier" if item[1] == 0 else "card", "value": value}
 
 
-def _capital(st: CapitalLux2State, player: int | None) -> list[dict[str, Any]]:
+def _capital(st: CapitalLux2State, player: int | None) -> list[CapitalDistrict]:
     out = []
     for d in range(4):
         cards = st.capital[d]
-        district: dict[str, Any] = {
+        district: CapitalDistrict = {
             "district": COLOUR_NAMES[d],
             "cards": [card_json(c) for c in cards],
             "total": total(cards),
@@ -57,7 +205,7 @@ def _capital(st: CapitalLux2State, player: int | None) -> list[dict[str, Any]]:
     return out
 
 
-def _tiles(st: CapitalLux2State, player: int | None) -> list[dict[str, Any]]:
+def _tiles(st: CapitalLux2State, player: int | None) -> list[TileInfo]:
     out = []
     for tile in st.tiles:
         info = tile.info()
@@ -66,7 +214,7 @@ def _tiles(st: CapitalLux2State, player: int | None) -> list[dict[str, Any]]:
     return out
 
 
-def _pending(st: CapitalLux2State, player: int | None) -> dict[str, Any] | None:
+def _pending(st: CapitalLux2State, player: int | None) -> Pending | None:
     if not st.stack:
         return None
     top = st.stack[-1]
@@ -83,10 +231,10 @@ def _pending(st: CapitalLux2State, player: int | None) -> dict[str, Any] | None:
     return {"player": top.player, "kind": top.kind, "data": list(top.data), "text": text}
 
 
-def build_observation(st: CapitalLux2State, player: int | None) -> dict[str, Any]:
+def build_observation(st: CapitalLux2State, player: int | None) -> CapitalLux2Observation:
     """Return the observation dict of ``player`` (``None``: spectator)."""
     mine = player if player is not None and 0 <= player < st.n else None
-    obs: dict[str, Any] = {
+    obs: CapitalLux2Observation = {
         "game": "capital_lux_2",
         "seat": mine,
         "players": st.n,
@@ -100,7 +248,7 @@ def build_observation(st: CapitalLux2State, player: int | None) -> dict[str, Any
         "tiles": _tiles(st, mine),
         "capital": _capital(st, mine),
         "cities": [
-            {"districts": [[card_json(c) for c in d] for d in st.city[p]], "totals": [total(d) for d in st.city[p]]}
+            City(districts=[[card_json(c) for c in d] for d in st.city[p]], totals=[total(d) for d in st.city[p]])
             for p in range(st.np)
         ],
         "hand_sizes": [len(h) for h in st.hand],
@@ -130,18 +278,18 @@ def build_observation(st: CapitalLux2State, player: int | None) -> dict[str, Any
     if st.res_log:
         obs["last_resolution"] = _last_resolution(st)
     if st.solo:
-        obs["rob"] = _rob(st)
+        obs["rob"] = rob = _rob(st)
         if st.phase == 3:
             obs["solo_result"] = {
                 "opponent": "ROB",
-                "margin": obs["rob"]["margin"],
-                "rating": obs["rob"]["rating"],
+                "margin": rob["margin"],
+                "rating": rob["rating"],
                 "scale": ["lost"] + [name for _, name in SOLO_RATINGS],
             }
     return obs
 
 
-def _rob(st: CapitalLux2State) -> dict[str, Any]:
+def _rob(st: CapitalLux2State) -> Rob:
     rob_score = st.total_score(1)
     margin = st.total_score(0) - rob_score
     last = st.rob_last
@@ -173,7 +321,7 @@ def _who(st: CapitalLux2State, participant: int) -> str:
     return "ROB" if st.solo and participant >= st.n else f"seat {participant}"
 
 
-def _last_resolution(st: CapitalLux2State) -> dict[str, Any]:
+def _last_resolution(st: CapitalLux2State) -> LastResolution:
     """The public record of the last resolution: MAX per district and what happened, in order, in words."""
     head = st.res_log[0]
     events: list[str] = []

@@ -30,6 +30,7 @@ from meeple.games.capital_lux_2.rules import score, solo_wins, winners
 
 if TYPE_CHECKING:
     from meeple.games.capital_lux_2.game import CapitalLux2Game
+    from meeple.games.capital_lux_2.observation import CapitalLux2Observation
 
 PH_DRAFT = 0
 PH_PLAY = 1
@@ -278,7 +279,7 @@ class CapitalLux2State(State["CapitalLux2Game"]):
         code, card, dest, bonus = self.rob_last
         return (code, CARD_COLOUR[card] if card >= 0 else -1, dest, int(bonus >= 0))
 
-    def observation(self, player: int | None) -> dict[str, Any]:
+    def observation(self, player: int | None) -> CapitalLux2Observation:
         """Return what ``player`` may know (see ``observation.py``)."""
         from meeple.games.capital_lux_2.observation import build_observation
 

@@ -5,7 +5,7 @@ Rules: capitol.md §5.3 (public and private information).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Literal, TypedDict
 
 from meeple.core import SEALED
 from meeple.games.capitol.const import AUCTION, PHASE_NAMES
@@ -22,7 +22,131 @@ if TYPE_CHECKING:
     from meeple.games.capitol.state import CapitolState
 
 
-def build_observation(state: CapitolState, player: int | None) -> dict[str, Any]:
+class Zone(TypedDict):
+    """One of the nine zones of the board (public). Rules: capitol.md §2."""
+
+    name: str
+    colour: str
+    """Display colour of the zone's district colour (C1..C3)."""
+    roof: str
+    """The roof type the zone's first building fixed, or the empty type."""
+    small_spaces: int
+    free: int
+    """Free small spaces."""
+    printed_fountains: int
+    fountain_tiles: int
+    """Fountain tiles placed in the zone."""
+    large: str
+    """The tile on the large space (amphitheatre, temple) or the empty name."""
+    buildings: list[list[int]]
+    """Per building ``[roof code, floors]`` in placement order."""
+    floors: list[int]
+    """Floors each seat has in the zone."""
+
+
+class Reserve(TypedDict):
+    """Roofs left in a seat's reserve."""
+
+    round: int
+    triangular: int
+
+
+class PlayerInfo(TypedDict):
+    """One seat as the table sees it (public)."""
+
+    seat: int
+    score: int
+    """Points."""
+    hand_size: int
+    known_cards: list[int]
+    """Cards of that hand everyone knows (drawn face up, returned from a revealed bid), by kind (``CARD_REP``)."""
+    offboard: list[list[int | str]]
+    """Off-board buildings ``[floors, roof short name]``."""
+    reserve: Reserve
+    active: bool
+    """Still playing this construction phase (has not passed)."""
+    amph_bonus: int
+    """Extra cards the amphitheatres give at the end draw."""
+
+
+class Pile(TypedDict):
+    """One face-up draw pile and its discard pile (public), cards by kind."""
+
+    type: str
+    size: int
+    top: int | None
+    discard: list[int]
+
+
+class AuctionEntry(TypedDict):
+    """One finished auction (public)."""
+
+    tile: str
+    winner: int
+    """The winning seat, or -1."""
+    bids: list[list[int]] | None
+    """The revealed bids by kind, or None."""
+    zone: int
+    """Where the tile went, or -1."""
+
+
+class Auction(TypedDict):
+    """The improvement phase's auctions."""
+
+    lots: list[str]
+    """The tiles auctioned this round (public)."""
+    lot: int | None
+    """Index of the lot being auctioned; None outside the auction."""
+    bids: list[list[int] | str | None]
+    """Per seat: None (not in), ``"sealed"`` (in, hidden), or my own bid's card ids (own)."""
+    my_draft: list[int] | None
+    """The cards of my bid in progress (own, while I bid); else None."""
+    log: list[AuctionEntry]
+
+
+class Pending(TypedDict):
+    """The decision on top of the stack (public): ``"floor"``, ``"roof"``, ``"permit"`` or ``"tile"``."""
+
+    player: int
+    kind: str
+    data: list[int]
+
+
+class CapitolObservation(TypedDict):
+    """What ``player`` may know of a Capitol position (``observation(player)``).
+
+    Public: the board, off-board buildings, reserves, floor supply, tiles, scores, Consul, hand sizes, the cards
+    of each hand that are public knowledge, pile sizes and tops, discard piles, revealed bids. Own: ``hand``, my
+    sealed bid in ``auction.bids`` and ``auction.my_draft``.
+    """
+
+    game: Literal["capitol"]
+    seat: int | None
+    """``player``; None for the spectator."""
+    current_player: int
+    phase: str
+    """``"construction"``, ``"improvement"``, ``"end"`` or ``"over"``."""
+    round: int
+    """Round 1-4."""
+    consul: int
+    """The seat holding the Consul."""
+    scores: list[int]
+    floor_supply: int
+    """Floors left in the common supply."""
+    tiles_supply: dict[str, int]
+    tiles_removed: dict[str, int]
+    zones: list[Zone]
+    players: list[PlayerInfo]
+    piles: list[Pile]
+    auction: Auction
+    pending: Pending | None
+    draw_queue: list[list[int]]
+    """The end draws still to come ``[seat, cards]``."""
+    hand: list[int] | None
+    """My hand's card ids, sorted (own); None for the spectator."""
+
+
+def build_observation(state: CapitolState, player: int | None) -> CapitolObservation:
     """Return what ``player`` (None = spectator) may know of ``state``, as a JSON-able dict.
 
     Public: the board, off-board buildings, reserves, floor supply, tiles, scores, Consul, hand sizes, the cards
@@ -37,7 +161,7 @@ def build_observation(state: CapitolState, player: int | None) -> dict[str, Any]
     n = game.num_players
     mine = player is not None and 0 <= player < n
     free = state.zone_free()
-    zones = []
+    zones: list[Zone] = []
     for z, zone in enumerate(game.zones):
         zones.append(
             {
@@ -53,7 +177,7 @@ def build_observation(state: CapitolState, player: int | None) -> dict[str, Any]
                 "floors": state.zone_floors[z * n : z * n + n],
             }
         )
-    players = []
+    players: list[PlayerInfo] = []
     for s in range(n):
         players.append(
             {
@@ -67,7 +191,7 @@ def build_observation(state: CapitolState, player: int | None) -> dict[str, Any]
                 "amph_bonus": state.bonus[s],
             }
         )
-    piles = [
+    piles: list[Pile] = [
         {
             "type": CARD_TYPES[t],
             "size": len(state.piles[t]),
@@ -78,10 +202,10 @@ def build_observation(state: CapitolState, player: int | None) -> dict[str, Any]
     ]
     lots = state.lots()
     bidding = state.phase == AUCTION and not state.stack
-    bids: list[Any] = [None] * n
+    bids: list[list[int] | str | None] = [None] * n
     for s, v in state.bids.values.items():
         bids[s] = list(v) if s == player else SEALED
-    auction = {
+    auction: Auction = {
         "lots": [TILE_NAMES[k] for k in lots],
         "lot": state.lot if state.phase == AUCTION else None,
         "bids": bids,
@@ -91,7 +215,7 @@ def build_observation(state: CapitolState, player: int | None) -> dict[str, Any]
             for e in state.auction_log
         ],
     }
-    pending = None
+    pending: Pending | None = None
     if state.stack:
         top = state.stack[-1]
         pending = {"player": top.player, "kind": top.kind, "data": list(top.data)}

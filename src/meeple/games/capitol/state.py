@@ -52,6 +52,7 @@ from meeple.games.capitol.data import (
 
 if TYPE_CHECKING:
     from meeple.games.capitol.game import Capitol
+    from meeple.games.capitol.observation import CapitolObservation
 
 
 class CapitolState(State["Capitol"]):
@@ -143,7 +144,7 @@ class CapitolState(State["Capitol"]):
         best = max(self.points)
         return [1.0 if s == best else 0.0 for s in self.points]
 
-    def observation(self, player: int | None) -> dict[str, Any]:
+    def observation(self, player: int | None) -> CapitolObservation:
         """Return what ``player`` may see (None = spectator); see :mod:`meeple.games.capitol.observation`."""
         from meeple.games.capitol.observation import build_observation
 

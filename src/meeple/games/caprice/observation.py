@@ -9,7 +9,7 @@ Rules: caprice.md §4-5 (hidden symbols), §10 (reveal).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Literal, TypedDict
 
 from meeple.games.caprice.actions import Move, Place, SkipMove
 from meeple.games.caprice.const import DRAW, OVER, PHASES
@@ -20,17 +20,92 @@ if TYPE_CHECKING:
     from meeple.games.caprice.state import CapriceState
 
 
+class Exchange(TypedDict):
+    """A symbol exchange at the deal (public). Rules: caprice.md §4."""
+
+    draw: int
+    """The draw (1-4) at which the seat exchanged."""
+    set_aside: int
+    """Tokens set aside by that exchange."""
+
+
+class Reveal(TypedDict):
+    """Every seat's symbols, orders and points, revealed at the end (public then). Rules: §10."""
+
+    symbols: list[list[str]]
+    orders: list[list[str]]
+    points: list[int]
+
+
+class CapriceObservation(TypedDict):
+    """What ``player`` may know of a Caprice position (``observation(player)``).
+
+    Pieces and symbols are named ``"DR"``, ``"DT"``, ``"LR"``, ``"LT"`` (dark/light, round/toothed); spaces are
+    ``"A"``..``"F"``. Everything is public except the fields marked *own*.
+    """
+
+    game: Literal["caprice"]
+    seat: int | None
+    """``player``; None for the spectator."""
+    players: int
+    current_player: int
+    phase: Literal["draw", "place", "move", "order", "over"]
+    first_player: int
+    symbol_order: Literal["best", "manual"]
+    """Variant flag: the engine scores each player's best order, or each player chooses."""
+    third_symbol_exchange: Literal["optional", "mandatory"]
+    """Variant flag: whether the exchange at the third draw is a choice."""
+    spaces: list[str]
+    towers: list[list[str]]
+    """Per space, the pieces bottom to top."""
+    marker: str | None
+    """The space holding the marker, or None."""
+    just_placed: str | None
+    """The space of the piece placed this turn, or None."""
+    supply: dict[str, int]
+    """Pieces left per type."""
+    bag: int
+    """Symbol tokens in the bag (never which)."""
+    full_towers: int
+    placements: int
+    symbol_counts: list[int]
+    """Symbols each seat holds (never which)."""
+    exchanges: list[list[Exchange]]
+    log: list[list[int | str]]
+    """Placements and moves: ``[seat, "place", piece, space]``, ``[seat, "move", from, to]``, ``[seat, "skip"]``."""
+    symbols: list[str] | None
+    """My symbols (own); None for the spectator."""
+    drawn_symbol: str | None
+    """The token I am drawing (own, during my draw); else None."""
+    can_exchange: bool
+    """Own: I may exchange the token I am drawing."""
+    best_order: list[str] | None
+    """Own: the engine's best order of my symbols on the current towers (once I hold them all)."""
+    points: int | None
+    """Own: the points of ``best_order``."""
+    order_chosen: list[str] | None
+    """Own: the order I chose so far (manual variant)."""
+    orders_done: list[int]
+    """Symbols ordered per seat."""
+    ender: int | None
+    """The seat that ended the game, or None."""
+    winner: int | None
+    """The winning seat at the end, else None."""
+    reveal: Reveal | None
+    """None before the end."""
+
+
 def _names(codes: list[int]) -> list[str]:
     return [PIECE_TYPES[c] for c in codes]
 
 
-def _log(state: CapriceState) -> list[list[Any]]:
+def _log(state: CapriceState) -> list[list[int | str]]:
     """Return the public log of placements and moves.
 
     Entries: ``[seat, "place", piece, space]``, ``[seat, "move", from, to]``, ``[seat, "skip"]`` (a turn where
     no piece could move has no skip entry).
     """
-    out: list[list[Any]] = []
+    out: list[list[int | str]] = []
     for seat, action in state.history:
         if isinstance(action, Place):
             out.append([seat, "place", action.piece, action.space])
@@ -41,7 +116,7 @@ def _log(state: CapriceState) -> list[list[Any]]:
     return out
 
 
-def build_observation(state: CapriceState, player: int | None) -> dict[str, Any]:
+def build_observation(state: CapriceState, player: int | None) -> CapriceObservation:
     """Return the JSON-able observation of ``player`` (``None`` = spectator).
 
     Keys: ``game``, ``seat``, ``players``, ``current_player``, ``phase``, ``first_player``, ``spaces``,
@@ -56,7 +131,7 @@ def build_observation(state: CapriceState, player: int | None) -> dict[str, Any]
     over = state.phase == OVER
     n = state.game.num_players
     own = player is not None and 0 <= player < n
-    obs: dict[str, Any] = {
+    obs: CapriceObservation = {
         "game": "caprice",
         "seat": player,
         "players": n,
@@ -74,7 +149,7 @@ def build_observation(state: CapriceState, player: int | None) -> dict[str, Any]
         "full_towers": state.full,
         "placements": state.placements,
         "symbol_counts": [len(s) for s in state.symbols],
-        "exchanges": [[{"draw": slot + 1, "set_aside": aside} for slot, aside in x] for x in state.exchanges],
+        "exchanges": [[Exchange(draw=slot + 1, set_aside=aside) for slot, aside in x] for x in state.exchanges],
         "log": _log(state),
         "symbols": None,
         "drawn_symbol": None,

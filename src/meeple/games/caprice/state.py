@@ -37,6 +37,7 @@ from meeple.games.caprice.rules import best_order, order_points, tie_break_winne
 
 if TYPE_CHECKING:
     from meeple.games.caprice.game import CapriceGame
+    from meeple.games.caprice.observation import CapriceObservation
 
 from meeple.games.caprice.const import (
     DRAW,
@@ -311,7 +312,7 @@ class CapriceState(State["CapriceGame"]):
             return [0.0] * self.game.num_players
         return [float(p) for p in self.points]
 
-    def observation(self, player: int | None) -> dict[str, Any]:
+    def observation(self, player: int | None) -> CapriceObservation:
         """Return what ``player`` may see (see :func:`meeple.games.caprice.observation.build_observation`)."""
         from meeple.games.caprice.observation import build_observation
 

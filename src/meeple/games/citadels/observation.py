@@ -1,53 +1,17 @@
-"""Citadels observations: exactly what one seat (or a spectator) may know, as a JSON-able dict.
+"""Citadels observations: exactly what one seat (or a spectator) may know, as typed JSON-able dicts.
 
-Schema of ``observation(player)`` (``player`` None = spectator: public information only; ``me`` below is
-``player``). Characters are numbers 1–8 (``CHARACTER_NAMES`` gives names); a *district* is a dict
-``{"kind": kind id, "name": "Temple", "colour": "blue", "cost": 1, "score": 1}`` (the French name and the key are
-in ``meeple.games.citadels.data.KINDS[kind]``); the districts of my own hand and of my own pending choice also carry
-``"id"``, the card id. Districts anyone can see (cities, the Graveyard's district) carry no id: copies of one
-district are identical cards, and which copy a seat built must not tell the others which copies it still holds.
-
-- ``"game"``: ``"citadels"``; ``"seat"``: ``player``; ``"players"``: number of seats.
-- ``"phase"``: ``"draft"`` | ``"turn"`` | ``"end"``; ``"round"``: round number from 1; ``"current_player"``:
-  the seat to move (-4 once the game is over).
-- ``"crown"``: the seat holding the crown; ``"threshold"``: districts that complete a city (8, 10, 7 or 6);
-  ``"deck_size"``: cards left in the deck (never their order).
-- ``"seats"``: per seat ``{"seat", "gold", "hand_size", "city": [district...], "city_size", "complete",
-  "revealed": [characters of that seat revealed this round]}``.
-- ``"hand"``: my hand as districts sorted by id (``None`` for the spectator); ``"my_characters"``: my characters
-  this round (``[]`` for the spectator); ``"my_discarded"``: characters I put face down this round.
-- ``"characters"``: ``{"in_round": [characters used this game], "faceup": [face-up removed this round],
-  "facedown_count": cards face down now, "calls": [{"character", "name", "seat" (or None), "status":
-  "revealed" | "absent" | "silent"}] in call order (a killed character is always "silent", held or not: nobody
-  answers; its holder, or nobody, is revealed at the end of the round), "current": the character playing now
-  (None in the draft),
-  "assassinated": the Assassin's announced target or None, "robbed": the Thief's announced target or None,
-  "last_round_killed": {"character", "seat"} revealed at the end of the previous round, or None,
-  "past_calls": [{"round", "character", "name", "seat" (or None), "status": "revealed" | "absent" |
-  "assassinated"}] every call of the finished rounds, in order (the killed character's holder included)}``.
-- ``"draft"``: ``{"order": [[seat, "pick" | "discard"], ...] this round, "step": index of the current step
-  (None after the draft), "offered": the characters offered to me now (only when I am the seat to choose,
-  else None), "seen": [every set of characters I was offered this round], "returned": 7 players, for the last
-  seat only: the initial face-down card it took (None before, and for everyone else)}``.
-- ``"turn"``: during a turn, public flags of the character playing: ``{"seat", "character", "action_taken",
-  "income_taken", "power_used", "laboratory_used", "smithy_used", "builds_left"}``; None in the draft.
-- ``"pending"``: the decision on top of the stack or None: ``{"kind": "keep_card" | "exchange" | "destroy" |
-  "graveyard", "player"}`` plus, for ``keep_card``, ``"keep"`` (how many to keep) and ``"cards"`` (the drawn
-  districts, only for the player choosing; others get ``"count"``); for ``exchange`` ``"selected"`` (districts,
-  only to the Magician; others get ``"count"``); for ``graveyard`` ``"district"`` (public).
-- ``"exchanges"``: every Magician's exchange with the deck so far, public at the table: ``[{"round", "seat",
-  "count"}]`` (how many cards went under the deck and were drawn).
-- ``"first_complete"``: the seat that completed a city first, or None; ``"last_round"``: True once a city is
-  complete (the current round is the last).
-- ``"scores"``: per seat the score breakdown ``{"districts", "five_colours", "first_complete", "complete",
-  "total"}`` (provisional before the end); ``"winners"``: the winning seats at the end, else None.
+:class:`CitadelsObservation` is ``observation(player)``: ``player`` None is the spectator, who sees public
+information only; "me" below is ``player``. Characters are numbers 1–8 (``CHARACTER_NAMES`` gives names). Each
+field says who sees it: *public* (every seat and the spectator), *own* (only the seat it belongs to) or *the
+chooser* (only the seat that must answer a pending decision). These types are the contract of every client (the
+terminal renderer, the heuristic bots, the balance statistics and the web client): mypy checks every key read.
 
 Rules: citadels.md §5.2 (what is public: gold, cities, hand sizes, face-up characters, calls, announcements).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Literal, NotRequired, TypedDict
 
 from meeple.games.citadels.const import D_EXCHANGE, D_GRAVEYARD, D_KEEP
 from meeple.games.citadels.data import CHARACTER_NAMES, COLOURS, KINDS
@@ -55,23 +19,216 @@ from meeple.games.citadels.data import CHARACTER_NAMES, COLOURS, KINDS
 if TYPE_CHECKING:
     from meeple.games.citadels.state import CitadelsState
 
-_PHASES = ("draft", "turn", "end")
-_STATUS = {-1: "absent", -2: "silent"}
+_PHASES: tuple[Literal["draft", "turn", "end"], ...] = ("draft", "turn", "end")
+_STATUS: dict[int, Literal["absent", "silent"]] = {-1: "absent", -2: "silent"}
 
 
-def district(kind: int, card: int | None = None) -> dict[str, Any]:
+class District(TypedDict):
+    """A district card (data.py ``KINDS[kind]`` has the French name and the key)."""
+
+    id: NotRequired[int]
+    """The card id: only in my own hand and my own pending choice (own). Public districts carry no id: copies of
+    a district are identical cards, and which copy a seat built must not tell which copies it still holds."""
+    kind: int
+    """The district kind (index into ``KINDS``)."""
+    name: str
+    """English name, e.g. ``"Temple"``."""
+    colour: str
+    """``"yellow"``, ``"blue"``, ``"green"``, ``"red"`` or ``"purple"``."""
+    cost: int
+    """Building cost in gold."""
+    score: int
+    """Points it scores in a city (the cost, except where a district says otherwise)."""
+
+
+class PublicSeat(TypedDict):
+    """One seat as the table sees it (public)."""
+
+    seat: int
+    gold: int
+    """Gold coins."""
+    hand_size: int
+    """Cards in hand (never which)."""
+    city: list[District]
+    """Built districts, in build order."""
+    city_size: int
+    complete: bool
+    """True once the city holds ``threshold`` districts."""
+    revealed: list[int]
+    """Characters of that seat revealed this round."""
+
+
+class Call(TypedDict):
+    """One call of a character this round (public)."""
+
+    character: int
+    name: str
+    seat: int | None
+    """The holder who answered, or None (absent, or killed: nobody answers)."""
+    status: Literal["revealed", "absent", "silent"]
+    """A killed character is always ``"silent"``, held or not; its holder is revealed at the end of the round."""
+
+
+class PastCall(TypedDict):
+    """One call of a finished round (public)."""
+
+    round: int
+    character: int
+    name: str
+    seat: int | None
+    """The holder (the killed character's too), or None if nobody held it."""
+    status: Literal["revealed", "absent", "assassinated"]
+
+
+class KilledLastRound(TypedDict):
+    """The character killed in the previous round and its holder, revealed at the round's end (public)."""
+
+    character: int
+    seat: int | None
+
+
+class Characters(TypedDict):
+    """The characters of the round (public)."""
+
+    in_round: list[int]
+    """The characters used in this game (player count and variants)."""
+    faceup: list[int]
+    """Removed face up this round."""
+    facedown_count: int
+    """Cards face down now (never which)."""
+    calls: list[Call]
+    """This round's calls, in call order."""
+    current: int | None
+    """The character playing now; None in the draft."""
+    assassinated: int | None
+    """The Assassin's announced target, or None."""
+    robbed: int | None
+    """The Thief's announced target, or None."""
+    past_calls: list[PastCall]
+    """Every call of the finished rounds, in order."""
+    last_round_killed: KilledLastRound | None
+
+
+class Draft(TypedDict):
+    """The character draft of this round."""
+
+    order: list[list[int | str]]
+    """The steps ``[seat, "pick" | "discard"]`` of this round (public)."""
+    step: int | None
+    """Index of the current step; None after the draft (public)."""
+    offered: list[int] | None
+    """The characters offered to me now: own, and only while I am the seat to choose; else None."""
+    seen: list[list[int]]
+    """Every set of characters I was offered this round (own; ``[]`` for the spectator)."""
+    returned: int | None
+    """7 players, the last seat only: the initial face-down card it took (own); None before and for the others."""
+
+
+class Turn(TypedDict):
+    """The flags of the character playing (public)."""
+
+    seat: int
+    character: int
+    action_taken: bool
+    """The mandatory action (gold or cards) is done."""
+    income_taken: bool
+    power_used: bool
+    laboratory_used: bool
+    smithy_used: bool
+    builds_left: int
+    """Districts the character may still build this turn."""
+
+
+class Pending(TypedDict):
+    """The decision on top of the stack (its kind and player are public)."""
+
+    kind: Literal["keep_card", "exchange", "destroy", "graveyard"]
+    player: int
+    """The seat that must answer."""
+    keep: NotRequired[int]
+    """``keep_card``: how many cards to keep (public)."""
+    cards: NotRequired[list[District]]
+    """``keep_card``: the drawn districts (the chooser only; the others get ``count``)."""
+    selected: NotRequired[list[District]]
+    """``exchange``: the districts selected so far (the chooser only; the others get ``count``)."""
+    count: NotRequired[int]
+    """``keep_card`` and ``exchange``, for everyone but the chooser: how many cards."""
+    district: NotRequired[District]
+    """``graveyard``: the destroyed district offered (public)."""
+
+
+class Exchange(TypedDict):
+    """A Magician's exchange with the deck (public at the table)."""
+
+    round: int
+    seat: int
+    count: int
+    """Cards put under the deck and drawn."""
+
+
+class Score(TypedDict):
+    """A seat's score breakdown in points (provisional before the end; public). Rules: §5.2 rules 20–21."""
+
+    districts: int
+    five_colours: int
+    first_complete: int
+    complete: int
+    total: int
+
+
+class CitadelsObservation(TypedDict):
+    """What ``player`` may know of a Citadels position (``observation(player)``)."""
+
+    game: Literal["citadels"]
+    seat: int | None
+    """``player``; None for the spectator."""
+    players: int
+    phase: Literal["draft", "turn", "end"]
+    round: int
+    """Round number, from 1."""
+    current_player: int
+    """The seat to move (-4 once the game is over)."""
+    crown: int
+    """The seat holding the crown."""
+    threshold: int
+    """Districts that complete a city (8, 10, 7 or 6)."""
+    deck_size: int
+    """Cards left in the deck (never their order)."""
+    seats: list[PublicSeat]
+    hand: list[District] | None
+    """My hand sorted by id (own); None for the spectator."""
+    my_characters: list[int]
+    """My characters this round (own; ``[]`` for the spectator)."""
+    my_discarded: list[int]
+    """Characters I put face down this round (own)."""
+    characters: Characters
+    draft: Draft
+    turn: Turn | None
+    """None in the draft."""
+    pending: Pending | None
+    exchanges: list[Exchange]
+    first_complete: int | None
+    """The seat that completed a city first, or None."""
+    last_round: bool
+    """True once a city is complete (the current round is the last)."""
+    scores: list[Score]
+    winners: list[int] | None
+    """The winning seats at the end, else None."""
+
+
+def district(kind: int, card: int | None = None) -> District:
     """Return the description of a district of kind ``kind``; with ``card``, its card id too (private cards only).
 
     Rules: citadels.md §5.2 (the copies of a district are identical cards: a public view names the kind only).
     """
     k = KINDS[kind]
-    out: dict[str, Any] = {} if card is None else {"id": card}
-    out.update(kind=kind, name=k.name, colour=COLOURS[k.colour], cost=k.cost, score=k.score)
-    return out
+    if card is None:
+        return District(kind=kind, name=k.name, colour=COLOURS[k.colour], cost=k.cost, score=k.score)
+    return District(id=card, kind=kind, name=k.name, colour=COLOURS[k.colour], cost=k.cost, score=k.score)
 
 
-def build_observation(state: CitadelsState, player: int | None) -> dict[str, Any]:
-    """Return the observation of ``player`` (None: spectator). See the module docstring for the schema."""
+def build_observation(state: CitadelsState, player: int | None) -> CitadelsObservation:
+    """Return the observation of ``player`` (None: spectator); :class:`CitadelsObservation` gives the schema."""
     g = state.game
     kinds = g.card_kind
     n = g.num_players
@@ -81,19 +238,19 @@ def build_observation(state: CitadelsState, player: int | None) -> dict[str, Any
             revealed[status].append(c)
     breakdowns = state.score_breakdowns()
     seats = [
-        {
-            "seat": s,
-            "gold": state.gold[s],
-            "hand_size": len(state.hands[s]),
-            "city": [district(kinds[c]) for c in state.cities[s]],
-            "city_size": len(state.cities[s]),
-            "complete": len(state.cities[s]) >= g.threshold,
-            "revealed": revealed[s],
-        }
+        PublicSeat(
+            seat=s,
+            gold=state.gold[s],
+            hand_size=len(state.hands[s]),
+            city=[district(kinds[c]) for c in state.cities[s]],
+            city_size=len(state.cities[s]),
+            complete=len(state.cities[s]) >= g.threshold,
+            revealed=revealed[s],
+        )
         for s in range(n)
     ]
     me = player if player is not None and 0 <= player < n else None
-    obs: dict[str, Any] = {
+    obs: CitadelsObservation = {
         "game": "citadels",
         "seat": player,
         "players": n,
@@ -111,16 +268,25 @@ def build_observation(state: CitadelsState, player: int | None) -> dict[str, Any
         "draft": _draft(state, me),
         "turn": _turn(state),
         "pending": _pending(state, me),
-        "exchanges": [{"round": r, "seat": seat, "count": k} for r, seat, k in state.exchanges],
+        "exchanges": [Exchange(round=r, seat=seat, count=k) for r, seat, k in state.exchanges],
         "first_complete": state.first_complete if state.first_complete >= 0 else None,
         "last_round": state.ending,
-        "scores": [b.to_json() for b in breakdowns],
+        "scores": [
+            Score(
+                districts=b.districts,
+                five_colours=b.five_colours,
+                first_complete=b.first_complete,
+                complete=b.complete,
+                total=b.total,
+            )
+            for b in breakdowns
+        ],
         "winners": state.winners() if state.phase == 2 else None,
     }
     return obs
 
 
-def _characters(state: CitadelsState) -> dict[str, Any]:
+def _characters(state: CitadelsState) -> Characters:
     g = state.game
     current = state.calling if state.phase == 1 and 1 <= state.calling <= 8 else None
     return {
@@ -128,36 +294,38 @@ def _characters(state: CitadelsState) -> dict[str, Any]:
         "faceup": list(state.faceup),
         "facedown_count": len(state.facedown),
         "calls": [
-            {
-                "character": c,
-                "name": CHARACTER_NAMES[c],
-                "seat": status if status >= 0 else None,
-                "status": _STATUS.get(status, "revealed"),
-            }
+            Call(
+                character=c,
+                name=CHARACTER_NAMES[c],
+                seat=status if status >= 0 else None,
+                status=_STATUS.get(status, "revealed"),
+            )
             for c, status in state.calls
         ],
         "current": current,
         "assassinated": state.killed or None,
         "robbed": state.robbed or None,
         "past_calls": [
-            {
-                "round": r,
-                "character": c,
-                "name": CHARACTER_NAMES[c],
-                "seat": seat if seat >= 0 else None,
-                "status": "assassinated" if dead else "revealed" if seat >= 0 else "absent",
-            }
+            PastCall(
+                round=r,
+                character=c,
+                name=CHARACTER_NAMES[c],
+                seat=seat if seat >= 0 else None,
+                status="assassinated" if dead else "revealed" if seat >= 0 else "absent",
+            )
             for r, c, seat, dead in state.past
         ],
         "last_round_killed": (
-            {"character": state.last_killed[0], "seat": state.last_killed[1] if state.last_killed[1] >= 0 else None}
+            KilledLastRound(
+                character=state.last_killed[0], seat=state.last_killed[1] if state.last_killed[1] >= 0 else None
+            )
             if state.last_killed
             else None
         ),
     }
 
 
-def _draft(state: CitadelsState, me: int | None) -> dict[str, Any]:
+def _draft(state: CitadelsState, me: int | None) -> Draft:
     in_draft = state.phase == 0
     offered = None
     if in_draft and me is not None and not state.stack and state.steps[state.step][0] == me:
@@ -175,7 +343,7 @@ def _draft(state: CitadelsState, me: int | None) -> dict[str, Any]:
     }
 
 
-def _turn(state: CitadelsState) -> dict[str, Any] | None:
+def _turn(state: CitadelsState) -> Turn | None:
     if state.phase != 1:
         return None
     f = state.flags
@@ -191,13 +359,13 @@ def _turn(state: CitadelsState) -> dict[str, Any] | None:
     }
 
 
-def _pending(state: CitadelsState, me: int | None) -> dict[str, Any] | None:
+def _pending(state: CitadelsState, me: int | None) -> Pending | None:
     if not state.stack:
         return None
     top = state.stack[-1]
     kind, player = top.kind, top.player
     kinds = state.game.card_kind
-    out: dict[str, Any] = {"kind": kind, "player": player}
+    out = Pending(kind=kind, player=player)  # type: ignore[typeddict-item]  # kind: one of DECISION_NAMES
     if kind == D_KEEP:
         cards, out["keep"] = top.data
         if me == player:

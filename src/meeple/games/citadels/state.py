@@ -71,6 +71,7 @@ from meeple.games.citadels.draft import (
 
 if TYPE_CHECKING:
     from meeple.games.citadels.game import Citadels
+    from meeple.games.citadels.observation import CitadelsObservation
 
 from meeple.games.citadels.const import COLOUR_MASKS as _COLOUR_MASKS
 from meeple.games.citadels.const import (
@@ -593,7 +594,7 @@ class CitadelsState(State["Citadels"]):
         return [1.0 if s in best else 0.0 for s in range(n)]
 
     # ================================================================ views, copies, JSON
-    def observation(self, player: int | None) -> dict[str, Any]:
+    def observation(self, player: int | None) -> CitadelsObservation:
         """Return what ``player`` may know; see :mod:`meeple.games.citadels.observation` for the schema."""
         from meeple.games.citadels.observation import build_observation
 

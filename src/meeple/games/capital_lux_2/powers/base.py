@@ -11,7 +11,7 @@ Rules: capital_lux_2.md "Power-tile interface", "What is known of the power syst
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, NotRequired, TypedDict
 
 from meeple.core.action import Action
 from meeple.core.decisions import Decision
@@ -19,6 +19,29 @@ from meeple.core.rng import Rng
 
 if TYPE_CHECKING:
     from meeple.games.capital_lux_2.state import CapitalLux2State
+
+
+class TileInfo(TypedDict):
+    """A power tile in play, as every seat sees it (public; ``state`` may hold own material). Rules: §9."""
+
+    id: str
+    """Registry id, also the ``kind`` of its pending decisions."""
+    name: str
+    """Display name (``"(provisional)"`` marks a stand-in effect)."""
+    name_fr: str
+    name_en: str
+    colour: int
+    """The district it sits on (0 blue, 1 pink, 2 yellow, 3 green)."""
+    config: str
+    """Preset configuration letter (A-D)."""
+    solo_allowed: bool
+    provisional: bool
+    effect: str
+    """The effect in words."""
+    material: str
+    """Extra material in words ("" if none)."""
+    state: NotRequired[dict[str, Any]]
+    """The tile's own material now (tile-specific keys; ``observe`` hides what the seat may not know)."""
 
 
 class PowerTile:
@@ -121,7 +144,7 @@ class PowerTile:
         """Return what the decider must choose, in words (for the observation / renderer)."""
         return f"{self.name_fr}: {decision.data[0] if decision.data else 'choose'}"
 
-    def info(self) -> dict[str, Any]:
+    def info(self) -> TileInfo:
         """Return the tile's data as a JSON-able dict."""
         return {
             "id": self.tile_id,
