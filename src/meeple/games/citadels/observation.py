@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Literal, NotRequired, TypedDict
 
 from meeple.games.citadels.const import D_EXCHANGE, D_GRAVEYARD, D_KEEP
 from meeple.games.citadels.data import CHARACTER_NAMES, COLOURS, KINDS
+from meeple.games.citadels.rules import Score
 
 if TYPE_CHECKING:
     from meeple.games.citadels.state import CitadelsState
@@ -166,16 +167,6 @@ class Exchange(TypedDict):
     """Cards put under the deck and drawn."""
 
 
-class Score(TypedDict):
-    """A seat's score breakdown in points (provisional before the end; public). Rules: §5.2 rules 20–21."""
-
-    districts: int
-    five_colours: int
-    first_complete: int
-    complete: int
-    total: int
-
-
 class CitadelsObservation(TypedDict):
     """What ``player`` may know of a Citadels position (``observation(player)``)."""
 
@@ -271,16 +262,7 @@ def build_observation(state: CitadelsState, player: int | None) -> CitadelsObser
         "exchanges": [Exchange(round=r, seat=seat, count=k) for r, seat, k in state.exchanges],
         "first_complete": state.first_complete if state.first_complete >= 0 else None,
         "last_round": state.ending,
-        "scores": [
-            Score(
-                districts=b.districts,
-                five_colours=b.five_colours,
-                first_complete=b.first_complete,
-                complete=b.complete,
-                total=b.total,
-            )
-            for b in breakdowns
-        ],
+        "scores": [b.to_json() for b in breakdowns],
         "winners": state.winners() if state.phase == 2 else None,
     }
     return obs

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypedDict
 
 from meeple.games.citadels.data import (
     CHARACTER_COLOUR,
@@ -67,6 +68,19 @@ def district_value(city_kinds: Sequence[int]) -> int:
     return sum(KIND_SCORE[k] for k in city_kinds)
 
 
+class Score(TypedDict):
+    """A seat's score breakdown in points, as observations give it (provisional before the end; public).
+
+    Rules: §5.2 rules 20–21.
+    """
+
+    districts: int
+    five_colours: int
+    first_complete: int
+    complete: int
+    total: int
+
+
 @dataclass(frozen=True, slots=True)
 class ScoreBreakdown:
     """One seat's score: district values, the three bonuses, and the total.
@@ -89,8 +103,8 @@ class ScoreBreakdown:
         """The final score."""
         return self.districts + self.five_colours + self.first_complete + self.complete
 
-    def to_json(self) -> dict[str, int]:
-        """Return the breakdown as a dict (``total`` included)."""
+    def to_json(self) -> Score:
+        """Return the breakdown as the observation's :class:`Score` (``total`` included)."""
         return {
             "districts": self.districts,
             "five_colours": self.five_colours,
