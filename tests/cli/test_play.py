@@ -8,7 +8,7 @@ import pytest
 
 import meeple
 from meeple.cli import play as play_module
-from meeple.cli.play import Command, Moves, Problem, interpret
+from meeple.cli.moves import Command, Moves, Problem, interpret
 from meeple.cli.render import Renderer, render_generic
 from meeple.core.records import read_records
 from tests.cli.conftest import Cli

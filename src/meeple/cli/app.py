@@ -20,6 +20,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "meeple.cli.rules",
     "meeple.cli.tournament",
     "meeple.cli.bench",
+    "meeple.cli.serve",
 )
 """Modules whose ``register(app)`` adds commands, in help order."""
 

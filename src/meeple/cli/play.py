@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -26,7 +25,6 @@ from meeple.bots import Bot, make_bot
 from meeple.cli.common import (
     GAME_OPTIONS,
     BotsOpt,
-    GameArg,
     PlayersOpt,
     RecordOpt,
     SeedOpt,
@@ -39,7 +37,8 @@ from meeple.cli.common import (
     seat_label,
     stdout_console,
 )
-from meeple.cli.render import ParseFn, Renderer, renderer_for
+from meeple.cli.moves import Command, Problem, allowed, interpret
+from meeple.cli.render import Renderer, renderer_for
 from meeple.core.action import Action
 from meeple.core.errors import MeepleError
 from meeple.core.game import Game
@@ -48,83 +47,8 @@ from meeple.core.rng import derive_seed
 from meeple.core.state import SPECTATOR, State
 from meeple.core.view import SeatView
 
-HELP_WORDS = ("help", "h", "?")
-QUIT_WORDS = ("quit", "exit", "q")
-RULES_WORDS = ("rules",)
-BOARD_WORDS = ("board", "show")
 _RECENT_LIMIT = 40
 _COLUMNS_FROM = 12
-
-
-@dataclass(frozen=True)
-class Command:
-    """A command typed instead of a move: ``"help"``, ``"quit"``, ``"rules"`` or ``"board"``."""
-
-    name: str
-
-
-@dataclass(frozen=True)
-class Moves:
-    """Action texts to play in order (one for a menu choice; several when a ``parse_input`` hook expands a line)."""
-
-    texts: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class Problem:
-    """Input that is neither a move nor a command; ``message`` says what was wrong and what is allowed."""
-
-    message: str
-
-
-def _allowed(count: int) -> str:
-    span = "1" if count == 1 else f"1-{count}"
-    return f"type a move number ({span}), the text of a move, or help / rules / board / quit"
-
-
-def interpret(line: str, legal_texts: Sequence[str], parse_input: ParseFn | None = None) -> Command | Moves | Problem:
-    """Interpret one typed line against the numbered legal moves.
-
-    Order: the exact text of a move (case-insensitive), a command word, a move number, the game's ``parse_input``
-    hook, a unique prefix of a move's text.
-
-    Args:
-        line: what the user typed.
-        legal_texts: the texts of the legal moves, in menu order (menu number ``k`` is ``legal_texts[k - 1]``).
-        parse_input: the game's optional input hook (see :mod:`meeple.cli.render`).
-
-    Returns:
-        The moves to play, a command, or a problem to show before asking again.
-    """
-    text = line.strip()
-    lower = text.lower()
-    count = len(legal_texts)
-    if not text:
-        return Problem(f"Nothing typed: {_allowed(count)}.")
-    for t in legal_texts:
-        if t.lower() == lower:
-            return Moves((t,))
-    for words, name in ((HELP_WORDS, "help"), (QUIT_WORDS, "quit"), (RULES_WORDS, "rules"), (BOARD_WORDS, "board")):
-        if lower in words:
-            return Command(name)
-    if text.isdigit():
-        k = int(text)
-        if 1 <= k <= count:
-            return Moves((legal_texts[k - 1],))
-        return Problem(f"{k} is not a legal move number: {_allowed(count)}.")
-    if parse_input is not None:
-        expanded = parse_input(text, list(legal_texts))
-        if expanded is not None:
-            if not expanded:
-                return Problem(f"{text!r} gives no move: {_allowed(count)}.")
-            return Moves(tuple(expanded))
-    matches = [t for t in legal_texts if t.lower().startswith(lower)]
-    if len(matches) == 1:
-        return Moves((matches[0],))
-    if len(matches) > 1:
-        shown = "; ".join(matches[:6]) + ("; ..." if len(matches) > 6 else "")
-        return Problem(f"{text!r} matches several moves ({shown}): type more of it, or its number.")
-    return Problem(f"{text!r} is not a legal move: {_allowed(count)}.")
 
 
 class QuitGame(Exception):
@@ -313,7 +237,7 @@ class PlaySession:
                     continue
                 chosen = self._resolve(seat, parsed.texts)
             if isinstance(chosen, str):
-                hint = escape(_allowed(len(texts)).capitalize())
+                hint = escape(allowed(len(texts)).capitalize())
                 self.console.print(f"[red]{escape(chosen)}[/] {hint}.", soft_wrap=True)
                 continue
             for action in chosen:
@@ -421,7 +345,7 @@ def _intro(console: Console, game: Game[Any], state: State[Any], labels: Sequenc
 
 def play(
     ctx: typer.Context,
-    game: GameArg,
+    game: Annotated[str | None, typer.Argument(help="Registered game name (see `meeple games`).")] = None,
     players: PlayersOpt = None,
     humans: Annotated[int, typer.Option("--humans", "-H", help="Human seats 0..H-1 (hot seat if several).")] = 1,
     seats: Annotated[
@@ -431,12 +355,25 @@ def play(
     seed: SeedOpt = None,
     variant: VariantOpt = None,
     record: RecordOpt = None,
+    server: Annotated[
+        str | None, typer.Option("--server", help="Play at a server's table instead (http://HOST:PORT).")
+    ] = None,
+    table: Annotated[str | None, typer.Option("--table", help="With --server: the table id.")] = None,
+    token: Annotated[
+        str | None, typer.Option("--token", help="With --server: your seat's token (none: watch as a spectator).")
+    ] = None,
 ) -> None:
     """Play GAME in the terminal: human seats against bots (several humans play hot seat).
 
     Every variant flag of the game is also an option: --config B, --provisional-powers, --quick-game 7 ...
-    (see `meeple rules GAME`).
+    (see `meeple rules GAME`). With --server URL --table ID --token T, play a seat of a server's table
+    (`meeple serve` prints these lines).
     """
+    if server is not None or table is not None or token is not None:
+        _play_online(server, table, token)
+        return
+    if game is None:
+        fail("give a GAME to play (see `meeple games`), or --server URL --table ID to join a server's table")
     loaded = load_game_or_exit(game, players, variant, ctx.args)
     if record is not None:
         check_writable(record, "--record")
@@ -455,6 +392,19 @@ def play(
     _intro(console, loaded, state, labels, human_seats)
     session = PlaySession(console, state, human_seats, bot_objects, labels, renderer_for(game), record)
     code = session.run()
+    if code:
+        raise typer.Exit(code)
+
+
+def _play_online(server: str | None, table: str | None, token: str | None) -> None:
+    from meeple.cli.online import OnlineError, play_online
+
+    if server is None or table is None:
+        fail("an online table needs --server URL and --table ID (and --token T to play a seat)")
+    try:
+        code = play_online(stdout_console(), server, table, token)
+    except OnlineError as exc:
+        fail(str(exc), code=1)
     if code:
         raise typer.Exit(code)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.console import Console
 
-from meeple.cli.play import Moves, interpret
+from meeple.cli.moves import Moves, interpret
 from meeple.cli.render.capitol import parse_input, render
 from tests.games.capitol.helpers import do, fresh, names, set_hand, texts
 from tests.games.capitol.test_improvement import to_auction

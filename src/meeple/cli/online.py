@@ -1,0 +1,175 @@
+"""``meeple play --server URL --table ID [--token T]``: a seat (or a spectator) of a server's table in the terminal.
+
+The terminal draws the observation the server sends with the game's renderer, prints the new log lines, and at
+the seat's turn reads a move exactly as ``meeple play`` does (number, text, prefix or the game's shortcuts),
+matched against the legal actions the server listed. It knows nothing the server did not send to that seat.
+
+Rules: issue "Play online" (the terminal at the same table); docs/server.md (the protocol).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from typing import Any
+from urllib.parse import quote, urlsplit, urlunsplit
+
+from rich.console import Console
+from rich.markup import escape
+
+from meeple.cli.moves import Command, Moves, Problem, interpret
+from meeple.cli.render import Renderer, renderer_for
+
+PROTOCOL = "meeple-server/1"
+
+
+class OnlineError(Exception):
+    """The server could not be reached, refused the token, or broke the protocol (the message says which)."""
+
+
+def socket_url(server: str, table: str, token: str | None) -> str:
+    """The WebSocket URL of a table: ``http(s)://host:port`` becomes ``ws(s)://host:port/api/tables/ID/ws``."""
+    parts = urlsplit(server if "://" in server else f"http://{server}")
+    scheme = {"http": "ws", "https": "wss", "ws": "ws", "wss": "wss"}.get(parts.scheme)
+    if scheme is None or not parts.netloc:
+        raise OnlineError(f"--server takes an address like http://127.0.0.1:8000, not {server!r}")
+    query = f"token={quote(token)}" if token else ""
+    return urlunsplit((scheme, parts.netloc, f"/api/tables/{quote(table)}/ws", query, ""))
+
+
+class OnlineSession:
+    """One terminal at a server's table.
+
+    Args:
+        console: where to draw.
+        ask: reads one line (``input``); raises ``EOFError`` when input ends.
+        socket: a connected ``websockets.sync`` client connection.
+    """
+
+    def __init__(self, console: Console, ask: Any, socket: Any) -> None:
+        self.console = console
+        self.ask = ask
+        self.socket = socket
+        self.seat: int | None = None
+        self.renderer: Renderer | None = None
+        self.last: dict[str, Any] | None = None
+        self.pending: list[str] = []
+
+    def receive(self) -> dict[str, Any]:
+        """The next message from the server."""
+        message: dict[str, Any] = json.loads(self.socket.recv())
+        return message
+
+    def run(self) -> int:
+        """Play until the game is over (0) or the user quits (1)."""
+        hello = self.receive()
+        if hello.get("type") == "error":
+            raise OnlineError(f"the server refused: {hello.get('message')}")
+        if hello.get("type") != "hello" or hello.get("protocol") != PROTOCOL:
+            raise OnlineError(f"not a meeple server (protocol {hello.get('protocol')!r}, expected {PROTOCOL!r})")
+        self.seat = hello["seat"]
+        self.renderer = renderer_for(hello["game"])
+        who = "a spectator" if self.seat is None else f"seat {self.seat}"
+        self.console.print(f"[bold]{escape(hello['game'])}[/] at table {escape(hello['table'])}: you are {who}.")
+        while True:
+            message = self.receive()
+            if message["type"] == "error":
+                self.console.print(f"[red]{escape(message['message'])}[/]")
+                continue
+            if message["type"] != "state":
+                continue
+            self._show(message)
+            if message["status"] == "finished":
+                self._final(message)
+                return 0
+            if message["legal_actions"]:
+                if not self._turn(message):
+                    return 1
+
+    def _show(self, message: dict[str, Any]) -> None:
+        for actor, text in message["log"]:
+            name = "You" if actor == self.seat else f"Seat {actor}"
+            self.console.print(f"  {escape(name)}: {escape(text)}")
+        changed_turn = self.last is None or self.last["current_player"] != message["current_player"]
+        for s in message["seats"]:
+            if s["bot_played"] and (self.last is None or not self.last["seats"][s["seat"]]["bot_played"]):
+                why = "out of time" if s["reason"] == "time" else "away"
+                self.console.print(f"[yellow]Seat {s['seat']} is {why}: a bot plays it until they return.[/]")
+        self.last = message
+        mine = bool(message["legal_actions"]) and not self.pending
+        if mine or message["status"] == "finished" or (self.seat is None and changed_turn):
+            assert self.renderer is not None
+            self.console.print(self.renderer.render(message["observation"], self.seat))
+
+    def _turn(self, message: dict[str, Any]) -> bool:
+        """Ask for a move and send it; False if the user quits."""
+        legal = message["legal_actions"]
+        texts = [a["text"] for a in legal]
+        if self.pending:
+            wanted = self.pending.pop(0)
+            for a in legal:
+                if a["text"].lower() == wanted.lower():
+                    self._send(message, a)
+                    return True
+            self.pending.clear()
+            self.console.print(f"[red]{escape(wanted)} is no longer legal: choose again.[/]")
+        for k, text in enumerate(texts, 1):
+            self.console.print(f"  {k:>3}. {escape(text)}")
+        assert self.renderer is not None
+        while True:
+            try:
+                line = self.ask("Your move: ")
+            except EOFError:
+                return False
+            parsed = interpret(line, texts, self.renderer.parse_input)
+            if isinstance(parsed, Problem):
+                self.console.print(f"[red]{escape(parsed.message)}[/]")
+                continue
+            if isinstance(parsed, Command):
+                if parsed.name == "quit":
+                    return False
+                if parsed.name == "board":
+                    self.console.print(self.renderer.render(message["observation"], self.seat))
+                else:
+                    self.console.print("Type a move number, its text or a unique prefix; board; quit.")
+                continue
+            assert isinstance(parsed, Moves)
+            first, *rest = parsed.texts
+            self.pending = list(rest)
+            self._send(message, next(a for a in legal if a["text"] == first))
+            return True
+
+    def _send(self, message: dict[str, Any], action: dict[str, Any]) -> None:
+        move = {
+            "type": "move",
+            "version": message["version"],
+            "action": action["code"],
+            "move_id": secrets.token_hex(8),
+        }
+        self.socket.send(json.dumps(move))
+
+    def _final(self, message: dict[str, Any]) -> None:
+        returns = message.get("returns") or []
+        for seat, value in enumerate(returns):
+            name = "You" if seat == self.seat else f"Seat {seat}"
+            self.console.print(f"  {escape(name)}: {value:g}")
+        self.console.print("[bold]The game is over.[/] Its record: GET /api/tables/<id>/record.")
+
+
+def play_online(console: Console, server: str, table: str, token: str | None) -> int:
+    """Connect to a server's table and play it in the terminal; return the exit code.
+
+    Raises:
+        OnlineError: bad address, unreachable server, refused token, or a protocol error.
+    """
+    from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+    from websockets.sync.client import connect
+
+    url = socket_url(server, table, token)
+    try:
+        with connect(url, open_timeout=10, max_size=2**24) as socket:
+            return OnlineSession(console, console.input, socket).run()
+    except (OSError, InvalidHandshake, InvalidURI) as exc:
+        raise OnlineError(f"cannot reach {server}: {exc}") from None
+    except ConnectionClosed as exc:
+        raise OnlineError(f"the server closed the connection ({exc})") from None

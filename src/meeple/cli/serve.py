@@ -1,0 +1,132 @@
+"""``meeple serve``: host tables for friends at a distance (the authoritative game server).
+
+``meeple serve`` alone serves on 127.0.0.1:8000 with an SQLite database in the user's data directory. With a game
+(``meeple serve citadels --seats human,human,bot:hard``) it first creates that table and prints one invitation per
+human seat: the command that joins it from another terminal.
+
+Rules: issue "Play online: an authoritative game server" (running it); docs/server.md.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.markup import escape
+
+from meeple.cli.common import GAME_OPTIONS, fail, load_game_or_exit, stdout_console
+from meeple.core.errors import MeepleError
+from meeple.server.protocol import ClockSpec, CreateTable
+
+
+def default_db() -> str:
+    """The embedded database of ``meeple serve``: ``server.db`` in the user's data directory (platformdirs)."""
+    from platformdirs import user_data_dir
+
+    return f"sqlite:///{Path(user_data_dir('meeple')) / 'server.db'}"
+
+
+def create_table(db: str, request: CreateTable) -> tuple[str, list[tuple[int, str]]]:
+    """Create a table in the database ``db`` (migrated first); return its id and the human seats' tokens.
+
+    Raises:
+        MeepleError: a bad game, parameter, seat or bot spec (the message says which).
+    """
+    from meeple.server.bots import BotPool
+    from meeple.server.db import make_engine, migrate
+    from meeple.server.tables import TableService
+
+    engine = make_engine(db)
+    try:
+        migrate(engine)
+        return TableService(engine, BotPool(0)).create(request)
+    finally:
+        engine.dispose()
+
+
+def serve(
+    ctx: typer.Context,
+    game: Annotated[
+        str | None, typer.Argument(help="Create a table of this game first and print its invitations.")
+    ] = None,
+    host: Annotated[str, typer.Option("--host", help="Address to listen on (0.0.0.0: every interface).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="TCP port.")] = 8000,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            "--db", help="Database URL: sqlite:///FILE (default: in the user data dir) or postgresql+psycopg://..."
+        ),
+    ] = None,
+    seats: Annotated[
+        str | None, typer.Option("--seats", help="With GAME: comma-separated human / bot:SPEC per seat.")
+    ] = None,
+    players: Annotated[int | None, typer.Option("--players", "-p", help="With GAME: number of players.")] = None,
+    variant: Annotated[list[str] | None, typer.Option("--variant", "-V", help="With GAME: variant KEY=VALUE.")] = None,
+    clock: Annotated[
+        str | None, typer.Option("--clock", help="With GAME: a clock INITIAL[+INCREMENT] in seconds, e.g. 600+10.")
+    ] = None,
+    grace: Annotated[
+        float | None, typer.Option("--grace", help="With GAME: seconds before an away human's turn is bot-played.")
+    ] = 120.0,
+    bot_workers: Annotated[int | None, typer.Option("--bot-workers", help="Bot processes (default: cores-1).")] = None,
+    allow_seed: Annotated[bool, typer.Option("--allow-seed", help="Accept a deal seed in POST /api/tables.")] = False,
+) -> None:
+    """Serve tables over HTTP and WebSockets (see docs/server.md); Ctrl-C stops it, and the tables are kept."""
+    import uvicorn
+
+    from meeple.server.app import ServerConfig, create_app
+
+    url = db or default_db()
+    console = stdout_console()
+    base = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}"
+    if game is not None:
+        table_id, tokens = _host_table(url, game, seats, players, variant, ctx.args, clock, grace)
+        console.print(f"Table [bold]{escape(table_id)}[/] ({escape(game)}). Invite each player with their line:")
+        for seat, token in tokens:
+            console.print(
+                f"  seat {seat}: meeple play --server {base} --table {table_id} --token {token}", soft_wrap=True
+            )
+        console.print(f"Spectators: meeple play --server {base} --table {table_id}", soft_wrap=True)
+    elif seats or players or variant or clock:
+        fail("--seats, --players, --variant and --clock describe a table: give its GAME too")
+    config = ServerConfig(db=url, allow_seed=allow_seed)
+    if bot_workers is not None:
+        config = ServerConfig(db=url, bot_workers=bot_workers, allow_seed=allow_seed)
+    console.print(f"Serving on {base} (database {escape(url)}); the API is documented at {base}/docs")
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    uvicorn.run(create_app(config), host=host, port=port, log_level="warning", ws="websockets")
+
+
+def _host_table(
+    url: str,
+    game: str,
+    seats: str | None,
+    players: int | None,
+    variant: list[str] | None,
+    extra: list[str],
+    clock: str | None,
+    grace: float | None,
+) -> tuple[str, list[tuple[int, str]]]:
+    loaded = load_game_or_exit(game, players, variant, extra)
+    n = loaded.num_players
+    seat_list = [s.strip() for s in seats.split(",")] if seats else ["human"] + ["bot:medium"] * (n - 1)
+    clock_spec: ClockSpec | None = None
+    if clock is not None:
+        initial, _, increment = clock.partition("+")
+        try:
+            clock_spec = ClockSpec(initial=float(initial), increment=float(increment or 0))
+        except ValueError:
+            fail(f"--clock takes INITIAL[+INCREMENT] in seconds (e.g. 600+10), not {clock!r}")
+    params: dict[str, Any] = loaded.params_dict()
+    try:
+        request = CreateTable(game=game, params=params, seats=seat_list, clock=clock_spec, grace=grace)
+        return create_table(url, request)
+    except (MeepleError, ValueError) as exc:
+        fail(str(exc))
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``serve`` command to ``app``."""
+    app.command("serve", context_settings=GAME_OPTIONS)(serve)

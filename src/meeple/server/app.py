@@ -1,0 +1,312 @@
+"""The FastAPI application: the REST routes, the WebSocket of a seat or spectator, and the background loops.
+
+``create_app(ServerConfig(...))`` builds an app; ``meeple serve`` runs it with uvicorn. At start-up the Alembic
+migrations are applied, every live table is made due (bots restart, clocks are checked), and the sweeper (due
+tables), the heartbeat (presence) and, on PostgreSQL, the LISTEN thread start.
+
+Rules: issue "Play online: an authoritative game server"; docs/server.md (the protocol).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from fastapi import FastAPI, HTTPException, Query, WebSocket, WebSocketDisconnect
+from pydantic import TypeAdapter, ValidationError
+
+from meeple.core.errors import MeepleError
+from meeple.core.records import GameRecord
+from meeple.core.registry import game_class, registered_games
+from meeple.server.bots import BotPool
+from meeple.server.db import make_engine, migrate
+from meeple.server.hub import Connection, Hub, Listener
+from meeple.server.protocol import (
+    ClientMessage,
+    CreateTable,
+    MoveMessage,
+    ReplayStep,
+    ReturnMessage,
+    TableCreated,
+    TableSummary,
+    TableView,
+)
+from meeple.server.tables import HEARTBEAT, LiveTable, MoveRefused, TableNotFound, TableService
+from meeple.server.views import game_view
+
+log = logging.getLogger("meeple.server")
+_CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+SWEEP = 0.25
+"""Seconds between two looks at the due tables (clocks, grace periods, overdue bots)."""
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """How to run a server.
+
+    Attributes:
+        db: SQLAlchemy database URL (``sqlite:///path`` or ``postgresql+psycopg://...``).
+        bot_workers: bot processes (0: a thread in the server process).
+        allow_seed: accept a ``seed`` when a table is created (known deals: tests, tournaments).
+        process: this process's id in presence rows (default: random).
+    """
+
+    db: str
+    bot_workers: int = max(1, (os.cpu_count() or 2) - 1)
+    allow_seed: bool = False
+    process: str | None = None
+
+
+def create_app(config: ServerConfig) -> FastAPI:
+    """Return the server's FastAPI application for ``config`` (the database is migrated at start-up)."""
+    state: dict[str, Any] = {}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        engine = make_engine(config.db)
+        await asyncio.to_thread(migrate, engine)
+        bots = BotPool(config.bot_workers)
+        service = TableService(engine, bots, process=config.process, allow_seed=config.allow_seed)
+        hub = Hub(service)
+        state.update(service=service, hub=hub)
+        await asyncio.to_thread(service.wake_all)
+        loop = asyncio.get_running_loop()
+        if service.postgres:
+            hub.listener = Listener(engine, hub, loop)
+            await asyncio.to_thread(hub.listener.start)
+        tasks = [loop.create_task(_sweeper(service)), loop.create_task(_heartbeat(service, hub))]
+        try:
+            yield
+        finally:
+            for task in tasks:
+                task.cancel()
+            if hub.listener is not None:
+                hub.listener.stop()
+            for live in list(service.tables.values()):
+                if live.bot_task is not None:
+                    live.bot_task.cancel()
+            bots.close()
+            with contextlib.suppress(Exception):
+                await asyncio.to_thread(service.forget_presence)
+            engine.dispose()
+
+    app = FastAPI(
+        title="meeple server",
+        version="1",
+        summary="Authoritative tables for Citadels, Capitol, Capital Lux 2 and Caprice (docs/server.md).",
+        lifespan=lifespan,
+    )
+
+    def service() -> TableService:
+        s: TableService = state["service"]
+        return s
+
+    async def table(table_id: str) -> LiveTable:
+        try:
+            return await service().get(table_id)
+        except TableNotFound:
+            raise HTTPException(404, f"no table {table_id!r}") from None
+
+    @app.get("/api/games")
+    def games() -> list[dict[str, Any]]:
+        """The games a table can be created for: player counts and variant flags (``meeple rules``)."""
+        out = []
+        for name in registered_games():
+            cls = game_class(name)
+            out.append(
+                {
+                    "game": name,
+                    "params": [
+                        {"name": p.name, "type": p.type_name, "default": p.default, "choices": p.choices, "doc": p.doc}
+                        for p in cls.describe_params()
+                    ],
+                }
+            )
+        return out
+
+    @app.post("/api/tables", status_code=201, response_model=TableCreated)
+    async def create_table(request: CreateTable) -> dict[str, Any]:
+        """Create a table: one secret token per human seat, shown only in this answer (422 for a bad request)."""
+        try:
+            table_id, tokens = await asyncio.to_thread(service().create, request)
+        except MeepleError as exc:
+            raise HTTPException(422, str(exc)) from None
+        await service().evaluate(table_id)  # a bot may have the first move; a clock may start
+        return {"table": table_id, "seats": [{"seat": s, "token": t} for s, t in tokens]}
+
+    @app.get("/api/tables", response_model=list[TableSummary])
+    async def list_tables() -> list[dict[str, Any]]:
+        """The newest tables (game, parameters, seats, status): no secrets."""
+        rows = await asyncio.to_thread(service().list_rows)
+        return [
+            {
+                "table": r.id,
+                "game": r.game,
+                "params": r.params,
+                "status": r.status,
+                "created": r.created,
+                "seats": [
+                    {
+                        "seat": s.seat,
+                        "player": s.player,
+                        "connected": s.player != "human" or online.get(s.seat, False),
+                        "bot_played": s.bot_played,
+                        "reason": s.reason,
+                    }
+                    for s in seats
+                ],
+            }
+            for r, seats, online in rows
+        ]
+
+    @app.get("/api/tables/{table_id}", response_model=TableView)
+    async def get_table(table_id: str) -> dict[str, Any]:
+        """The spectator's view of a table: exactly what a spectator's WebSocket is sent."""
+        live = await table(table_id)
+        async with live.lock:
+            view = game_view(live.state, None, live.log_of(None))
+            return {
+                "table": live.id,
+                "game": live.game,
+                "params": live.params,
+                "status": live.status,
+                "created": live.created,
+                "seats": live.public_seats(),
+                "version": view["version"],
+                "observation": view["observation"],
+                "log": list(live.log_of(None)),
+                "returns": view["returns"],
+            }
+
+    @app.get("/api/tables/{table_id}/record", responses={409: {"description": "the game is not over"}})
+    async def record(table_id: str) -> dict[str, Any]:
+        """The ``meeple-record/1`` record (game, params, seed, actions) of a finished game; 409 while it runs."""
+        live = await table(table_id)
+        if live.status != "finished":
+            raise HTTPException(409, "the game is not over: its record (seed and hidden moves) is secret until then")
+        labels = [s.player for s in live.seats]
+        return GameRecord.from_state(live.state, players=labels, table=live.id).to_json()
+
+    @app.get("/api/tables/{table_id}/replay", response_model=ReplayStep)
+    async def replay(
+        table_id: str,
+        version: Annotated[int, Query(ge=0, description="actions applied")] = 0,
+        seat: Annotated[int | None, Query(ge=0, description="a seat's view; omitted: the full view")] = None,
+    ) -> dict[str, Any]:
+        """A finished game after ``version`` actions, from ``seat``'s view or the full view; 409 while it runs."""
+        live = await table(table_id)
+        if live.status != "finished":
+            raise HTTPException(409, "the game is not over: replays open when it ends")
+        total = len(live.state.history)
+        if version > total or (seat is not None and seat >= len(live.seats)):
+            raise HTTPException(422, f"version is 0..{total} and seat 0..{len(live.seats) - 1} (or omitted)")
+        record = GameRecord.from_state(live.state)
+        everyone = range(len(live.seats))
+        state = await asyncio.to_thread(record.replay, version)
+        return {
+            "table": live.id,
+            "version": version,
+            "versions": total,
+            "seat": seat,
+            "observation": dict(state.observation(seat)),
+            "seat_observations": None if seat is not None else [dict(state.observation(s)) for s in everyone],
+            "log": state.history_texts(seat),
+        }
+
+    @app.websocket("/api/tables/{table_id}/ws")
+    async def socket(websocket: WebSocket, table_id: str, token: str | None = None) -> None:
+        """A seat's (``?token=``) or a spectator's connection; see docs/server.md for the messages."""
+        await websocket.accept()
+        try:
+            live = await service().get(table_id)
+        except TableNotFound:
+            await websocket.send_json({"type": "error", "code": "bad_message", "message": f"no table {table_id!r}"})
+            await websocket.close(code=4404)
+            return
+        seat: int | None = None
+        if token is not None:
+            seat = await asyncio.to_thread(service().seat_of_token, table_id, token)
+            if seat is None:
+                await websocket.send_json(
+                    {"type": "error", "code": "bad_token", "message": "this token opens no seat at this table"}
+                )
+                await websocket.close(code=4401)
+                return
+        await _serve(websocket, state["hub"], service(), live, seat)
+
+    return app
+
+
+async def _serve(websocket: WebSocket, hub: Hub, service: TableService, live: LiveTable, seat: int | None) -> None:
+    conn = Connection(websocket, seat)
+    if seat is not None:
+        await service.presence(live, seat, +1)
+    async with live.lock:
+        await hub.join(live, conn)
+    try:
+        while True:
+            text = await websocket.receive_text()
+            await _handle(text, hub, service, live, conn)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        hub.leave(live, conn)
+        if seat is not None:
+            with contextlib.suppress(Exception):
+                await service.presence(live, seat, -1)
+
+
+async def _handle(text: str, hub: Hub, service: TableService, live: LiveTable, conn: Connection) -> None:
+    try:
+        message = _CLIENT_MESSAGE.validate_json(text)
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'message'}: {e['msg']}" for e in exc.errors()[:5])
+        conn.send({"type": "error", "code": "bad_message", "message": problems})
+        return
+    if isinstance(message, MoveMessage):
+        if conn.seat is None:
+            conn.send({"type": "error", "code": "spectator", "message": "a spectator cannot move", "move_id": None})
+            return
+        try:
+            applied = await service.submit(live, conn.seat, message.action, message.version, message.move_id)
+        except MoveRefused as exc:
+            conn.send({"type": "error", "code": exc.code, "message": str(exc), "move_id": message.move_id})
+            if exc.code == "stale_version":
+                async with live.lock:
+                    hub.resend(live, conn)
+            return
+        if not applied:
+            async with live.lock:
+                hub.resend(live, conn)
+        return
+    if isinstance(message, ReturnMessage):
+        if conn.seat is not None:
+            await service.take_back(live, conn.seat)
+        return
+    async with live.lock:
+        hub.resend(live, conn)
+
+
+async def _sweeper(service: TableService) -> None:
+    while True:
+        try:
+            for table_id in await asyncio.to_thread(service.due_tables):
+                await service.evaluate(table_id)
+        except Exception:  # noqa: BLE001 - the loop must survive a failing table or a lost database connection
+            log.exception("sweeper")
+        await asyncio.sleep(SWEEP)
+
+
+async def _heartbeat(service: TableService, hub: Hub) -> None:
+    while True:
+        await asyncio.sleep(HEARTBEAT)
+        try:
+            for table_id in await asyncio.to_thread(service.heartbeat):
+                await hub.refresh(table_id)
+        except Exception:  # noqa: BLE001
+            log.exception("heartbeat")

@@ -1,0 +1,81 @@
+"""Table clocks: a bank per seat with a Fischer increment and an optional cap per turn (pure functions).
+
+A *turn* is a run of consecutive decisions of one seat; it starts when that seat becomes the seat to move. When the
+turn passes, the seat's bank loses the time the turn took and gains the increment (once per turn, so the number of
+hidden steps in a turn changes nothing anyone sees). A turn runs out at ``turn_started + min(bank, per_move)``.
+
+Only human seats played by their human have a running clock: bots and bot-played seats are never charged.
+
+Rules: issue "Play online" (leavers and clocks); docs/decisions.md "Server".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from meeple.server.protocol import ClockSpec
+
+RETURN_BANK = 60.0
+"""Seconds a returning human's empty bank is refilled to (at most the initial bank), so that they can play again."""
+
+
+def new_clock(spec: ClockSpec, players: int) -> dict[str, Any]:
+    """The JSON clock state of a new table: every bank full, no turn running yet."""
+    return {"spec": spec.model_dump(), "banks": [spec.initial] * players, "turn_seat": None, "turn_started": None}
+
+
+def turn_deadline(clock: dict[str, Any]) -> float | None:
+    """When the running turn times out (Unix seconds), or None if no clocked turn is running."""
+    seat = clock["turn_seat"]
+    if seat is None or clock["turn_started"] is None:
+        return None
+    limit = max(0.0, float(clock["banks"][seat]))
+    per_move = clock["spec"].get("per_move")
+    if per_move is not None:
+        limit = min(limit, float(per_move))
+    return float(clock["turn_started"]) + limit
+
+
+def pass_turn(clock: dict[str, Any], to_seat: int | None, now: float) -> None:
+    """Charge the running turn (if any) and start ``to_seat``'s (None: no clocked turn; the game is over).
+
+    Args:
+        clock: the JSON clock state (changed in place).
+        to_seat: the seat whose clocked turn starts now, or None (a bot, a bot-played seat, the game over).
+        now: the current Unix time.
+    """
+    seat = clock["turn_seat"]
+    if seat is not None and seat == to_seat:
+        return
+    if seat is not None and clock["turn_started"] is not None:
+        spent = now - float(clock["turn_started"])
+        clock["banks"][seat] = max(0.0, float(clock["banks"][seat]) - spent) + float(clock["spec"]["increment"])
+    clock["turn_seat"] = to_seat
+    clock["turn_started"] = None if to_seat is None else now
+
+
+def time_out(clock: dict[str, Any]) -> None:
+    """The running turn ran out: its seat's bank is empty and no clocked turn runs (a bot plays it)."""
+    seat = clock["turn_seat"]
+    if seat is not None:
+        clock["banks"][seat] = 0.0
+    clock["turn_seat"] = None
+    clock["turn_started"] = None
+
+
+def refill_on_return(clock: dict[str, Any], seat: int) -> None:
+    """A human takes their seat back: an empty bank gets :data:`RETURN_BANK` seconds (at most the initial bank)."""
+    floor = min(RETURN_BANK, float(clock["spec"]["initial"]))
+    clock["banks"][seat] = max(float(clock["banks"][seat]), floor)
+
+
+def clock_view(clock: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The public clock payload (``protocol.ClockView``): banks, the seat whose turn runs, its deadline."""
+    if clock is None:
+        return None
+    return {
+        "spec": clock["spec"],
+        "banks": [round(float(b), 3) for b in clock["banks"]],
+        "turn_seat": clock["turn_seat"],
+        "deadline": turn_deadline(clock),
+    }

@@ -1,0 +1,175 @@
+"""The server's storage: SQLAlchemy 2 models, the engine, and the Alembic migrations applied at start-up.
+
+The truth of a table is its row (game, parameters, secret seed, seats) and its event log (one row per applied
+action, in order): the state is rebuilt by replaying the log (architecture "Playing online"). SQLite is the embedded
+default; PostgreSQL (``postgresql+psycopg://...``) serves several processes.
+
+Serialising moves: on SQLite every write transaction starts with ``BEGIN IMMEDIATE`` (the database's one write
+lock); on PostgreSQL the table row is locked with ``SELECT ... FOR UPDATE``. Either way a move reads the table's
+version inside the lock, so two moves at one version cannot both commit.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Engine,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    UniqueConstraint,
+    create_engine,
+    event,
+    func,
+    select,
+)
+from sqlalchemy.engine import make_url
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from meeple.core.errors import InvalidParameterError
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+_MIGRATION_LOCK = 0x6D656570  # PostgreSQL advisory lock taken while migrating ("meep")
+
+
+class Base(DeclarativeBase):
+    """Declarative base of the server's tables."""
+
+
+class TableRow(Base):
+    """A game table: what is needed to rebuild its state (with :class:`EventRow`), its seats' clocks and status."""
+
+    __tablename__ = "tables"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(64))
+    params: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    """The deal seed: the game master's secret until the game is over."""
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    """``live`` or ``finished``."""
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    """The number of actions applied (the length of the event log)."""
+    rev: Mapped[int] = mapped_column(Integer, default=0)
+    """Bumped by every change other processes must see (a move, a seat bot-played or returned, a connection)."""
+    created: Mapped[float] = mapped_column(Float)
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    """``{"spec": ClockSpec, "banks": [...], "turn_seat": s, "turn_started": t}`` or None."""
+    grace: Mapped[float | None] = mapped_column(Float, nullable=True)
+    substitute: Mapped[str] = mapped_column(String(64))
+    deadline: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)
+    """When the table must be looked at again (a clock or a grace period runs out; a bot's move is overdue)."""
+
+
+class SeatRow(Base):
+    """A seat: who plays it, the hash of its secret token, and whether its human is replaced by a bot."""
+
+    __tablename__ = "seats"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player: Mapped[str] = mapped_column(String(80))
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    bot_played: Mapped[bool] = mapped_column(Boolean, default=False)
+    reason: Mapped[str | None] = mapped_column(String(8), nullable=True)
+
+
+class EventRow(Base):
+    """One applied action: the table's event log, the truth every process and restart rebuilds from."""
+
+    __tablename__ = "events"
+    __table_args__ = (UniqueConstraint("table_id", "seat", "move_id", name="uq_events_move_id"),)
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    version: Mapped[int] = mapped_column(Integer, primary_key=True)
+    """The table's version after this action (1 for the first)."""
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[dict[str, Any]] = mapped_column(JSON)
+    move_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    by_bot: Mapped[bool] = mapped_column(Boolean, default=False)
+    at: Mapped[float] = mapped_column(Float)
+
+
+class PresenceRow(Base):
+    """Open connections of a seat in one server process, refreshed by that process's heartbeat."""
+
+    __tablename__ = "presence"
+    __table_args__ = (Index("ix_presence_process", "process"),)
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    process: Mapped[str] = mapped_column(String(32), primary_key=True)
+    connections: Mapped[int] = mapped_column(Integer)
+    seen_at: Mapped[float] = mapped_column(Float)
+
+
+def is_postgresql(engine: Engine) -> bool:
+    """Whether ``engine`` talks to PostgreSQL (row locks and LISTEN/NOTIFY) rather than SQLite."""
+    return engine.dialect.name == "postgresql"
+
+
+def make_engine(url: str) -> Engine:
+    """Return an engine for ``url`` (``sqlite:///path`` or ``postgresql+psycopg://...``), tuned for the server.
+
+    SQLite: write-ahead log, ``synchronous=NORMAL`` (a commit survives a killed process; a power cut may lose the
+    last commits, never corrupt the file), a 30 s busy timeout, and ``BEGIN IMMEDIATE`` for every transaction.
+
+    Raises:
+        InvalidParameterError: not an SQLite or PostgreSQL URL, or the PostgreSQL driver is not installed.
+    """
+    try:
+        parsed = make_url(url)
+    except Exception as exc:  # noqa: BLE001 - SQLAlchemy raises ArgumentError or ValueError
+        raise InvalidParameterError(f"--db {url!r} is not a database URL: {exc}") from None
+    backend = parsed.get_backend_name()
+    if backend == "sqlite":
+        if parsed.database and parsed.database != ":memory:":
+            Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(parsed, connect_args={"check_same_thread": False, "timeout": 30})
+        _tune_sqlite(engine)
+        return engine
+    if backend == "postgresql":
+        try:
+            return create_engine(parsed, pool_size=8, max_overflow=16, pool_pre_ping=True)
+        except ModuleNotFoundError as exc:
+            raise InvalidParameterError(
+                f"PostgreSQL needs its driver: pip install 'meeple[postgres]' ({exc.name} is missing)"
+            ) from None
+    raise InvalidParameterError(f"--db {url!r}: the server stores tables in SQLite or PostgreSQL only")
+
+
+def _tune_sqlite(engine: Engine) -> None:
+    """Pragmas and ``BEGIN IMMEDIATE`` (SQLAlchemy's documented recipe for pysqlite transactions)."""
+
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None  # SQLAlchemy emits BEGIN itself (below)
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(connection: Any) -> None:
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def migrate(engine: Engine) -> None:
+    """Apply the Alembic migrations of :data:`MIGRATIONS` up to the newest (idempotent; safe for two processes)."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        if is_postgresql(engine):
+            connection.execute(select(func.pg_advisory_xact_lock(_MIGRATION_LOCK)))
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")

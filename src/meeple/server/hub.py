@@ -1,0 +1,191 @@
+"""Connections of this process and what they are sent: a ``state`` frame whenever the receiver's view changed.
+
+Each connection has an outgoing queue drained by its own writer task, so a slow client never holds a table. A frame
+is sent to a receiver only when something it can see changed (its observation, legal actions, log, the seats or the
+clock): a step of another seat that the receiver cannot see sends it nothing, so frames do not count hidden steps.
+
+With PostgreSQL a :class:`Listener` thread LISTENs for other processes' changes and brings the affected tables up to
+date before their connections are sent the news.
+
+Rules: issue "Play online" (the protocol, reconnect, more than one process); architecture "Playing online".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import threading
+from typing import Any
+
+from sqlalchemy import Engine
+
+from meeple.server.clock import clock_view
+from meeple.server.tables import NOTIFY_CHANNEL, LiveTable, TableService
+from meeple.server.views import game_view, perspective_of
+
+log = logging.getLogger("meeple.server")
+
+
+class Connection:
+    """One WebSocket of a seat (or a spectator, ``seat=None``) and what it was last sent."""
+
+    def __init__(self, sender: Any, seat: int | None) -> None:
+        self.sender = sender  # an object with ``async send_text(str)``
+        self.seat = seat
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.sent_log = 0
+        self.last: dict[str, Any] | None = None
+        self.writer: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Start the writer task."""
+        self.writer = asyncio.get_running_loop().create_task(self._write())
+
+    async def _write(self) -> None:
+        while True:
+            text = await self.queue.get()
+            if text is None:
+                return
+            try:
+                await self.sender.send_text(text)
+            except Exception:  # noqa: BLE001 - the reader notices the closed socket and unregisters
+                return
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue a message (JSON-encoded here, once)."""
+        self.queue.put_nowait(json.dumps(message, separators=(",", ":")))
+
+    def close(self) -> None:
+        """Stop the writer after the queued messages."""
+        self.queue.put_nowait(None)
+
+
+def state_frames(live: LiveTable, conns: list[Connection], force: set[Connection] | None = None) -> None:
+    """Queue a ``state`` message to each connection of ``conns`` whose view changed (or that is in ``force``).
+
+    The game part of a frame is computed once per receiver seat; the log part is what each connection has not had.
+    """
+    common = {"status": live.status, "seats": live.public_seats(), "clock": clock_view(live.clock)}
+    views: dict[int, dict[str, Any]] = {}
+    for conn in conns:
+        p = perspective_of(conn.seat)
+        if p not in views:
+            views[p] = {**game_view(live.state, conn.seat, live.log_of(conn.seat)), **common}
+        frame = views[p]
+        if frame == conn.last and (force is None or conn not in force):
+            continue
+        lines = live.log_of(conn.seat)
+        start = conn.sent_log if conn.last is not None else 0
+        conn.send(
+            {"type": "state", "table": live.id, "seat": conn.seat, **frame, "log": lines[start:], "log_start": start}
+        )
+        conn.last = frame
+        conn.sent_log = len(lines)
+
+
+class Hub:
+    """This process's connections per table; broadcasts each change the service announces.
+
+    Args:
+        service: the table service (its ``on_change`` is set to :meth:`changed`).
+    """
+
+    def __init__(self, service: TableService) -> None:
+        self.service = service
+        service.on_change = self.changed
+        self.listener: Listener | None = None
+
+    def changed(self, live: LiveTable) -> None:
+        """Send the change to every connection of the table (called in the event loop, state up to date)."""
+        if live.conns:
+            state_frames(live, list(live.conns))
+
+    async def join(self, live: LiveTable, conn: Connection) -> None:
+        """Register a connection and send it the full current view (the whole log)."""
+        conn.start()
+        live.conns.add(conn)
+        conn.send(
+            {
+                "type": "hello",
+                "protocol": "meeple-server/1",
+                "table": live.id,
+                "seat": conn.seat,
+                "game": live.game,
+                "params": live.params,
+            }
+        )
+        state_frames(live, [conn], force={conn})
+
+    def leave(self, live: LiveTable, conn: Connection) -> None:
+        """Unregister a connection."""
+        live.conns.discard(conn)
+        conn.close()
+
+    def resend(self, live: LiveTable, conn: Connection) -> None:
+        """Send the current state again to one connection (a repeated move, a stale version, ``sync``)."""
+        state_frames(live, [conn], force={conn})
+
+    async def refresh(self, table_id: str) -> None:
+        """Another process changed a table: catch up and tell this process's connections."""
+        live = self.service.tables.get(table_id)
+        if live is None:
+            return
+        try:
+            live = await self.service.get(table_id)
+        except Exception:  # noqa: BLE001 - a failed refresh is retried at the next notification or use
+            log.exception("refresh of table %s failed", table_id)
+            return
+        self.changed(live)
+        self.service.start_bot(live)
+
+
+class Listener:
+    """A thread LISTENing on PostgreSQL's :data:`NOTIFY_CHANNEL`; each notification refreshes its table.
+
+    Args:
+        engine: the (PostgreSQL) engine; its URL gives the connection.
+        hub: the hub to refresh.
+        loop: the event loop the hub runs in.
+    """
+
+    def __init__(self, engine: Engine, hub: Hub, loop: asyncio.AbstractEventLoop) -> None:
+        self.conninfo = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        self.hub = hub
+        self.loop = loop
+        self.stopping = threading.Event()
+        self.ready = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="meeple-listen", daemon=True)
+
+    def start(self) -> None:
+        """Start listening (returns once the LISTEN is in place, or after 10 s)."""
+        self.thread.start()
+        self.ready.wait(10)
+
+    def stop(self) -> None:
+        """Stop the thread (within a second)."""
+        self.stopping.set()
+
+    def _run(self) -> None:
+        import psycopg
+        from psycopg import sql
+
+        while not self.stopping.is_set():
+            try:
+                with psycopg.connect(self.conninfo, autocommit=True) as conn:
+                    conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(NOTIFY_CHANNEL)))
+                    self.ready.set()
+                    self.loop.call_soon_threadsafe(self._refresh_all)  # what changed while not listening
+                    while not self.stopping.is_set():
+                        for note in conn.notifies(timeout=1.0):
+                            self.loop.call_soon_threadsafe(self._schedule, note.payload)
+            except Exception:  # noqa: BLE001 - reconnect after a lost connection
+                log.exception("LISTEN connection lost; reconnecting")
+                self.stopping.wait(1.0)
+
+    def _refresh_all(self) -> None:
+        for table_id in list(self.hub.service.tables):
+            self._schedule(table_id)
+
+    def _schedule(self, table_id: str) -> None:
+        self.loop.create_task(self.hub.refresh(table_id))

@@ -1,0 +1,12 @@
+"""Alembic environment: migrate the connection :func:`meeple.server.db.migrate` passes in."""
+
+from __future__ import annotations
+
+from alembic import context
+
+from meeple.server.db import Base
+
+connection = context.config.attributes["connection"]
+context.configure(connection=connection, target_metadata=Base.metadata, render_as_batch=True)
+with context.begin_transaction():
+    context.run_migrations()

@@ -1,0 +1,200 @@
+"""The messages of the game server, as pydantic models (REST bodies and WebSocket frames).
+
+Every message the server reads is validated by one of these models; every message it writes is built from one, so
+the OpenAPI schema FastAPI serves (``/openapi.json``) documents the whole protocol. docs/server.md explains it.
+
+Rules: issue "Play online: an authoritative game server" (the protocol); architecture "Playing online".
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+PROTOCOL_VERSION = "meeple-server/1"
+"""Sent in the ``hello`` frame; a client refuses a server speaking another protocol."""
+
+TableStatus = Literal["live", "finished"]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ClockSpec(_Strict):
+    """A table's clock: a bank per seat with a Fischer increment, and an optional cap per turn (seconds).
+
+    A *turn* is a run of consecutive decisions of one seat (a Citadels turn, a sealed bid entered card by card): the
+    increment is added once when the turn passes, so the number of hidden steps in a turn changes no clock.
+    """
+
+    initial: float = Field(gt=0, le=86_400, description="seconds in each seat's bank at the start")
+    increment: float = Field(default=0, ge=0, le=3_600, description="seconds added to a bank after each turn")
+    per_move: float | None = Field(default=None, gt=0, le=86_400, description="at most this many seconds per turn")
+
+
+class CreateTable(_Strict):
+    """``POST /api/tables``: a new table.
+
+    ``seats`` has one entry per player: ``"human"`` or ``"bot:<spec>"`` with any bot spec of
+    :func:`meeple.bots.make_bot` (``"bot:hard"``, ``"bot:ismcts:500"``).
+    """
+
+    game: str = Field(description="a registered game name (GET /api/games lists them)")
+    params: dict[str, Any] = Field(default_factory=dict, description='"players" and variant flags')
+    seats: list[str] = Field(min_length=1, max_length=16)
+    clock: ClockSpec | None = None
+    grace: float | None = Field(
+        default=None,
+        gt=0,
+        le=86_400,
+        description="seconds a human seat may stay disconnected on its turn before a bot plays it (None: never)",
+    )
+    substitute: str = Field(default="medium", description="bot spec playing a seat out of time or away")
+    seed: int | None = Field(default=None, ge=0, lt=1 << 62, description="deal seed (default: random, secret)")
+
+
+class SeatToken(BaseModel):
+    """One human seat's secret token: ``/api/tables/{id}/ws?token=...`` connects as that seat."""
+
+    seat: int
+    token: str
+
+
+class TableCreated(BaseModel):
+    """The answer to ``POST /api/tables`` (201): the only time the tokens are shown."""
+
+    table: str
+    seats: list[SeatToken]
+
+
+class SeatInfo(BaseModel):
+    """A seat as everybody sees it."""
+
+    seat: int
+    player: str = Field(description='"human" or "bot:<spec>"')
+    connected: bool = Field(description="a human seat with at least one open connection (bots: always true)")
+    bot_played: bool = Field(description="a human seat played by the substitute bot (out of time or away)")
+    reason: Literal["time", "away"] | None = Field(default=None, description="why the seat is bot-played")
+
+
+class ClockView(BaseModel):
+    """The clocks as everybody sees them (seconds; ``deadline`` is a Unix time)."""
+
+    spec: ClockSpec
+    banks: list[float] = Field(description="seconds left per seat, at the start of the current turn")
+    turn_seat: int | None = Field(description="the seat whose turn is running")
+    deadline: float | None = Field(description="when the running turn times out (Unix seconds), or None")
+
+
+class TableSummary(BaseModel):
+    """A lobby entry: no secret."""
+
+    table: str
+    game: str
+    params: dict[str, Any]
+    seats: list[SeatInfo]
+    status: TableStatus
+    created: float
+
+
+class TableView(TableSummary):
+    """``GET /api/tables/{id}``: the lobby entry and the spectator's view of the game."""
+
+    version: int = Field(description="the spectator's version (see StateMessage.version)")
+    observation: dict[str, Any] = Field(description="observation(seat), or the spectator's for the full view")
+    seat_observations: list[dict[str, Any]] | None = Field(description="the full view: every seat's observation")
+    log: list[tuple[int, str]] = Field(description="(actor, text) lines as the seat saw them (full texts if no seat)")
+    returns: list[float] | None
+
+
+class LegalAction(BaseModel):
+    """One legal action of the seat to move: its integer code, its text for that seat, and its JSON form."""
+
+    code: int
+    text: str
+    json_: dict[str, Any] = Field(alias="json")
+
+    model_config = ConfigDict(populate_by_name=True)
+
+
+class StateMessage(BaseModel):
+    """Server → client after every change the receiver can see (and on connect).
+
+    ``version`` counts the actions applied *as the receiver has seen them*: a run of another seat's hidden steps
+    (a sealed bid entered card by card) counts once, so the number of those steps stays hidden (docs/decisions.md,
+    "Server"). A move must carry the version of the last state its sender received.
+    """
+
+    type: Literal["state"] = "state"
+    table: str
+    version: int
+    seat: int | None = Field(description="the receiver's seat, None for a spectator")
+    status: TableStatus
+    current_player: int | None = Field(description="the seat to move, None once the game is over")
+    observation: dict[str, Any] = Field(description="exactly the engine's observation(seat) at this version")
+    legal_actions: list[LegalAction] = Field(description="the receiver's legal actions (empty if not its turn)")
+    log: list[tuple[int, str]] = Field(description="(actor, text) lines new since the receiver's last state")
+    log_start: int = Field(description="index in the receiver's whole log of the first line of ``log``")
+    seats: list[SeatInfo]
+    clock: ClockView | None
+    returns: list[float] | None = Field(description="the result once the game is over")
+
+
+class HelloMessage(BaseModel):
+    """Server → client, first frame of a connection."""
+
+    type: Literal["hello"] = "hello"
+    protocol: str = PROTOCOL_VERSION
+    table: str
+    seat: int | None
+    game: str
+    params: dict[str, Any]
+
+
+class ErrorMessage(BaseModel):
+    """Server → client: a refused message. The connection stays open unless ``code`` is ``bad_token``."""
+
+    type: Literal["error"] = "error"
+    code: Literal[
+        "bad_message", "bad_token", "stale_version", "not_your_turn", "illegal_action", "game_over", "spectator"
+    ]
+    message: str
+    move_id: str | None = None
+
+
+class MoveMessage(_Strict):
+    """Client → server: play an action (its integer code or its JSON form) at ``version``."""
+
+    type: Literal["move"]
+    version: int = Field(ge=0)
+    action: int | dict[str, Any]
+    move_id: str = Field(min_length=1, max_length=64, description="client id; a repeated id is applied once")
+
+
+class ReturnMessage(_Strict):
+    """Client → server: a human takes their bot-played seat back."""
+
+    type: Literal["return"]
+
+
+class PingMessage(_Strict):
+    """Client → server: ask for the current state again (answered with a ``state`` frame)."""
+
+    type: Literal["sync"]
+
+
+ClientMessage = Annotated[MoveMessage | ReturnMessage | PingMessage, Field(discriminator="type")]
+
+
+class ReplayStep(BaseModel):
+    """``GET /api/tables/{id}/replay``: a finished table at one version, from one seat or the full view."""
+
+    table: str
+    version: int
+    versions: int = Field(description="how many actions the game has")
+    seat: int | None
+    observation: dict[str, Any] = Field(description="observation(seat), or the spectator's for the full view")
+    seat_observations: list[dict[str, Any]] | None = Field(description="the full view: every seat's observation")
+    log: list[tuple[int, str]] = Field(description="(actor, text) lines as the seat saw them (full texts if no seat)")

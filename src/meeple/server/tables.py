@@ -1,0 +1,672 @@
+"""The table master: one authoritative loop per table, its cache, and the database transactions behind it.
+
+A move is checked (token, turn, version, legality), applied, appended to the event log and committed in one
+transaction, and only then broadcast (boardgame.io's ``master.ts``; architecture "Playing online"). The cache of a
+table (:class:`LiveTable`) can always be rebuilt from the database: every transaction first brings it up to the
+table row's revision, so another process's moves (PostgreSQL) or a restart lose nothing.
+
+Rules: issue "Play online: an authoritative game server" (guarantees).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import Engine, delete, func, select, update
+from sqlalchemy.orm import Session
+
+from meeple.bots.factory import make_bot
+from meeple.core.errors import (
+    IllegalActionError,
+    InvalidActionError,
+    InvalidParameterError,
+    MeepleError,
+    NotYourTurnError,
+)
+from meeple.core.registry import load_game
+from meeple.core.state import State
+from meeple.server import clock as clocks
+from meeple.server.bots import BotPool, bot_seed
+from meeple.server.db import EventRow, PresenceRow, SeatRow, TableRow, is_postgresql
+from meeple.server.protocol import CreateTable
+from meeple.server.views import LogCache, LogLine, perspective_of
+
+log = logging.getLogger("meeple.server")
+
+NOTIFY_CHANNEL = "meeple_tables"
+"""PostgreSQL channel on which a process announces that a table changed (payload: the table id)."""
+BOT_WATCHDOG = 30.0
+"""Seconds after which a bot's move not yet played is asked again (by any process): covers a crashed process."""
+HEARTBEAT = 5.0
+"""Seconds between a process's presence refreshes."""
+STALE = 3 * HEARTBEAT
+"""A presence row not refreshed for this long belongs to a dead process: its connections count as closed."""
+
+
+class TableNotFound(MeepleError, LookupError):
+    """No table has this id."""
+
+
+class MoveRefused(MeepleError, ValueError):
+    """A move the table refuses; ``code`` is the protocol's error code (``stale_version``, ``not_your_turn``...)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def hash_token(token: str) -> str:
+    """The stored form of a seat token (SHA-256): the database never holds a token itself."""
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+@dataclass
+class SeatState:
+    """A seat as the cache holds it: who plays it, whether a bot replaces its human, and its presence."""
+
+    player: str
+    bot_played: bool = False
+    reason: str | None = None
+    connected: bool = False
+    away_since: float = 0.0
+
+    @property
+    def is_human(self) -> bool:
+        """A seat created as ``"human"``."""
+        return self.player == "human"
+
+    @property
+    def bot_spec(self) -> str | None:
+        """The spec of the bot that plays this seat now, or None when its human plays it."""
+        if not self.is_human:
+            return self.player.removeprefix("bot:")
+        return None
+
+    def public(self, seat: int) -> dict[str, Any]:
+        """The ``SeatInfo`` payload."""
+        return {
+            "seat": seat,
+            "player": self.player,
+            "connected": self.connected or not self.is_human,
+            "bot_played": self.bot_played,
+            "reason": self.reason,
+        }
+
+
+@dataclass(eq=False)
+class LiveTable:
+    """One table in this process: its state rebuilt from the event log, its seats and clock, its connections."""
+
+    id: str
+    game: str
+    params: dict[str, Any]
+    seed: int
+    created: float
+    grace: float | None
+    substitute: str
+    state: State[Any]
+    seats: list[SeatState]
+    clock: dict[str, Any] | None = None
+    status: str = "live"
+    version: int = 0
+    rev: int = -1
+    stale: bool = False
+    logs: dict[int, LogCache] = field(default_factory=dict)
+    conns: set[Any] = field(default_factory=set)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    bot_task: asyncio.Task[None] | None = None
+
+    def log_of(self, seat: int | None) -> list[LogLine]:
+        """The redacted log of ``seat`` (None: spectator), kept up to date incrementally."""
+        p = perspective_of(seat)
+        cache = self.logs.get(p)
+        if cache is None:
+            cache = self.logs[p] = LogCache(p)
+        return cache.update(self.state)
+
+    def mover(self) -> int | None:
+        """The seat to move, or None once the game is over."""
+        return None if self.state.is_terminal() else self.state.current_player()
+
+    def bot_to_move(self) -> str | None:
+        """The bot spec that must play now (a bot seat, or the substitute of a bot-played human), else None."""
+        m = self.mover()
+        if m is None or self.status != "live":
+            return None
+        seat = self.seats[m]
+        return seat.bot_spec or (self.substitute if seat.bot_played else None)
+
+    def clocked_seat(self) -> int | None:
+        """The seat whose clock runs now: the mover if its human plays it, else None."""
+        m = self.mover()
+        if m is None or self.clock is None:
+            return None
+        seat = self.seats[m]
+        return m if seat.is_human and not seat.bot_played else None
+
+    def deadline(self, now: float) -> float | None:
+        """When this table must be looked at again (a turn or a grace period runs out, a bot move is overdue)."""
+        m = self.mover()
+        if m is None or self.status != "live":
+            return None
+        if self.bot_to_move() is not None:
+            return now + BOT_WATCHDOG
+        times = []
+        if self.clock is not None and (d := clocks.turn_deadline(self.clock)) is not None:
+            times.append(d)
+        seat = self.seats[m]
+        if self.grace is not None and not seat.connected:
+            times.append(seat.away_since + self.grace)
+        return min(times) if times else None
+
+    def public_seats(self) -> list[dict[str, Any]]:
+        """The ``SeatInfo`` payloads of every seat."""
+        return [s.public(i) for i, s in enumerate(self.seats)]
+
+
+class TableService:
+    """Creates tables, serialises their moves through the database, and tells listeners what changed.
+
+    Args:
+        engine: the SQLAlchemy engine (migrated).
+        bots: where bots think.
+        process: this process's id (presence rows).
+        allow_seed: accept a ``seed`` in ``POST /api/tables`` (tests and tournaments; a seeded deal is known to its
+            creator, so a public server leaves this off).
+        now: the clock (Unix seconds), replaceable in tests.
+    """
+
+    def __init__(
+        self,
+        engine: Engine,
+        bots: BotPool,
+        process: str | None = None,
+        allow_seed: bool = False,
+        now: Callable[[], float] = time.time,
+    ) -> None:
+        self.engine = engine
+        self.bots = bots
+        self.process = process or secrets.token_hex(8)
+        self.allow_seed = allow_seed
+        self.now = now
+        self.tables: dict[str, LiveTable] = {}
+        self.postgres = is_postgresql(engine)
+        self.on_change: Callable[[LiveTable], Any] | None = None
+        """Called (in the event loop) after every committed change of a table: the hub broadcasts it."""
+
+    # ------------------------------------------------------------------ creation and lookup
+    def create(self, request: CreateTable) -> tuple[str, list[tuple[int, str]]]:
+        """Create a table; return its id and the ``(seat, token)`` of each human seat.
+
+        Raises:
+            InvalidParameterError: unknown game, bad parameters, a bad seat or bot spec (the message says which).
+        """
+        params = dict(request.params)
+        params.setdefault("players", len(request.seats))
+        game = load_game(request.game, **params)
+        n = game.num_players
+        if len(request.seats) != n:
+            raise InvalidParameterError(f"seats: {len(request.seats)} seats given for {n} players; give one per player")
+        for i, player in enumerate(request.seats):
+            if player != "human":
+                if not player.startswith("bot:"):
+                    raise InvalidParameterError(f'seats[{i}]: {player!r} is neither "human" nor "bot:<spec>"')
+                _check_bot(player.removeprefix("bot:"), request.game, f"seats[{i}]")
+        _check_bot(request.substitute, request.game, "substitute")
+        if request.seed is not None and not self.allow_seed:
+            raise InvalidParameterError("seed: this server deals its own secret seeds (start it with --allow-seed)")
+        seed = request.seed if request.seed is not None else secrets.randbelow(1 << 62)
+        table_id = secrets.token_urlsafe(9)
+        tokens = [(i, secrets.token_urlsafe(24)) for i, p in enumerate(request.seats) if p == "human"]
+        hashes = {i: hash_token(t) for i, t in tokens}
+        now = self.now()
+        clock = clocks.new_clock(request.clock, n) if request.clock is not None else None
+        with Session(self.engine) as s, s.begin():
+            row = TableRow(
+                id=table_id,
+                game=request.game,
+                params=game.params_dict(),
+                seed=seed,
+                status="live",
+                version=0,
+                rev=0,
+                created=now,
+                clock=clock,
+                grace=request.grace,
+                substitute=request.substitute,
+                deadline=now,  # looked at at once: a bot may have the first move, a clock may start
+            )
+            s.add(row)
+            s.flush()
+            for i, player in enumerate(request.seats):
+                s.add(SeatRow(table_id=table_id, seat=i, player=player, token_hash=hashes.get(i), bot_played=False))
+        return table_id, tokens
+
+    def seat_of_token(self, table_id: str, token: str) -> int | None:
+        """The seat whose token is ``token`` at ``table_id``, or None (compared by hash, in constant time)."""
+        wanted = hash_token(token)
+        with Session(self.engine) as s:
+            rows = s.scalars(select(SeatRow).where(SeatRow.table_id == table_id, SeatRow.token_hash.is_not(None)))
+            for row in rows:
+                if row.token_hash is not None and secrets.compare_digest(row.token_hash, wanted):
+                    return row.seat
+        return None
+
+    def list_rows(self, limit: int = 200) -> list[tuple[TableRow, list[SeatRow], dict[int, bool]]]:
+        """The newest tables with their seats and which seats are connected (for the lobby)."""
+        now = self.now()
+        with Session(self.engine) as s:
+            rows = list(s.scalars(select(TableRow).order_by(TableRow.created.desc()).limit(limit)))
+            ids = [r.id for r in rows]
+            seats: dict[str, list[SeatRow]] = {i: [] for i in ids}
+            for seat in s.scalars(select(SeatRow).where(SeatRow.table_id.in_(ids)).order_by(SeatRow.seat)):
+                seats[seat.table_id].append(seat)
+            online: dict[str, dict[int, bool]] = {i: {} for i in ids}
+            for p in s.scalars(select(PresenceRow).where(PresenceRow.table_id.in_(ids))):
+                if p.connections > 0 and p.seen_at > now - STALE:
+                    online[p.table_id][p.seat] = True
+            s.expunge_all()
+        return [(r, seats[r.id], online[r.id]) for r in rows]
+
+    async def get(self, table_id: str) -> LiveTable:
+        """The table, loaded (or brought up to date) from the database.
+
+        Raises:
+            TableNotFound: no such table.
+        """
+        live = self.tables.get(table_id)
+        if live is None:
+            live = await asyncio.to_thread(self._load, table_id)
+            live = self.tables.setdefault(table_id, live)
+            return live
+        async with live.lock:
+            await asyncio.to_thread(self._read_sync, live)
+        return live
+
+    def _load(self, table_id: str) -> LiveTable:
+        with Session(self.engine) as s:
+            row = s.get(TableRow, table_id)
+            if row is None:
+                raise TableNotFound(f"no table {table_id!r}")
+            game = load_game(row.game, **row.params)
+            live = LiveTable(
+                id=row.id,
+                game=row.game,
+                params=dict(row.params),
+                seed=row.seed,
+                created=row.created,
+                grace=row.grace,
+                substitute=row.substitute,
+                state=game.new_initial_state(row.seed),
+                seats=[],
+                stale=True,
+            )
+            self._sync(s, live, row)
+        return live
+
+    # ------------------------------------------------------------------ catching up with the database
+    def _read_sync(self, live: LiveTable) -> None:
+        with Session(self.engine) as s:
+            row = s.get(TableRow, live.id)
+            assert row is not None
+            self._sync(s, live, row)
+
+    def _sync(self, s: Session, live: LiveTable, row: TableRow) -> None:
+        """Bring ``live`` up to ``row``: replay new events, reload seats, clock and presence if the row changed."""
+        if live.stale:
+            live.state = load_game(row.game, **row.params).new_initial_state(row.seed)
+            live.version = 0
+            live.logs.clear()
+        if row.version > live.version:
+            events = s.scalars(
+                select(EventRow.action)
+                .where(EventRow.table_id == live.id, EventRow.version > live.version)
+                .order_by(EventRow.version)
+            )
+            for action in events:
+                live.state.apply_action(action)
+            live.version = row.version
+        if live.stale or row.rev != live.rev:
+            self._sync_seats(s, live)
+            live.clock = row.clock
+            live.status = row.status
+            live.rev = row.rev
+        live.stale = False
+
+    def _sync_seats(self, s: Session, live: LiveTable) -> None:
+        rows = list(s.scalars(select(SeatRow).where(SeatRow.table_id == live.id).order_by(SeatRow.seat)))
+        presence = list(s.scalars(select(PresenceRow).where(PresenceRow.table_id == live.id)))
+        now = self.now()
+        seats = []
+        for r in rows:
+            mine = [p for p in presence if p.seat == r.seat]
+            connected = any(p.connections > 0 and p.seen_at > now - STALE for p in mine)
+            away = max([p.seen_at for p in mine], default=live.created)
+            seats.append(SeatState(r.player, r.bot_played, r.reason, connected, away))
+        live.seats = seats
+
+    def _lock_row(self, s: Session, table_id: str) -> TableRow:
+        """The table row, locked for this transaction (PostgreSQL row lock; SQLite's BEGIN IMMEDIATE)."""
+        stmt = select(TableRow).where(TableRow.id == table_id)
+        if self.postgres:
+            stmt = stmt.with_for_update()
+        row = s.scalars(stmt).one_or_none()
+        if row is None:
+            raise TableNotFound(f"no table {table_id!r}")
+        return row
+
+    def _finish_change(self, s: Session, live: LiveTable, row: TableRow) -> None:
+        """Write the cache's seats, clock, status and deadline to ``row``, bump its revision, notify others."""
+        now = self.now()
+        row.rev = row.rev + 1
+        row.status = live.status
+        row.clock = None if live.clock is None else _copy_clock(live.clock)
+        row.deadline = live.deadline(now)
+        for seat_row in s.scalars(select(SeatRow).where(SeatRow.table_id == live.id)):
+            seat = live.seats[seat_row.seat]
+            if (seat_row.bot_played, seat_row.reason) != (seat.bot_played, seat.reason):
+                seat_row.bot_played, seat_row.reason = seat.bot_played, seat.reason
+        if self.postgres:
+            s.execute(select(func.pg_notify(NOTIFY_CHANNEL, live.id)))
+        live.rev = row.rev
+
+    def _guarded(self, live: LiveTable, work: Callable[[Session, TableRow], Any]) -> Any:
+        """Run ``work`` in one locked transaction; if anything fails, the cache is rebuilt at its next use."""
+        try:
+            with Session(self.engine, expire_on_commit=False) as s, s.begin():
+                row = self._lock_row(s, live.id)
+                self._sync(s, live, row)
+                return work(s, row)
+        except MoveRefused:
+            raise  # refused before anything changed
+        except BaseException:
+            live.stale = True
+            raise
+
+    # ------------------------------------------------------------------ moves
+    def _tx_move(
+        self,
+        live: LiveTable,
+        seat: int,
+        action: int | dict[str, Any],
+        version: int,
+        move_id: str | None,
+        by_bot: bool,
+    ) -> bool:
+        """The move transaction; returns False for a repeated ``move_id`` (nothing applied), True once applied.
+
+        ``version`` is the sender's view version (a human) or the table's version (a bot).
+        """
+
+        def work(s: Session, row: TableRow) -> bool:
+            if move_id is not None:
+                seen = s.scalar(
+                    select(EventRow.version).where(
+                        EventRow.table_id == live.id, EventRow.seat == seat, EventRow.move_id == move_id
+                    )
+                )
+                if seen is not None:
+                    return False
+            self._check_move(live, seat, version, by_bot)
+            try:
+                live.state.apply_action(action, player=seat)
+            except NotYourTurnError as exc:  # checked above; kept for safety
+                raise MoveRefused("not_your_turn", str(exc)) from None
+            except (IllegalActionError, InvalidActionError) as exc:
+                raise MoveRefused("illegal_action", str(exc)) from None
+            now = self.now()
+            applied = live.state.history[-1][1]
+            live.version += 1
+            s.add(
+                EventRow(
+                    table_id=live.id,
+                    version=live.version,
+                    seat=seat,
+                    action=applied.to_json(),
+                    move_id=move_id,
+                    by_bot=by_bot,
+                    at=now,
+                )
+            )
+            row.version = live.version
+            if not by_bot and live.seats[seat].bot_played:
+                self._return_seat(live, seat, now)
+            if live.state.is_terminal():
+                live.status = "finished"
+            if live.clock is not None:
+                clocks.pass_turn(live.clock, live.clocked_seat(), now)
+            self._finish_change(s, live, row)
+            return True
+
+        return bool(self._guarded(live, work))
+
+    def _check_move(self, live: LiveTable, seat: int, version: int, by_bot: bool) -> None:
+        """Turn, version and status checks of a move (before legality); raises :class:`MoveRefused`."""
+        if live.status != "live":
+            raise MoveRefused("game_over", "the game is over: no more moves")
+        mover = live.mover()
+        if by_bot:
+            if version != live.version or live.bot_to_move() is None or mover != seat:
+                raise MoveRefused("stale_version", "the table moved on while the bot was thinking")
+            return
+        if mover != seat:
+            raise MoveRefused("not_your_turn", f"it is seat {mover}'s turn, not seat {seat}'s")
+        seen = len(live.log_of(seat))
+        if version != seen:
+            raise MoveRefused(
+                "stale_version", f"your move was made at version {version}; the table is at version {seen}"
+            )
+
+    def _return_seat(self, live: LiveTable, seat: int, now: float) -> None:
+        """The human of a bot-played seat takes it back (a move, a ``return`` message, or a reconnection)."""
+        state = live.seats[seat]
+        state.bot_played, state.reason = False, None
+        if live.clock is not None:
+            clocks.refill_on_return(live.clock, seat)
+            clocks.pass_turn(live.clock, live.clocked_seat(), now)
+
+    async def submit(
+        self,
+        live: LiveTable,
+        seat: int,
+        action: int | dict[str, Any],
+        version: int,
+        move_id: str | None = None,
+        by_bot: bool = False,
+    ) -> bool:
+        """Check, apply, log and commit one move, then announce the change (False: a repeated ``move_id``).
+
+        Raises:
+            MoveRefused: ``game_over``, ``not_your_turn``, ``stale_version`` or ``illegal_action``; nothing changed.
+        """
+        async with live.lock:
+            applied = await asyncio.to_thread(self._tx_move, live, seat, action, version, move_id, by_bot)
+        if applied:
+            self._changed(live)
+        return applied
+
+    async def take_back(self, live: LiveTable, seat: int) -> None:
+        """A human takes their bot-played seat back (the ``return`` message); nothing happens if it is not."""
+
+        def work(s: Session, row: TableRow) -> bool:
+            if not live.seats[seat].bot_played:
+                return False
+            self._return_seat(live, seat, self.now())
+            self._finish_change(s, live, row)
+            return True
+
+        async with live.lock:
+            changed = await asyncio.to_thread(self._guarded, live, work)
+        if changed:
+            self._changed(live)
+
+    # ------------------------------------------------------------------ presence
+    async def presence(self, live: LiveTable, seat: int, delta: int) -> None:
+        """One connection of ``seat`` opened (+1) or closed (-1) in this process; an away seat's human returns."""
+
+        def work(s: Session, row: TableRow) -> None:
+            now = self.now()
+            p = s.get(PresenceRow, (live.id, seat, self.process))
+            if p is None:
+                p = PresenceRow(table_id=live.id, seat=seat, process=self.process, connections=0, seen_at=now)
+                s.add(p)
+            p.connections = max(0, p.connections + delta)
+            p.seen_at = now
+            s.flush()
+            self._sync_seats(s, live)
+            if delta > 0 and live.seats[seat].bot_played and live.seats[seat].reason == "away":
+                self._return_seat(live, seat, now)
+            self._finish_change(s, live, row)
+
+        async with live.lock:
+            await asyncio.to_thread(self._guarded, live, work)
+        self._changed(live)
+
+    def heartbeat(self) -> list[str]:
+        """Refresh this process's presence rows; close those of dead processes; return the tables that changed."""
+        now = self.now()
+        with Session(self.engine) as s, s.begin():
+            s.execute(
+                update(PresenceRow)
+                .where(PresenceRow.process == self.process, PresenceRow.connections > 0)
+                .values(seen_at=now)
+            )
+            dead = list(
+                s.scalars(
+                    select(PresenceRow.table_id)
+                    .where(PresenceRow.connections > 0, PresenceRow.seen_at < now - STALE)
+                    .distinct()
+                )
+            )
+            if dead:
+                s.execute(
+                    update(PresenceRow)
+                    .where(PresenceRow.connections > 0, PresenceRow.seen_at < now - STALE)
+                    .values(connections=0)
+                )
+                s.execute(update(TableRow).where(TableRow.id.in_(dead)).values(deadline=now, rev=TableRow.rev + 1))
+                for table_id in dead:
+                    if self.postgres:
+                        s.execute(select(func.pg_notify(NOTIFY_CHANNEL, table_id)))
+        return dead
+
+    def forget_presence(self) -> None:
+        """Remove this process's presence rows (at shutdown: its connections are gone)."""
+        with Session(self.engine) as s, s.begin():
+            s.execute(delete(PresenceRow).where(PresenceRow.process == self.process))
+
+    # ------------------------------------------------------------------ clocks, grace periods and bots
+    def due_tables(self) -> list[str]:
+        """Live tables whose deadline has come."""
+        with Session(self.engine) as s:
+            return list(
+                s.scalars(
+                    select(TableRow.id).where(
+                        TableRow.status == "live", TableRow.deadline.is_not(None), TableRow.deadline <= self.now()
+                    )
+                )
+            )
+
+    def wake_all(self) -> None:
+        """Make every live table due now (at start-up: bots to restart, clocks and grace periods to check)."""
+        with Session(self.engine) as s, s.begin():
+            s.execute(update(TableRow).where(TableRow.status == "live").values(deadline=self.now()))
+
+    def _tx_evaluate(self, live: LiveTable) -> bool:
+        """Replace a timed-out or away human by the substitute bot; reset the deadline. True if something changed."""
+
+        def work(s: Session, row: TableRow) -> bool:
+            now = self.now()
+            m = live.mover()
+            changed = False
+            if m is not None and live.status == "live" and live.bot_to_move() is None:
+                seat = live.seats[m]
+                clock_out = live.clock is not None and (d := clocks.turn_deadline(live.clock)) is not None and d <= now
+                away_out = live.grace is not None and not seat.connected and seat.away_since + live.grace <= now
+                if seat.is_human and (clock_out or away_out):
+                    seat.bot_played, seat.reason = True, ("time" if clock_out else "away")
+                    if live.clock is not None:
+                        if clock_out:
+                            clocks.time_out(live.clock)
+                        else:
+                            clocks.pass_turn(live.clock, None, now)
+                    changed = True
+            if live.clock is not None and live.clock["turn_seat"] != live.clocked_seat():
+                clocks.pass_turn(live.clock, live.clocked_seat(), now)  # the first turn of a new table
+                changed = True
+            if changed or row.deadline != live.deadline(now):
+                self._finish_change(s, live, row)
+            return changed
+
+        return bool(self._guarded(live, work))
+
+    async def evaluate(self, table_id: str) -> None:
+        """Look at a due table: clocks, grace periods, and a bot whose move is owed."""
+        try:
+            live = await self.get(table_id)
+        except TableNotFound:
+            return
+        async with live.lock:
+            changed = await asyncio.to_thread(self._tx_evaluate, live)
+        if changed:
+            self._changed(live)
+        else:
+            self.start_bot(live)
+
+    def _changed(self, live: LiveTable) -> None:
+        if self.on_change is not None:
+            self.on_change(live)
+        self.start_bot(live)
+
+    def start_bot(self, live: LiveTable) -> None:
+        """Start the table's bot loop if a bot must move and none is thinking in this process."""
+        if live.bot_to_move() is not None and (live.bot_task is None or live.bot_task.done()):
+            live.bot_task = asyncio.get_running_loop().create_task(self._bot_loop(live))
+
+    async def _bot_loop(self, live: LiveTable) -> None:
+        """Let bots play while a bot is to move (each move checked and committed like a human's)."""
+        while True:
+            async with live.lock:
+                await asyncio.to_thread(self._read_sync, live)
+                spec = live.bot_to_move()
+                if spec is None:
+                    return
+                seat = live.mover()
+                assert seat is not None
+                version = live.version
+                snapshot = live.state.to_json()
+            try:
+                action = await self.bots.choose(
+                    live.game, live.params, snapshot, seat, spec, bot_seed(live.seed, seat, version)
+                )
+            except Exception:  # noqa: BLE001 - a failing bot must not kill the table; the watchdog retries
+                log.exception("bot %s failed at table %s version %s", spec, live.id, version)
+                return
+            try:
+                async with live.lock:
+                    applied = await asyncio.to_thread(self._tx_move, live, seat, action, version, None, True)
+            except MoveRefused as exc:
+                log.debug("bot move at table %s dropped: %s", live.id, exc)
+                continue
+            if applied and self.on_change is not None:
+                self.on_change(live)
+
+
+def _check_bot(spec: str, game: str, where: str) -> None:
+    """Raise :class:`InvalidParameterError` naming ``where`` if ``spec`` is not a bot of :func:`make_bot`."""
+    try:
+        make_bot(spec, game, 0)
+    except (MeepleError, ValueError) as exc:
+        raise InvalidParameterError(f"{where}: {exc}") from None
+
+
+def _copy_clock(clock: dict[str, Any]) -> dict[str, Any]:
+    """A copy for the JSON column (SQLAlchemy sees a change only when a new object is assigned)."""
+    return {**clock, "banks": list(clock["banks"]), "spec": dict(clock["spec"])}
