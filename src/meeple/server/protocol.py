@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 PROTOCOL_VERSION = "meeple-server/1"
 """Sent in the ``hello`` frame; a client refuses a server speaking another protocol."""
@@ -103,9 +103,8 @@ class TableView(TableSummary):
     """``GET /api/tables/{id}``: the lobby entry and the spectator's view of the game."""
 
     version: int = Field(description="the spectator's version (see StateMessage.version)")
-    observation: dict[str, Any] = Field(description="observation(seat), or the spectator's for the full view")
-    seat_observations: list[dict[str, Any]] | None = Field(description="the full view: every seat's observation")
-    log: list[tuple[int, str]] = Field(description="(actor, text) lines as the seat saw them (full texts if no seat)")
+    observation: dict[str, Any] = Field(description="the spectator's observation (observation(None))")
+    log: list[tuple[int, str]] = Field(description="the spectator's (actor, text) log lines")
     returns: list[float] | None
 
 
@@ -169,7 +168,7 @@ class MoveMessage(_Strict):
 
     type: Literal["move"]
     version: int = Field(ge=0)
-    action: int | dict[str, Any]
+    action: StrictInt | dict[str, Any] = Field(description="the action's integer code or its JSON form")
     move_id: str = Field(min_length=1, max_length=64, description="client id; a repeated id is applied once")
 
 

@@ -414,7 +414,7 @@ class TableService:
                 )
                 if seen is not None:
                     return False
-            self._check_move(live, seat, version, by_bot)
+            check_move(live, seat, version, by_bot)
             try:
                 live.state.apply_action(action, player=seat)
             except NotYourTurnError as exc:  # checked above; kept for safety
@@ -446,23 +446,6 @@ class TableService:
             return True
 
         return bool(self._guarded(live, work))
-
-    def _check_move(self, live: LiveTable, seat: int, version: int, by_bot: bool) -> None:
-        """Turn, version and status checks of a move (before legality); raises :class:`MoveRefused`."""
-        if live.status != "live":
-            raise MoveRefused("game_over", "the game is over: no more moves")
-        mover = live.mover()
-        if by_bot:
-            if version != live.version or live.bot_to_move() is None or mover != seat:
-                raise MoveRefused("stale_version", "the table moved on while the bot was thinking")
-            return
-        if mover != seat:
-            raise MoveRefused("not_your_turn", f"it is seat {mover}'s turn, not seat {seat}'s")
-        seen = len(live.log_of(seat))
-        if version != seen:
-            raise MoveRefused(
-                "stale_version", f"your move was made at version {version}; the table is at version {seen}"
-            )
 
     def _return_seat(self, live: LiveTable, seat: int, now: float) -> None:
         """The human of a bot-played seat takes it back (a move, a ``return`` message, or a reconnection)."""
@@ -657,6 +640,31 @@ class TableService:
                 continue
             if applied and self.on_change is not None:
                 self.on_change(live)
+
+
+def check_move(live: LiveTable, seat: int, version: int, by_bot: bool) -> None:
+    """Status, turn and version checks of a move, before its legality; raises :class:`MoveRefused`.
+
+    The messages hold only what the sender may know: the seat to move (public) and the sender's own version.
+
+    Args:
+        live: the table (up to date).
+        seat: the sender's seat.
+        version: the sender's view version (a human) or the table's version (a bot).
+        by_bot: the move comes from the server's bot for that seat.
+    """
+    if live.status != "live":
+        raise MoveRefused("game_over", "the game is over: no more moves")
+    mover = live.mover()
+    if by_bot:
+        if version != live.version or live.bot_to_move() is None or mover != seat:
+            raise MoveRefused("stale_version", "the table moved on while the bot was thinking")
+        return
+    if mover != seat:
+        raise MoveRefused("not_your_turn", f"it is seat {mover}'s turn, not seat {seat}'s")
+    seen = len(live.log_of(seat))
+    if version != seen:
+        raise MoveRefused("stale_version", f"your move was made at version {version}; the table is at version {seen}")
 
 
 def _check_bot(spec: str, game: str, where: str) -> None:

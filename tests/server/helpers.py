@@ -1,0 +1,145 @@
+"""Helpers of the server tests: create tables, read frames, play random legal moves, run real processes."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from meeple.core.registry import load_game
+
+
+def create(client: TestClient, game: str, seats: list[str], **extra: Any) -> tuple[str, dict[int, str]]:
+    """Create a table; return its id and the token of each human seat."""
+    body = {"game": game, "params": extra.pop("params", {}), "seats": seats, **extra}
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 201, r.text
+    data = r.json()
+    return data["table"], {s["seat"]: s["token"] for s in data["seats"]}
+
+
+def seed_where(game: str, players: int, seat: int) -> int:
+    """The smallest seed whose first decision is ``seat``'s (tests wait only for seats they play)."""
+    loaded = load_game(game, players=players)
+    return next(seed for seed in range(1000) if loaded.new_initial_state(seed).current_player() == seat)
+
+
+def next_of(ws: Any, kind: str = "state") -> dict[str, Any]:
+    """The next message of type ``kind`` (others are skipped)."""
+    while True:
+        message: dict[str, Any] = ws.receive_json()
+        if message["type"] == kind:
+            return message
+
+
+def play_to_end(ws: Any, first: dict[str, Any], limit: int = 5000) -> list[dict[str, Any]]:
+    """Play the first legal action at every turn of this seat until the game is over; return every frame seen."""
+    frames = [first]
+    state = first
+    n = 0
+    while state["status"] == "live":
+        if state["legal_actions"]:
+            n += 1
+            assert n < limit, "the game does not end"
+            a = state["legal_actions"][n % len(state["legal_actions"])]
+            ws.send_json({"type": "move", "version": state["version"], "action": a["code"], "move_id": f"m{n}"})
+        state = next_of(ws)
+        frames.append(state)
+    return frames
+
+
+def free_port() -> int:
+    """A TCP port free on loopback now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def http_json(url: str, body: dict[str, Any] | None = None) -> Any:
+    """GET (or POST ``body``) a JSON URL."""
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read())
+
+
+class ServerProcess:
+    """``meeple serve`` as a real process on a free port (started, waited for, killed)."""
+
+    def __init__(self, db: str, port: int | None = None, log: Path | None = None, workers: int = 1) -> None:
+        self.db = db
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = log
+        self.workers = workers
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> ServerProcess:
+        command = [sys.executable, "-m", "meeple", "serve", "--port", str(self.port), "--db", self.db]
+        command += ["--allow-seed", "--bot-workers", str(self.workers)]
+        out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
+        self.proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            assert self.proc.poll() is None, f"the server exited ({self.proc.returncode}); see {self.log}"
+            with contextlib.suppress(OSError):
+                http_json(f"{self.url}/api/games")
+                return self
+            time.sleep(0.1)
+        raise AssertionError("the server did not start within 60 s")
+
+    def kill(self) -> None:
+        """SIGKILL: no clean shutdown."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(30)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+def _pg_bin(name: str) -> str:
+    found = sorted(Path("/usr/lib/postgresql").glob(f"*/bin/{name}"))
+    if found:
+        return str(found[-1])
+    path = shutil.which(name)
+    assert path, f"PostgreSQL's {name} is not installed (Debian: apt-get install postgresql)"
+    return path
+
+
+@contextlib.contextmanager
+def postgres(base: Path) -> Iterator[str]:
+    """Start a throw-away PostgreSQL (Debian's package) in ``base``; yield its SQLAlchemy URL; stop it."""
+    data, sockets = base / "pgdata", base / "pgsock"
+    sockets.mkdir(parents=True)
+    as_user: list[str] = []
+    if os.geteuid() == 0:  # PostgreSQL refuses to run as root: run it as its own system user
+        as_user = ["runuser", "-u", "postgres", "--"]
+        shutil.chown(base, "postgres")
+        shutil.chown(sockets, "postgres")
+    port = free_port()
+    run = {"check": True, "stdout": subprocess.DEVNULL, "stderr": subprocess.PIPE}
+    subprocess.run([*as_user, _pg_bin("initdb"), "-D", str(data), "-U", "postgres", "--auth=trust"], **run)  # type: ignore[call-overload]
+    options = f"-p {port} -k {sockets} -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=off"
+    subprocess.run([*as_user, _pg_bin("pg_ctl"), "-D", str(data), "-o", options, "-w", "start"], **run)  # type: ignore[call-overload]
+    try:
+        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres"
+    finally:
+        subprocess.run([*as_user, _pg_bin("pg_ctl"), "-D", str(data), "-m", "immediate", "stop"], check=False)

@@ -1,0 +1,136 @@
+"""Hidden information on the wire: every payload a receiver gets is identical across worlds it cannot tell apart.
+
+The conformance suite's method applied to the server's payloads: at many positions of random games of every game
+and player count, the world is re-dealt for a seat (``resample_from_infostate``), and everything the server would
+send that seat (the ``state`` frame with its whole log, the seats and clock, its refusals) and a spectator (every
+seat's re-deal keeps the public view) must not change. Issue "Play online" (hidden information).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import meeple
+from meeple.core import game_class
+from meeple.core.errors import MeepleError
+from meeple.core.registry import load_game
+from meeple.core.rng import Rng
+from meeple.core.state import SPECTATOR, State
+from meeple.server.clock import new_clock
+from meeple.server.hub import Connection, state_frames
+from meeple.server.protocol import ClockSpec
+from meeple.server.tables import LiveTable, MoveRefused, SeatState, check_move
+from meeple.server.views import LogCache
+
+CASES = [
+    (name, n)
+    for name in meeple.registered_games()
+    for n in range(game_class(name).min_players, game_class(name).max_players + 1)
+]
+
+
+class _Capture:
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+
+
+def _table(state: State[Any]) -> LiveTable:
+    n = state.game.num_players
+    seats = [SeatState("human" if s % 2 == 0 else "bot:random", connected=s == 0) for s in range(n)]
+    clock = new_clock(ClockSpec(initial=300, increment=5), n)
+    return LiveTable(
+        id="t",
+        game=state.game.name,
+        params=state.game.params_dict(),
+        seed=0,
+        created=0.0,
+        grace=60.0,
+        substitute="easy",
+        state=state,
+        seats=seats,
+        clock=clock,
+        version=len(state.history),
+    )
+
+
+def _frame(state: State[Any], seat: int | None) -> dict[str, Any]:
+    """The exact ``state`` message a new connection of ``seat`` is sent (whole log)."""
+    conn = Connection(None, seat)
+    state_frames(_table(state), [conn], force={conn})
+    return _decoded(conn)
+
+
+def _decoded(conn: Connection) -> dict[str, Any]:
+    import json
+
+    text = conn.queue.get_nowait()
+    assert text is not None
+    message: dict[str, Any] = json.loads(text)
+    return message
+
+
+def _refusals(state: State[Any], seat: int, rng: Rng) -> list[str]:
+    """What the server answers ``seat`` for a stale version, and for a few wrong or illegal actions."""
+    live = _table(state)
+    out = []
+    for version in (0, 10**6):
+        try:
+            check_move(live, seat, version, by_bot=False)
+            out.append("accepted")
+        except MoveRefused as exc:
+            out.append(f"{exc.code}: {exc}")
+    codes = [rng.randrange(state.game.codec.num_distinct_actions) for _ in range(3)]
+    for action in [*codes, 10**12, {"type": "nonsense"}]:
+        copy = state.clone()
+        try:
+            copy.apply_action(action, player=seat)
+            out.append("applied")
+        except MeepleError as exc:
+            out.append(f"{type(exc).__name__}: {exc}")
+    return out
+
+
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_no_payload_differs_across_worlds_the_receiver_cannot_tell_apart(name: str, players: int) -> None:
+    game = load_game(name, players=players)
+    checked = 0
+    for seed in range(2):
+        state = game.new_initial_state(seed)
+        rng = Rng(seed)
+        caches = {p: LogCache(p) for p in [SPECTATOR, *range(players)]}
+        step = 0
+        while not state.is_terminal():
+            for p, cache in caches.items():  # the incremental log is always the whole redacted log
+                assert cache.update(state) == state.history_texts(p)
+            if step % 5 == 0:
+                public = _frame(state, None)
+                for seat in range(players):
+                    world = state.resample_from_infostate(seat, rng.fork())
+                    assert _frame(world, seat) == _frame(state, seat), f"{name} seat {seat} step {step}"
+                    assert _frame(world, None) == public, f"{name} spectator step {step}"
+                    probe = rng.fork()
+                    assert _refusals(world, seat, probe.clone()) == _refusals(state, seat, probe.clone())
+                    checked += 1
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+            step += 1
+    assert checked >= 10
+
+
+def test_the_lobby_and_a_live_tables_views_hold_no_secret(client) -> None:
+    from tests.server.helpers import create
+
+    seed = 987654321987
+    table, tokens = create(client, "capitol", ["human", "human", "bot:random"], seed=seed)
+    texts = [
+        client.get("/api/tables").text,
+        client.get(f"/api/tables/{table}").text,
+        client.get(f"/api/tables/{table}/record").text,
+        client.get(f"/api/tables/{table}/replay").text,
+    ]
+    for text in texts:
+        assert str(seed) not in text
+        assert not any(token in text for token in tokens.values())
+    assert '"seed"' not in texts[0] and '"token' not in texts[0]
