@@ -5,11 +5,14 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import random
 import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
+import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -126,20 +129,85 @@ def _pg_bin(name: str) -> str:
 
 @contextlib.contextmanager
 def postgres(base: Path) -> Iterator[str]:
-    """Start a throw-away PostgreSQL (Debian's package) in ``base``; yield its SQLAlchemy URL; stop it."""
-    data, sockets = base / "pgdata", base / "pgsock"
-    sockets.mkdir(parents=True)
+    """Start a throw-away PostgreSQL (Debian's package); yield its SQLAlchemy URL; stop it and remove its files.
+
+    As root, the cluster lives in a fresh directory of ``/tmp`` owned by the ``postgres`` user (PostgreSQL refuses
+    to run as root, and pytest's own temporary directories are closed to other users); else in ``base``.
+    """
     as_user: list[str] = []
-    if os.geteuid() == 0:  # PostgreSQL refuses to run as root: run it as its own system user
+    if os.geteuid() == 0:
         as_user = ["runuser", "-u", "postgres", "--"]
+        base = Path(tempfile.mkdtemp(prefix="meeple-pg-"))
         shutil.chown(base, "postgres")
-        shutil.chown(sockets, "postgres")
+    data, sockets = base / "pgdata", base / "pgsock"
     port = free_port()
-    run = {"check": True, "stdout": subprocess.DEVNULL, "stderr": subprocess.PIPE}
-    subprocess.run([*as_user, _pg_bin("initdb"), "-D", str(data), "-U", "postgres", "--auth=trust"], **run)  # type: ignore[call-overload]
-    options = f"-p {port} -k {sockets} -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=off"
-    subprocess.run([*as_user, _pg_bin("pg_ctl"), "-D", str(data), "-o", options, "-w", "start"], **run)  # type: ignore[call-overload]
+
+    def run(*command: str) -> None:
+        done = subprocess.run([*as_user, *command], capture_output=True, text=True)
+        assert done.returncode == 0, f"{command[0]} failed: {done.stdout}{done.stderr}"
+
     try:
+        run("mkdir", "-p", str(sockets))
+        run(_pg_bin("initdb"), "-D", str(data), "-U", "postgres", "--auth=trust")
+        options = f"-p {port} -k {sockets} -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=off"
+        run(_pg_bin("pg_ctl"), "-D", str(data), "-o", options, "-l", str(base / "pg.log"), "-w", "start")
         yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres"
     finally:
-        subprocess.run([*as_user, _pg_bin("pg_ctl"), "-D", str(data), "-m", "immediate", "stop"], check=False)
+        subprocess.run([*as_user, _pg_bin("pg_ctl"), "-D", str(data), "-m", "immediate", "stop"], capture_output=True)
+        if as_user:
+            shutil.rmtree(base, ignore_errors=True)
+
+
+class RandomSeat(threading.Thread):
+    """A WebSocket client that plays random legal moves for one seat, remembering which moves were acknowledged.
+
+    A move is acknowledged when a ``state`` frame with a higher version arrives: the server commits before it
+    broadcasts, so an acknowledged move is in the database.
+    """
+
+    def __init__(self, url: str, table: str, token: str | None, seed: int, pause: float = 0.0) -> None:
+        super().__init__(daemon=True)
+        self.ws_url = f"{url.replace('http', 'ws', 1)}/api/tables/{table}/ws" + (f"?token={token}" if token else "")
+        self.rng = random.Random(seed)
+        self.pause = pause
+        self.acked: list[str] = []
+        self.frames: list[dict[str, Any]] = []
+        self.errors: list[dict[str, Any]] = []
+        self.finished = threading.Event()
+        self.closed = False
+
+    def run(self) -> None:
+        from websockets.exceptions import ConnectionClosed
+        from websockets.sync.client import connect
+
+        try:
+            with connect(self.ws_url, open_timeout=30) as ws:
+                self._play(ws)
+        except (ConnectionClosed, OSError, TimeoutError):
+            self.closed = True
+
+    def _play(self, ws: Any) -> None:
+        sent: tuple[str, int] | None = None
+        while True:
+            message = json.loads(ws.recv(timeout=120))
+            if message["type"] == "error":
+                self.errors.append(message)
+                sent = None
+                continue
+            if message["type"] != "state":
+                continue
+            self.frames.append(message)
+            if sent is not None and message["version"] > sent[1]:
+                self.acked.append(sent[0])
+                sent = None
+            if message["status"] == "finished":
+                self.finished.set()
+                return
+            if message["legal_actions"] and sent is None:
+                if self.pause:
+                    time.sleep(self.pause)
+                action = self.rng.choice(message["legal_actions"])
+                move_id = f"{self.rng.getrandbits(48):x}"
+                move = {"type": "move", "version": message["version"], "action": action["code"], "move_id": move_id}
+                ws.send(json.dumps(move))
+                sent = (move_id, message["version"])
