@@ -93,7 +93,8 @@ class ServerProcess:
         command = [sys.executable, "-m", "meeple", "serve", "--port", str(self.port), "--db", self.db]
         command += ["--allow-seed", "--bot-workers", str(self.workers)]
         out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
-        self.proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
+        # a session of its own: kill() takes the bot worker processes down with the server, as a crash would
+        self.proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             assert self.proc.poll() is None, f"the server exited ({self.proc.returncode}); see {self.log}"
@@ -105,8 +106,9 @@ class ServerProcess:
 
     def kill(self) -> None:
         """SIGKILL: no clean shutdown."""
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
+        if self.proc is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.proc.pid, signal.SIGKILL)
             self.proc.wait(30)
 
     def stop(self) -> None:
@@ -115,7 +117,8 @@ class ServerProcess:
             try:
                 self.proc.wait(15)
             except subprocess.TimeoutExpired:
-                self.kill()
+                pass
+        self.kill()  # and whatever is left of its process group
 
 
 def _pg_bin(name: str) -> str:

@@ -94,9 +94,9 @@ def serve(
     config = ServerConfig(db=url, allow_seed=allow_seed)
     if bot_workers is not None:
         config = ServerConfig(db=url, bot_workers=bot_workers, allow_seed=allow_seed)
-    console.print(f"Serving on {base} (database {escape(url)}); the API is documented at {base}/docs")
+    console.print(f"Serving on {base} (database {escape(url)}); the API is documented at {base}/docs", soft_wrap=True)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    uvicorn.run(create_app(config), host=host, port=port, log_level="warning", ws="websockets")
+    uvicorn.run(create_app(config), host=host, port=port, log_level="warning", ws="websockets-sansio")
 
 
 def _host_table(

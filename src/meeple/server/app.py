@@ -276,9 +276,8 @@ async def _handle(text: str, hub: Hub, service: TableService, live: LiveTable, c
             applied = await service.submit(live, conn.seat, message.action, message.version, message.move_id)
         except MoveRefused as exc:
             conn.send({"type": "error", "code": exc.code, "message": str(exc), "move_id": message.move_id})
-            if exc.code == "stale_version":
-                async with live.lock:
-                    hub.resend(live, conn)
+            async with live.lock:  # then the current state, to act on
+                hub.resend(live, conn)
             return
         if not applied:
             async with live.lock:

@@ -132,12 +132,9 @@ class Hub:
         if live is None:
             return
         try:
-            live = await self.service.get(table_id)
+            await self.service.sync(live)  # bots are started by the process that committed the change
         except Exception:  # noqa: BLE001 - a failed refresh is retried at the next notification or use
             log.exception("refresh of table %s failed", table_id)
-            return
-        self.changed(live)
-        self.service.start_bot(live)
 
 
 class Listener:

@@ -327,7 +327,8 @@ class TableService:
         if row.version > live.version:
             events = s.scalars(
                 select(EventRow.action)
-                .where(EventRow.table_id == live.id, EventRow.version > live.version)
+                # bounded by the row's version: a read without the row lock may see later commits here
+                .where(EventRow.table_id == live.id, EventRow.version > live.version, EventRow.version <= row.version)
                 .order_by(EventRow.version)
             )
             for action in events:
@@ -471,8 +472,8 @@ class TableService:
         """
         async with live.lock:
             applied = await asyncio.to_thread(self._tx_move, live, seat, action, version, move_id, by_bot)
-        if applied:
-            self._changed(live)
+            if applied:
+                self._changed(live)
         return applied
 
     async def take_back(self, live: LiveTable, seat: int) -> None:
@@ -487,8 +488,8 @@ class TableService:
 
         async with live.lock:
             changed = await asyncio.to_thread(self._guarded, live, work)
-        if changed:
-            self._changed(live)
+            if changed:
+                self._changed(live)
 
     # ------------------------------------------------------------------ presence
     async def presence(self, live: LiveTable, seat: int, delta: int) -> None:
@@ -510,7 +511,7 @@ class TableService:
 
         async with live.lock:
             await asyncio.to_thread(self._guarded, live, work)
-        self._changed(live)
+            self._changed(live)
 
     def heartbeat(self) -> list[str]:
         """Refresh this process's presence rows; close those of dead processes; return the tables that changed."""
@@ -598,12 +599,20 @@ class TableService:
             return
         async with live.lock:
             changed = await asyncio.to_thread(self._tx_evaluate, live)
-        if changed:
-            self._changed(live)
-        else:
-            self.start_bot(live)
+            if changed:
+                self._changed(live)
+            else:
+                self.start_bot(live)
+
+    async def sync(self, live: LiveTable) -> None:
+        """Bring a cached table up to the database (another process changed it) and announce it."""
+        async with live.lock:
+            await asyncio.to_thread(self._read_sync, live)
+            if self.on_change is not None:
+                self.on_change(live)
 
     def _changed(self, live: LiveTable) -> None:
+        """Announce a committed change; called with ``live.lock`` held, so frames see one consistent state."""
         if self.on_change is not None:
             self.on_change(live)
         self.start_bot(live)
@@ -635,11 +644,10 @@ class TableService:
             try:
                 async with live.lock:
                     applied = await asyncio.to_thread(self._tx_move, live, seat, action, version, None, True)
+                    if applied and self.on_change is not None:
+                        self.on_change(live)
             except MoveRefused as exc:
                 log.debug("bot move at table %s dropped: %s", live.id, exc)
-                continue
-            if applied and self.on_change is not None:
-                self.on_change(live)
 
 
 def check_move(live: LiveTable, seat: int, version: int, by_bot: bool) -> None:
