@@ -90,6 +90,8 @@ class Load:
 
 
 def _cpu_seconds(pid: int) -> float:
+    if not pid:
+        return float("nan")
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     import os
 
@@ -135,7 +137,13 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=10)
     parser.add_argument("--game", default="caprice")
     parser.add_argument("--db", choices=["sqlite", "postgres"], default="sqlite")
+    parser.add_argument("--url", help="load a server already running here (e.g. under a profiler) instead")
+    parser.add_argument("--pid", type=int, default=0, help="with --url: the server's process id (CPU seconds)")
     args = parser.parse_args()
+    if args.url:
+        result = asyncio.run(run(args.url, args.pid, args.tables, args.game, args.seconds, args.warmup))
+        print(json.dumps({"db": "given", "game": args.game, **result}))
+        return
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository root: the test helpers
     from tests.server.helpers import ServerProcess, postgres
 

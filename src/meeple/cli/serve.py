@@ -96,7 +96,15 @@ def serve(
         config = ServerConfig(db=url, bot_workers=bot_workers, allow_seed=allow_seed)
     console.print(f"Serving on {base} (database {escape(url)}); the API is documented at {base}/docs", soft_wrap=True)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    uvicorn.run(create_app(config), host=host, port=port, log_level="warning", ws="websockets-sansio")
+    # no per-message deflate: frames are small and compressing them cost more CPU than the rest of a move
+    uvicorn.run(
+        create_app(config),
+        host=host,
+        port=port,
+        log_level="warning",
+        ws="websockets-sansio",
+        ws_per_message_deflate=False,
+    )
 
 
 def _host_table(

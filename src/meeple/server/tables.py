@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Engine, delete, func, select, update
+from sqlalchemy import JSON, Connection, Engine, bindparam, delete, func, insert, select, update
 from sqlalchemy.orm import Session
 
 from meeple.bots.factory import make_bot
@@ -50,6 +50,44 @@ STALE = 3 * HEARTBEAT
 """A presence row not refreshed for this long belongs to a dead process: its connections count as closed."""
 
 
+# The statements of every move, built once (bound parameters ``b_*``): building a statement costs more than running it.
+_HEAD = select(TableRow.version, TableRow.rev, TableRow.status, TableRow.clock, TableRow.deadline).where(
+    TableRow.id == bindparam("b_id")
+)
+_HEAD_LOCKED = _HEAD.with_for_update()
+_EVENTS_BETWEEN = (
+    select(EventRow.action)
+    .where(
+        EventRow.table_id == bindparam("b_id"),
+        EventRow.version > bindparam("b_after"),
+        EventRow.version <= bindparam("b_upto"),
+    )
+    .order_by(EventRow.version)
+)
+_SEEN_MOVE = select(EventRow.version).where(
+    EventRow.table_id == bindparam("b_id"),
+    EventRow.seat == bindparam("b_seat"),
+    EventRow.move_id == bindparam("b_move_id"),
+)
+_INSERT_EVENT = insert(EventRow)
+_UPDATE_TABLE = (
+    update(TableRow)
+    .where(TableRow.id == bindparam("b_id"))
+    .values(
+        version=bindparam("b_version"),
+        rev=bindparam("b_rev"),
+        status=bindparam("b_status"),
+        clock=bindparam("b_clock", type_=JSON),
+        deadline=bindparam("b_deadline"),
+    )
+)
+_UPDATE_SEAT = (
+    update(SeatRow)
+    .where(SeatRow.table_id == bindparam("b_id"), SeatRow.seat == bindparam("b_seat"))
+    .values(bot_played=bindparam("b_bot_played"), reason=bindparam("b_reason"))
+)
+
+
 class TableNotFound(MeepleError, LookupError):
     """No table has this id."""
 
@@ -65,6 +103,17 @@ class MoveRefused(MeepleError, ValueError):
 def hash_token(token: str) -> str:
     """The stored form of a seat token (SHA-256): the database never holds a token itself."""
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+@dataclass
+class RowHead:
+    """The columns of a table row that change during play, as read (and locked) by a transaction."""
+
+    version: int
+    rev: int
+    status: str
+    clock: dict[str, Any] | None
+    deadline: float | None
 
 
 @dataclass
@@ -122,6 +171,8 @@ class LiveTable:
     conns: set[Any] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bot_task: asyncio.Task[None] | None = None
+    seats_dirty: set[int] = field(default_factory=set)
+    """Seats whose ``bot_played``/``reason`` changed in the transaction under way (written by _finish_change)."""
 
     def log_of(self, seat: int | None) -> list[LogLine]:
         """The redacted log of ``seat`` (None: spectator), kept up to date incrementally."""
@@ -291,10 +342,12 @@ class TableService:
         return live
 
     def _load(self, table_id: str) -> LiveTable:
-        with Session(self.engine) as s:
-            row = s.get(TableRow, table_id)
+        with Session(self.engine) as session:
+            row = session.get(TableRow, table_id)
             if row is None:
                 raise TableNotFound(f"no table {table_id!r}")
+            session.expunge(row)
+        with self.engine.connect() as s:
             game = load_game(row.game, **row.params)
             live = LiveTable(
                 id=row.id,
@@ -308,29 +361,23 @@ class TableService:
                 seats=[],
                 stale=True,
             )
-            self._sync(s, live, row)
+            self._sync(s, live, self._lock_row(s, table_id, lock=False))
         return live
 
     # ------------------------------------------------------------------ catching up with the database
     def _read_sync(self, live: LiveTable) -> None:
-        with Session(self.engine) as s:
-            row = s.get(TableRow, live.id)
-            assert row is not None
-            self._sync(s, live, row)
+        with self.engine.connect() as s:
+            self._sync(s, live, self._lock_row(s, live.id, lock=False))
 
-    def _sync(self, s: Session, live: LiveTable, row: TableRow) -> None:
+    def _sync(self, s: Connection, live: LiveTable, row: RowHead) -> None:
         """Bring ``live`` up to ``row``: replay new events, reload seats, clock and presence if the row changed."""
         if live.stale:
-            live.state = load_game(row.game, **row.params).new_initial_state(row.seed)
+            live.state = load_game(live.game, **live.params).new_initial_state(live.seed)
             live.version = 0
             live.logs.clear()
         if row.version > live.version:
-            events = s.scalars(
-                select(EventRow.action)
-                # bounded by the row's version: a read without the row lock may see later commits here
-                .where(EventRow.table_id == live.id, EventRow.version > live.version, EventRow.version <= row.version)
-                .order_by(EventRow.version)
-            )
+            # bounded by the row's version: a read without the row lock may see later commits here
+            events = s.scalars(_EVENTS_BETWEEN, {"b_id": live.id, "b_after": live.version, "b_upto": row.version})
             for action in events:
                 live.state.apply_action(action)
             live.version = row.version
@@ -341,9 +388,21 @@ class TableService:
             live.rev = row.rev
         live.stale = False
 
-    def _sync_seats(self, s: Session, live: LiveTable) -> None:
-        rows = list(s.scalars(select(SeatRow).where(SeatRow.table_id == live.id).order_by(SeatRow.seat)))
-        presence = list(s.scalars(select(PresenceRow).where(PresenceRow.table_id == live.id)))
+    def _sync_seats(self, s: Connection, live: LiveTable) -> None:
+        rows = list(
+            s.execute(
+                select(SeatRow.seat, SeatRow.player, SeatRow.bot_played, SeatRow.reason)
+                .where(SeatRow.table_id == live.id)
+                .order_by(SeatRow.seat)
+            )
+        )
+        presence = list(
+            s.execute(
+                select(PresenceRow.seat, PresenceRow.connections, PresenceRow.seen_at).where(
+                    PresenceRow.table_id == live.id
+                )
+            )
+        )
         now = self.now()
         seats = []
         for r in rows:
@@ -353,35 +412,40 @@ class TableService:
             seats.append(SeatState(r.player, r.bot_played, r.reason, connected, away))
         live.seats = seats
 
-    def _lock_row(self, s: Session, table_id: str) -> TableRow:
-        """The table row, locked for this transaction (PostgreSQL row lock; SQLite's BEGIN IMMEDIATE)."""
-        stmt = select(TableRow).where(TableRow.id == table_id)
-        if self.postgres:
-            stmt = stmt.with_for_update()
-        row = s.scalars(stmt).one_or_none()
-        if row is None:
-            raise TableNotFound(f"no table {table_id!r}")
-        return row
+    def _lock_row(self, s: Connection, table_id: str, lock: bool = True) -> RowHead:
+        """The table row's changing columns, locked for this transaction unless ``lock`` is False.
 
-    def _finish_change(self, s: Session, live: LiveTable, row: TableRow) -> None:
-        """Write the cache's seats, clock, status and deadline to ``row``, bump its revision, notify others."""
-        now = self.now()
-        row.rev = row.rev + 1
-        row.status = live.status
-        row.clock = None if live.clock is None else _copy_clock(live.clock)
-        row.deadline = live.deadline(now)
-        for seat_row in s.scalars(select(SeatRow).where(SeatRow.table_id == live.id)):
-            seat = live.seats[seat_row.seat]
-            if (seat_row.bot_played, seat_row.reason) != (seat.bot_played, seat.reason):
-                seat_row.bot_played, seat_row.reason = seat.bot_played, seat.reason
+        PostgreSQL takes a row lock; SQLite's ``BEGIN IMMEDIATE`` holds the database's write lock already. Core
+        statements, not the ORM: this runs for every move.
+        """
+        stmt = _HEAD_LOCKED if lock and self.postgres else _HEAD
+        found = s.execute(stmt, {"b_id": table_id}).one_or_none()
+        if found is None:
+            raise TableNotFound(f"no table {table_id!r}")
+        return RowHead(*found)
+
+    def _finish_change(self, s: Connection, live: LiveTable, row: RowHead) -> None:
+        """Write the cache's version, changed seats, clock, status and deadline, bump the revision, notify others."""
+        rev = row.rev + 1
+        deadline = live.deadline(self.now())
+        values = {"b_version": live.version, "b_rev": rev, "b_status": live.status, "b_clock": live.clock}
+        s.execute(_UPDATE_TABLE, {"b_id": live.id, "b_deadline": deadline, **values})
+        for i in sorted(live.seats_dirty):
+            seat = live.seats[i]
+            s.execute(
+                _UPDATE_SEAT, {"b_id": live.id, "b_seat": i, "b_bot_played": seat.bot_played, "b_reason": seat.reason}
+            )
+        live.seats_dirty.clear()
         if self.postgres:
             s.execute(select(func.pg_notify(NOTIFY_CHANNEL, live.id)))
-        live.rev = row.rev
+        row.rev = rev
+        row.deadline = deadline
+        live.rev = rev
 
-    def _guarded(self, live: LiveTable, work: Callable[[Session, TableRow], Any]) -> Any:
+    def _guarded(self, live: LiveTable, work: Callable[[Connection, RowHead], Any]) -> Any:
         """Run ``work`` in one locked transaction; if anything fails, the cache is rebuilt at its next use."""
         try:
-            with Session(self.engine, expire_on_commit=False) as s, s.begin():
+            with self.engine.begin() as s:
                 row = self._lock_row(s, live.id)
                 self._sync(s, live, row)
                 return work(s, row)
@@ -406,13 +470,9 @@ class TableService:
         ``version`` is the sender's view version (a human) or the table's version (a bot).
         """
 
-        def work(s: Session, row: TableRow) -> bool:
+        def work(s: Connection, row: RowHead) -> bool:
             if move_id is not None:
-                seen = s.scalar(
-                    select(EventRow.version).where(
-                        EventRow.table_id == live.id, EventRow.seat == seat, EventRow.move_id == move_id
-                    )
-                )
+                seen = s.scalar(_SEEN_MOVE, {"b_id": live.id, "b_seat": seat, "b_move_id": move_id})
                 if seen is not None:
                     return False
             check_move(live, seat, version, by_bot)
@@ -425,18 +485,8 @@ class TableService:
             now = self.now()
             applied = live.state.history[-1][1]
             live.version += 1
-            s.add(
-                EventRow(
-                    table_id=live.id,
-                    version=live.version,
-                    seat=seat,
-                    action=applied.to_json(),
-                    move_id=move_id,
-                    by_bot=by_bot,
-                    at=now,
-                )
-            )
-            row.version = live.version
+            event = {"version": live.version, "seat": seat, "action": applied.to_json(), "move_id": move_id}
+            s.execute(_INSERT_EVENT, {"table_id": live.id, "by_bot": by_bot, "at": now, **event})
             if not by_bot and live.seats[seat].bot_played:
                 self._return_seat(live, seat, now)
             if live.state.is_terminal():
@@ -452,6 +502,7 @@ class TableService:
         """The human of a bot-played seat takes it back (a move, a ``return`` message, or a reconnection)."""
         state = live.seats[seat]
         state.bot_played, state.reason = False, None
+        live.seats_dirty.add(seat)
         if live.clock is not None:
             clocks.refill_on_return(live.clock, seat)
             clocks.pass_turn(live.clock, live.clocked_seat(), now)
@@ -479,7 +530,7 @@ class TableService:
     async def take_back(self, live: LiveTable, seat: int) -> None:
         """A human takes their bot-played seat back (the ``return`` message); nothing happens if it is not."""
 
-        def work(s: Session, row: TableRow) -> bool:
+        def work(s: Connection, row: RowHead) -> bool:
             if not live.seats[seat].bot_played:
                 return False
             self._return_seat(live, seat, self.now())
@@ -495,15 +546,15 @@ class TableService:
     async def presence(self, live: LiveTable, seat: int, delta: int) -> None:
         """One connection of ``seat`` opened (+1) or closed (-1) in this process; an away seat's human returns."""
 
-        def work(s: Session, row: TableRow) -> None:
+        def work(s: Connection, row: RowHead) -> None:
             now = self.now()
-            p = s.get(PresenceRow, (live.id, seat, self.process))
-            if p is None:
-                p = PresenceRow(table_id=live.id, seat=seat, process=self.process, connections=0, seen_at=now)
-                s.add(p)
-            p.connections = max(0, p.connections + delta)
-            p.seen_at = now
-            s.flush()
+            key = (PresenceRow.table_id == live.id, PresenceRow.seat == seat, PresenceRow.process == self.process)
+            count = s.scalar(select(PresenceRow.connections).where(*key))
+            if count is None:
+                row_values = {"table_id": live.id, "seat": seat, "process": self.process}
+                s.execute(insert(PresenceRow).values(**row_values, connections=max(0, delta), seen_at=now))
+            else:
+                s.execute(update(PresenceRow).where(*key).values(connections=max(0, count + delta), seen_at=now))
             self._sync_seats(s, live)
             if delta > 0 and live.seats[seat].bot_played and live.seats[seat].reason == "away":
                 self._return_seat(live, seat, now)
@@ -566,7 +617,7 @@ class TableService:
     def _tx_evaluate(self, live: LiveTable) -> bool:
         """Replace a timed-out or away human by the substitute bot; reset the deadline. True if something changed."""
 
-        def work(s: Session, row: TableRow) -> bool:
+        def work(s: Connection, row: RowHead) -> bool:
             now = self.now()
             m = live.mover()
             changed = False
@@ -576,6 +627,7 @@ class TableService:
                 away_out = live.grace is not None and not seat.connected and seat.away_since + live.grace <= now
                 if seat.is_human and (clock_out or away_out):
                     seat.bot_played, seat.reason = True, ("time" if clock_out else "away")
+                    live.seats_dirty.add(m)
                     if live.clock is not None:
                         if clock_out:
                             clocks.time_out(live.clock)
@@ -681,8 +733,3 @@ def _check_bot(spec: str, game: str, where: str) -> None:
         make_bot(spec, game, 0)
     except (MeepleError, ValueError) as exc:
         raise InvalidParameterError(f"{where}: {exc}") from None
-
-
-def _copy_clock(clock: dict[str, Any]) -> dict[str, Any]:
-    """A copy for the JSON column (SQLAlchemy sees a change only when a new object is assigned)."""
-    return {**clock, "banks": list(clock["banks"]), "spec": dict(clock["spec"])}
