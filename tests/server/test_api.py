@@ -256,3 +256,30 @@ def test_an_away_seat_is_bot_played_after_the_grace_period_and_returns_on_reconn
         with client.websocket_connect(url0) as ws0:
             ws0.receive_json()
             _wait_for(ws0, lambda f: f["seats"][0]["connected"] and not f["seats"][0]["bot_played"])
+
+
+def test_meeple_replay_reads_a_finished_tables_record(client: TestClient, tmp_path) -> None:
+    from typer.testing import CliRunner
+
+    from meeple.cli.app import app
+
+    table, _ = create(client, "caprice", ["bot:random", "bot:random"], seed=8)
+    deadline = time.monotonic() + 60
+    while client.get(f"/api/tables/{table}").json()["status"] != "finished":
+        assert time.monotonic() < deadline, "the bots did not finish"
+        time.sleep(0.05)
+    path = tmp_path / "game.jsonl"
+    path.write_text(client.get(f"/api/tables/{table}/record").text + "\n")
+    result = CliRunner().invoke(app, ["replay", str(path), "--auto"])
+    assert result.exit_code == 0, result.output
+    assert "Final scores" in result.output
+
+
+def test_the_openapi_schema_documents_every_route_and_message(client: TestClient) -> None:
+    schema = client.get("/openapi.json").json()
+    assert {"/api/games", "/api/tables", "/api/tables/{table_id}", "/api/tables/{table_id}/record"} <= set(
+        schema["paths"]
+    )
+    assert {"CreateTable", "TableCreated", "TableSummary", "TableView", "StateMessage", "MoveMessage"} <= set(
+        schema["components"]["schemas"]
+    )

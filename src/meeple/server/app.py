@@ -15,10 +15,12 @@ import logging
 import os
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, HTTPException, Query, WebSocket, WebSocketDisconnect
+from fastapi.openapi.utils import get_openapi
 from pydantic import TypeAdapter, ValidationError
+from pydantic.json_schema import models_json_schema
 
 from meeple.core.errors import MeepleError
 from meeple.core.records import GameRecord
@@ -27,6 +29,7 @@ from meeple.server.bots import BotPool
 from meeple.server.db import make_engine, migrate
 from meeple.server.hub import Connection, Hub, Listener
 from meeple.server.protocol import (
+    WEBSOCKET_MESSAGES,
     ClientMessage,
     CreateTable,
     MoveMessage,
@@ -101,6 +104,19 @@ def create_app(config: ServerConfig) -> FastAPI:
         summary="Authoritative tables for Citadels, Capitol, Capital Lux 2 and Caprice (docs/server.md).",
         lifespan=lifespan,
     )
+
+    def openapi() -> dict[str, Any]:
+        """FastAPI's schema of the REST routes, plus the WebSocket messages (which OpenAPI cannot describe)."""
+        if app.openapi_schema is None:
+            schema = get_openapi(title=app.title, version=app.version, summary=app.summary, routes=app.routes)
+            mode: Literal["validation"] = "validation"
+            models = [(m, mode) for m in WEBSOCKET_MESSAGES]
+            _, defs = models_json_schema(models, ref_template="#/components/schemas/{model}")
+            schema.setdefault("components", {}).setdefault("schemas", {}).update(defs.get("$defs", {}))
+            app.openapi_schema = schema
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
     def service() -> TableService:
         s: TableService = state["service"]

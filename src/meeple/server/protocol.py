@@ -186,6 +186,16 @@ class PingMessage(_Strict):
 
 ClientMessage = Annotated[MoveMessage | ReturnMessage | PingMessage, Field(discriminator="type")]
 
+WEBSOCKET_MESSAGES: tuple[type[BaseModel], ...] = (
+    HelloMessage,
+    StateMessage,
+    ErrorMessage,
+    MoveMessage,
+    ReturnMessage,
+    PingMessage,
+)
+"""The frames of ``/api/tables/{id}/ws``, added to the OpenAPI schema's components."""
+
 
 class ReplayStep(BaseModel):
     """``GET /api/tables/{id}/replay``: a finished table at one version, from one seat or the full view."""
