@@ -118,9 +118,11 @@ class Hub:
         state_frames(live, [conn], force={conn})
 
     def leave(self, live: LiveTable, conn: Connection) -> None:
-        """Unregister a connection."""
+        """Unregister a connection; a finished table nobody watches leaves this process's cache."""
         live.conns.discard(conn)
         conn.close()
+        if not live.conns and live.status == "finished":
+            self.service.tables.pop(live.id, None)
 
     def resend(self, live: LiveTable, conn: Connection) -> None:
         """Send the current state again to one connection (a repeated move, a stale version, ``sync``)."""
