@@ -267,7 +267,12 @@ async def _serve(websocket: WebSocket, hub: Hub, service: TableService, live: Li
     try:
         while True:
             text = await websocket.receive_text()
-            await _handle(text, hub, service, live, conn)
+            try:
+                await _handle(text, hub, service, live, conn)
+            except Exception:  # noqa: BLE001 - a database or server fault: say so, keep the connection
+                log.exception("table %s: a message could not be handled", live.id)
+                message = "the server could not handle this message now (nothing was changed); try again"
+                conn.send({"type": "error", "code": "server_error", "message": message})
     except WebSocketDisconnect:
         pass
     finally:

@@ -65,7 +65,10 @@ def state_frames(live: LiveTable, conns: list[Connection], force: set[Connection
     """Queue a ``state`` message to each connection of ``conns`` whose view changed (or that is in ``force``).
 
     The game part of a frame is computed once per receiver seat; the log part is what each connection has not had.
+    Nothing is sent while the table's cache is stale (a failed transaction it could not rebuild from yet).
     """
+    if live.stale:
+        return
     common = {"status": live.status, "seats": live.public_seats(), "clock": clock_view(live.clock)}
     views: dict[int, dict[str, Any]] = {}
     for conn in conns:

@@ -157,7 +157,14 @@ class ErrorMessage(BaseModel):
 
     type: Literal["error"] = "error"
     code: Literal[
-        "bad_message", "bad_token", "stale_version", "not_your_turn", "illegal_action", "game_over", "spectator"
+        "bad_message",
+        "bad_token",
+        "stale_version",
+        "not_your_turn",
+        "illegal_action",
+        "game_over",
+        "spectator",
+        "server_error",
     ]
     message: str
     move_id: str | None = None

@@ -11,6 +11,7 @@ Rules: issue "Play online: an authoritative game server" (guarantees).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
 import secrets
@@ -452,7 +453,9 @@ class TableService:
         except MoveRefused:
             raise  # refused before anything changed
         except BaseException:
-            live.stale = True
+            live.stale = True  # the cache may hold what was rolled back: rebuild it from the database now
+            with contextlib.suppress(Exception):
+                self._read_sync(live)
             raise
 
     # ------------------------------------------------------------------ moves
