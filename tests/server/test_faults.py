@@ -28,3 +28,31 @@ def test_a_failing_transaction_answers_server_error_and_the_table_goes_on(client
         assert next_of(ws)["version"] == s["version"]  # the failed move was rolled back, the cache rebuilt
         ws.send_json(move)
         assert next_of(ws)["version"] == s["version"] + 1
+
+
+def test_a_bot_pool_whose_worker_died_is_replaced() -> None:
+    import asyncio
+    import os
+    import signal
+
+    from meeple.core.registry import load_game
+    from meeple.server.bots import BotPool
+
+    state = load_game("caprice", players=2).new_initial_state(3)
+    pool = BotPool(1)
+
+    async def run() -> tuple[dict, dict]:
+        first = await pool.choose("caprice", {"players": 2}, state.to_json(), state.current_player(), "random", 1)
+        executor = pool._executor
+        assert executor is not None
+        for pid in list(executor._processes):  # type: ignore[attr-defined]
+            os.kill(pid, signal.SIGKILL)
+        await asyncio.sleep(0.5)
+        second = await pool.choose("caprice", {"players": 2}, state.to_json(), state.current_player(), "random", 1)
+        return first, second
+
+    try:
+        first, second = asyncio.run(run())
+    finally:
+        pool.close()
+    assert first == second and state.game.action_from_json(first) in state.legal_actions()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 from meeple.bots.factory import make_bot
@@ -66,9 +66,18 @@ class BotPool:
     async def choose(
         self, game: str, params: dict[str, Any], snapshot: dict[str, Any], seat: int, spec: str, seed: int
     ) -> dict[str, Any]:
-        """Return the bot's JSON action without blocking the event loop (raises what the bot raises)."""
+        """Return the bot's JSON action without blocking the event loop (raises what the bot raises).
+
+        A pool broken by a dead worker (killed by the system, out of memory) is replaced and the move asked again
+        once.
+        """
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool(), choose_action, game, params, snapshot, seat, spec, seed)
+        args = (game, params, snapshot, seat, spec, seed)
+        try:
+            return await loop.run_in_executor(self._pool(), choose_action, *args)
+        except BrokenExecutor:
+            self.close()
+            return await loop.run_in_executor(self._pool(), choose_action, *args)
 
     def close(self) -> None:
         """Stop the workers (running moves are abandoned: the table's deadline makes another process retry)."""
