@@ -20,8 +20,8 @@ from meeple.core.rng import Rng
 from meeple.core.state import SPECTATOR, State
 from meeple.server.clock import new_clock
 from meeple.server.hub import Connection, state_frames
+from meeple.server.live import LiveTable, MoveRefused, SeatState, check_move
 from meeple.server.protocol import ClockSpec
-from meeple.server.tables import LiveTable, MoveRefused, SeatState, check_move
 from meeple.server.views import LogCache
 
 CASES = [

@@ -28,6 +28,7 @@ from meeple.core.registry import game_class, registered_games
 from meeple.server.bots import BotPool
 from meeple.server.db import make_engine, migrate
 from meeple.server.hub import Connection, Hub, Listener
+from meeple.server.live import LiveTable, MoveRefused, TableNotFound
 from meeple.server.protocol import (
     WEBSOCKET_MESSAGES,
     ClientMessage,
@@ -39,7 +40,7 @@ from meeple.server.protocol import (
     TableSummary,
     TableView,
 )
-from meeple.server.tables import HEARTBEAT, LiveTable, MoveRefused, TableNotFound, TableService
+from meeple.server.tables import HEARTBEAT, TableService
 from meeple.server.views import game_view
 
 log = logging.getLogger("meeple.server")

@@ -21,7 +21,8 @@ from typing import Any
 from sqlalchemy import Engine
 
 from meeple.server.clock import clock_view
-from meeple.server.tables import NOTIFY_CHANNEL, LiveTable, TableService
+from meeple.server.live import LiveTable
+from meeple.server.tables import NOTIFY_CHANNEL, TableService
 from meeple.server.views import game_view, perspective_of
 
 log = logging.getLogger("meeple.server")

@@ -2,8 +2,8 @@
 
 A move is checked (token, turn, version, legality), applied, appended to the event log and committed in one
 transaction, and only then broadcast (boardgame.io's ``master.ts``; architecture "Playing online"). The cache of a
-table (:class:`LiveTable`) can always be rebuilt from the database: every transaction first brings it up to the
-table row's revision, so another process's moves (PostgreSQL) or a restart lose nothing.
+table (:class:`~meeple.server.live.LiveTable`) can always be rebuilt from the database: every transaction first
+brings it up to the table row's revision, so another process's moves (PostgreSQL) or a restart lose nothing.
 
 Rules: issue "Play online: an authoritative game server" (guarantees).
 """
@@ -17,7 +17,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import JSON, Connection, Engine, bindparam, delete, func, insert, select, update
@@ -32,19 +32,16 @@ from meeple.core.errors import (
     NotYourTurnError,
 )
 from meeple.core.registry import load_game
-from meeple.core.state import State
 from meeple.server import clock as clocks
 from meeple.server.bots import BotPool, bot_seed
 from meeple.server.db import EventRow, PresenceRow, SeatRow, TableRow, is_postgresql
+from meeple.server.live import LiveTable, MoveRefused, SeatState, TableNotFound, check_move
 from meeple.server.protocol import CreateTable
-from meeple.server.views import LogCache, LogLine, perspective_of
 
 log = logging.getLogger("meeple.server")
 
 NOTIFY_CHANNEL = "meeple_tables"
 """PostgreSQL channel on which a process announces that a table changed (payload: the table id)."""
-BOT_WATCHDOG = 30.0
-"""Seconds after which a bot's move not yet played is asked again (by any process): covers a crashed process."""
 HEARTBEAT = 5.0
 """Seconds between a process's presence refreshes."""
 STALE = 3 * HEARTBEAT
@@ -89,18 +86,6 @@ _UPDATE_SEAT = (
 )
 
 
-class TableNotFound(MeepleError, LookupError):
-    """No table has this id."""
-
-
-class MoveRefused(MeepleError, ValueError):
-    """A move the table refuses; ``code`` is the protocol's error code (``stale_version``, ``not_your_turn``...)."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-
-
 def hash_token(token: str) -> str:
     """The stored form of a seat token (SHA-256): the database never holds a token itself."""
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
@@ -115,112 +100,6 @@ class RowHead:
     status: str
     clock: dict[str, Any] | None
     deadline: float | None
-
-
-@dataclass
-class SeatState:
-    """A seat as the cache holds it: who plays it, whether a bot replaces its human, and its presence."""
-
-    player: str
-    bot_played: bool = False
-    reason: str | None = None
-    connected: bool = False
-    away_since: float = 0.0
-
-    @property
-    def is_human(self) -> bool:
-        """A seat created as ``"human"``."""
-        return self.player == "human"
-
-    @property
-    def bot_spec(self) -> str | None:
-        """The spec of the bot that plays this seat now, or None when its human plays it."""
-        if not self.is_human:
-            return self.player.removeprefix("bot:")
-        return None
-
-    def public(self, seat: int) -> dict[str, Any]:
-        """The ``SeatInfo`` payload."""
-        return {
-            "seat": seat,
-            "player": self.player,
-            "connected": self.connected or not self.is_human,
-            "bot_played": self.bot_played,
-            "reason": self.reason,
-        }
-
-
-@dataclass(eq=False)
-class LiveTable:
-    """One table in this process: its state rebuilt from the event log, its seats and clock, its connections."""
-
-    id: str
-    game: str
-    params: dict[str, Any]
-    seed: int
-    created: float
-    grace: float | None
-    substitute: str
-    state: State[Any]
-    seats: list[SeatState]
-    clock: dict[str, Any] | None = None
-    status: str = "live"
-    version: int = 0
-    rev: int = -1
-    stale: bool = False
-    logs: dict[int, LogCache] = field(default_factory=dict)
-    conns: set[Any] = field(default_factory=set)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    bot_task: asyncio.Task[None] | None = None
-    seats_dirty: set[int] = field(default_factory=set)
-    """Seats whose ``bot_played``/``reason`` changed in the transaction under way (written by _finish_change)."""
-
-    def log_of(self, seat: int | None) -> list[LogLine]:
-        """The redacted log of ``seat`` (None: spectator), kept up to date incrementally."""
-        p = perspective_of(seat)
-        cache = self.logs.get(p)
-        if cache is None:
-            cache = self.logs[p] = LogCache(p)
-        return cache.update(self.state)
-
-    def mover(self) -> int | None:
-        """The seat to move, or None once the game is over."""
-        return None if self.state.is_terminal() else self.state.current_player()
-
-    def bot_to_move(self) -> str | None:
-        """The bot spec that must play now (a bot seat, or the substitute of a bot-played human), else None."""
-        m = self.mover()
-        if m is None or self.status != "live":
-            return None
-        seat = self.seats[m]
-        return seat.bot_spec or (self.substitute if seat.bot_played else None)
-
-    def clocked_seat(self) -> int | None:
-        """The seat whose clock runs now: the mover if its human plays it, else None."""
-        m = self.mover()
-        if m is None or self.clock is None:
-            return None
-        seat = self.seats[m]
-        return m if seat.is_human and not seat.bot_played else None
-
-    def deadline(self, now: float) -> float | None:
-        """When this table must be looked at again (a turn or a grace period runs out, a bot move is overdue)."""
-        m = self.mover()
-        if m is None or self.status != "live":
-            return None
-        if self.bot_to_move() is not None:
-            return now + BOT_WATCHDOG
-        times = []
-        if self.clock is not None and (d := clocks.turn_deadline(self.clock)) is not None:
-            times.append(d)
-        seat = self.seats[m]
-        if self.grace is not None and not seat.connected:
-            times.append(seat.away_since + self.grace)
-        return min(times) if times else None
-
-    def public_seats(self) -> list[dict[str, Any]]:
-        """The ``SeatInfo`` payloads of every seat."""
-        return [s.public(i) for i, s in enumerate(self.seats)]
 
 
 class TableService:
@@ -703,31 +582,6 @@ class TableService:
                         self.on_change(live)
             except MoveRefused as exc:
                 log.debug("bot move at table %s dropped: %s", live.id, exc)
-
-
-def check_move(live: LiveTable, seat: int, version: int, by_bot: bool) -> None:
-    """Status, turn and version checks of a move, before its legality; raises :class:`MoveRefused`.
-
-    The messages hold only what the sender may know: the seat to move (public) and the sender's own version.
-
-    Args:
-        live: the table (up to date).
-        seat: the sender's seat.
-        version: the sender's view version (a human) or the table's version (a bot).
-        by_bot: the move comes from the server's bot for that seat.
-    """
-    if live.status != "live":
-        raise MoveRefused("game_over", "the game is over: no more moves")
-    mover = live.mover()
-    if by_bot:
-        if version != live.version or live.bot_to_move() is None or mover != seat:
-            raise MoveRefused("stale_version", "the table moved on while the bot was thinking")
-        return
-    if mover != seat:
-        raise MoveRefused("not_your_turn", f"it is seat {mover}'s turn, not seat {seat}'s")
-    seen = len(live.log_of(seat))
-    if version != seen:
-        raise MoveRefused("stale_version", f"your move was made at version {version}; the table is at version {seen}")
 
 
 def _check_bot(spec: str, game: str, where: str) -> None:
