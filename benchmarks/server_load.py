@@ -33,7 +33,7 @@ from websockets.asyncio.client import connect
 class Load:
     def __init__(self, url: str, game: str, seconds: float) -> None:
         self.url = url
-        self.ws_url = url.replace("http", "ws", 1)
+        self.ws_urls = [u.replace("http", "ws", 1) for u in url.split(",")]  # several processes: clients spread
         self.game = game
         self.seconds = seconds
         self.latencies: list[float] = []
@@ -56,7 +56,8 @@ class Load:
                 self.games += 1
 
     async def seat(self, table: str, token: str) -> None:
-        async with connect(f"{self.ws_url}/api/tables/{table}/ws?token={token}", max_size=2**24) as ws:
+        ws_url = self.ws_urls[self.rng.randrange(len(self.ws_urls))]
+        async with connect(f"{ws_url}/api/tables/{table}/ws?token={token}", max_size=2**24) as ws:
             sent_at: float | None = None
             sent_version = -1
             while not self.stop.is_set():
@@ -98,19 +99,20 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def run(url: str, server_pid: int, tables: int, game: str, seconds: float, warmup: float) -> dict[str, Any]:
+async def run(url: str, pids: list[int], tables: int, game: str, seconds: float, warmup: float) -> dict[str, Any]:
     load = Load(url, game, seconds)
+    first = url.split(",")[0]
     limits = httpx.Limits(max_connections=50)
-    async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as http:
+    async with httpx.AsyncClient(base_url=first, timeout=60, limits=limits) as http:
         tasks = [asyncio.create_task(load.table(http)) for _ in range(tables)]
         await asyncio.sleep(warmup)
-        server_cpu, client_cpu = _cpu_seconds(server_pid), time.process_time()
+        server_cpu, client_cpu = sum(_cpu_seconds(p) for p in pids), time.process_time()
         load.measuring = True
         start = time.perf_counter()
         await asyncio.sleep(seconds)
         load.measuring = False
         elapsed = time.perf_counter() - start
-        server_cpu, client_cpu = _cpu_seconds(server_pid) - server_cpu, time.process_time() - client_cpu
+        server_cpu, client_cpu = sum(_cpu_seconds(p) for p in pids) - server_cpu, time.process_time() - client_cpu
         load.stop.set()
         for task in tasks:
             task.cancel()
@@ -137,11 +139,12 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=10)
     parser.add_argument("--game", default="caprice")
     parser.add_argument("--db", choices=["sqlite", "postgres"], default="sqlite")
+    parser.add_argument("--processes", type=int, default=1, help="server processes (more than 1: PostgreSQL only)")
     parser.add_argument("--url", help="load a server already running here (e.g. under a profiler) instead")
     parser.add_argument("--pid", type=int, default=0, help="with --url: the server's process id (CPU seconds)")
     args = parser.parse_args()
     if args.url:
-        result = asyncio.run(run(args.url, args.pid, args.tables, args.game, args.seconds, args.warmup))
+        result = asyncio.run(run(args.url, [args.pid], args.tables, args.game, args.seconds, args.warmup))
         print(json.dumps({"db": "given", "game": args.game, **result}))
         return
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository root: the test helpers
@@ -151,13 +154,19 @@ def main() -> None:
         db = f"sqlite:///{tmp}/load.db"
         if args.db == "postgres":
             db = stack.enter_context(postgres(Path(tmp)))
-        server = ServerProcess(db, log=Path(tmp) / "server.log", workers=1).start()
+        if args.processes > 1 and args.db != "postgres":
+            parser.error("several server processes need --db postgres")
+        servers = [ServerProcess(db, log=Path(tmp) / f"server{i}.log", workers=1) for i in range(args.processes)]
         try:
-            assert server.proc is not None
-            result = asyncio.run(run(server.url, server.proc.pid, args.tables, args.game, args.seconds, args.warmup))
+            for server in servers:
+                server.start()
+            pids = [server.proc.pid for server in servers if server.proc is not None]
+            urls = ",".join(server.url for server in servers)
+            result = asyncio.run(run(urls, pids, args.tables, args.game, args.seconds, args.warmup))
         finally:
-            server.stop()
-    print(json.dumps({"db": args.db, "game": args.game, **result}))
+            for server in servers:
+                server.stop()
+    print(json.dumps({"db": args.db, "processes": args.processes, "game": args.game, **result}))
 
 
 if __name__ == "__main__":
