@@ -78,6 +78,18 @@ def http_json(url: str, body: dict[str, Any] | None = None) -> Any:
         return json.loads(response.read())
 
 
+def wait_for_server(url: str, seconds: float = 60) -> None:
+    """Wait until a server answers ``GET /api/games``."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            http_json(f"{url}/api/games")
+            return
+        except OSError:
+            assert time.monotonic() < deadline, f"no server at {url} after {seconds} s"
+            time.sleep(0.1)
+
+
 class ServerProcess:
     """``meeple serve`` as a real process on a free port (started, waited for, killed)."""
 

@@ -10,6 +10,7 @@ Rules: issue "Play online: an authoritative game server" (running it); docs/serv
 from __future__ import annotations
 
 import logging
+import sys
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -79,6 +80,7 @@ def serve(
     from meeple.server.app import ServerConfig, create_app
 
     url = db or default_db()
+    _check_db(url)
     console = stdout_console()
     base = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}"
     if game is not None:
@@ -95,6 +97,7 @@ def serve(
     if bot_workers is not None:
         config = ServerConfig(db=url, bot_workers=bot_workers, allow_seed=allow_seed)
     console.print(f"Serving on {base} (database {escape(url)}); the API is documented at {base}/docs", soft_wrap=True)
+    sys.stdout.flush()  # the invitations must reach a pipe or a log before the server runs
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     # no per-message deflate: frames are small and compressing them cost more CPU than the rest of a move
     uvicorn.run(
@@ -107,6 +110,16 @@ def serve(
     )
 
 
+def _check_db(url: str) -> None:
+    """Exit 2 with a message if ``url`` is not a database the server can use (before anything starts)."""
+    from meeple.server.db import make_engine
+
+    try:
+        make_engine(url).dispose()
+    except MeepleError as exc:
+        fail(str(exc))
+
+
 def _host_table(
     url: str,
     game: str,
@@ -117,9 +130,12 @@ def _host_table(
     clock: str | None,
     grace: float | None,
 ) -> tuple[str, list[tuple[int, str]]]:
+    given = [s.strip() for s in seats.split(",")] if seats else None
+    if players is None and given is not None:
+        players = len(given)  # one seat per player
     loaded = load_game_or_exit(game, players, variant, extra)
     n = loaded.num_players
-    seat_list = [s.strip() for s in seats.split(",")] if seats else ["human"] + ["bot:medium"] * (n - 1)
+    seat_list = given if given is not None else ["human"] + ["bot:medium"] * (n - 1)
     clock_spec: ClockSpec | None = None
     if clock is not None:
         initial, _, increment = clock.partition("+")

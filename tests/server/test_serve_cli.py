@@ -1,0 +1,58 @@
+"""``meeple serve``'s bad command lines end with a message and exit 2 before anything starts."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from meeple.cli.app import app
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--db", "mysql://x/y"], "SQLite or PostgreSQL"),
+        (["--db", "not a url"], "not a database URL"),
+        (["citadels", "--seats", "human,robot,human"], "seats[1]"),
+        (["citadels", "--players", "4", "--seats", "human,human"], "one per player"),
+        (["citadels", "--seats", "human"], "players"),
+        (["citadels", "--clock", "ten"], "--clock"),
+        (["--seats", "human,human"], "give its GAME"),
+        (["chess"], "chess"),
+    ],
+)
+def test_a_bad_serve_command_line_is_refused(tmp_path, args: list[str], words: str) -> None:
+    db = ["--db", f"sqlite:///{tmp_path / 's.db'}"] if "--db" not in args else []
+    result = CliRunner().invoke(app, ["serve", *args, *db])
+    assert result.exit_code == 2, result.output
+    assert words in result.output
+
+
+def test_serve_game_prints_invitations_that_open_the_seats(tmp_path) -> None:
+    import os
+    import re
+    import signal
+    import subprocess
+    import sys
+
+    from tests.server.helpers import RandomSeat, free_port, wait_for_server
+
+    port = free_port()
+    command = [sys.executable, "-m", "meeple", "serve", "caprice", "--seats", "human,bot:random", "--port", str(port)]
+    command += ["--db", f"sqlite:///{tmp_path / 's.db'}", "--bot-workers", "1"]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        assert proc.stdout is not None
+        lines = [proc.stdout.readline()]
+        while lines[-1] and "Serving on" not in lines[-1]:
+            lines.append(proc.stdout.readline())
+        found = re.search(r"seat 0: meeple play --server (\S+) --table (\S+) --token (\S+)", "".join(lines))
+        assert found, lines
+        wait_for_server(found[1])
+        seat = RandomSeat(found[1], found[2], found[3], seed=0)
+        seat.start()
+        seat.join(120)
+        assert seat.finished.is_set() and seat.frames[0]["seat"] == 0
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(30)
