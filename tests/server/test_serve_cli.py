@@ -56,3 +56,12 @@ def test_serve_game_prints_invitations_that_open_the_seats(tmp_path) -> None:
     finally:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait(30)
+
+
+def test_invitations_name_an_address_friends_can_reach() -> None:
+    from meeple.cli.serve import _reachable_host
+
+    assert _reachable_host("127.0.0.1") == "127.0.0.1"
+    assert _reachable_host("games.example.org") == "games.example.org"
+    everywhere = _reachable_host("0.0.0.0")
+    assert everywhere and everywhere not in ("0.0.0.0", "::")

@@ -9,7 +9,9 @@ Rules: issue "Play online: an authoritative game server" (running it); docs/serv
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import socket
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -73,6 +75,10 @@ def serve(
     ] = 120.0,
     bot_workers: Annotated[int | None, typer.Option("--bot-workers", help="Bot processes (default: cores-1).")] = None,
     allow_seed: Annotated[bool, typer.Option("--allow-seed", help="Accept a deal seed in POST /api/tables.")] = False,
+    public_url: Annotated[
+        str | None,
+        typer.Option("--public-url", help="The address friends use in the invitations (behind a router or proxy)."),
+    ] = None,
 ) -> None:
     """Serve tables over HTTP and WebSockets (see docs/server.md); Ctrl-C stops it, and the tables are kept."""
     import uvicorn
@@ -82,7 +88,7 @@ def serve(
     url = db or default_db()
     _check_db(url)
     console = stdout_console()
-    base = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}"
+    base = public_url or f"http://{_reachable_host(host)}:{port}"
     if game is not None:
         table_id, tokens = _host_table(url, game, seats, players, variant, ctx.args, clock, grace)
         console.print(f"Table [bold]{escape(table_id)}[/] ({escape(game)}). Invite each player with their line:")
@@ -108,6 +114,22 @@ def serve(
         ws="websockets-sansio",
         ws_per_message_deflate=False,
     )
+
+
+def _reachable_host(host: str) -> str:
+    """The address to print in invitations: ``host``, or this machine's own address when listening everywhere.
+
+    For ``0.0.0.0`` / ``::`` it is the address of the interface that routes outwards (a UDP socket is connected
+    to a documentation address: no packet is sent), else the host name.
+    """
+    if host not in ("0.0.0.0", "::", ""):
+        return host
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(("192.0.2.1", 9))
+        address = str(probe.getsockname()[0])
+        if not address.startswith("0."):
+            return address
+    return socket.gethostname()
 
 
 def _check_db(url: str) -> None:
