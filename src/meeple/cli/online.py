@@ -19,8 +19,7 @@ from rich.markup import escape
 
 from meeple.cli.moves import Command, Moves, Problem, interpret
 from meeple.cli.render import Renderer, renderer_for
-
-PROTOCOL = "meeple-server/1"
+from meeple.server.protocol import PROTOCOL_VERSION as PROTOCOL
 
 
 class OnlineError(Exception):

@@ -10,6 +10,7 @@ Rules: issue "Play online: an authoritative game server" (running it); docs/serv
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 import socket
 import sys
@@ -101,7 +102,7 @@ def serve(
         fail("--seats, --players, --variant and --clock describe a table: give its GAME too")
     config = ServerConfig(db=url, allow_seed=allow_seed)
     if bot_workers is not None:
-        config = ServerConfig(db=url, bot_workers=bot_workers, allow_seed=allow_seed)
+        config = dataclasses.replace(config, bot_workers=bot_workers)
     console.print(f"Serving on {base} (database {escape(url)}); the API is documented at {base}/docs", soft_wrap=True)
     sys.stdout.flush()  # the invitations must reach a pipe or a log before the server runs
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")

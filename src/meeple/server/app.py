@@ -28,7 +28,7 @@ from meeple.core.registry import game_class, registered_games
 from meeple.server.bots import BotPool
 from meeple.server.db import make_engine, migrate
 from meeple.server.hub import Connection, Hub, Listener
-from meeple.server.live import LiveTable, MoveRefused, TableNotFound
+from meeple.server.live import LiveTable, MoveRefused, SeatState, TableNotFound
 from meeple.server.protocol import (
     WEBSOCKET_MESSAGES,
     ClientMessage,
@@ -168,14 +168,7 @@ def create_app(config: ServerConfig) -> FastAPI:
                 "status": r.status,
                 "created": r.created,
                 "seats": [
-                    {
-                        "seat": s.seat,
-                        "player": s.player,
-                        "connected": s.player != "human" or online.get(s.seat, False),
-                        "bot_played": s.bot_played,
-                        "reason": s.reason,
-                    }
-                    for s in seats
+                    SeatState(s.player, s.bot_played, s.reason, online.get(s.seat, False)).public(s.seat) for s in seats
                 ],
             }
             for r, seats, online in rows

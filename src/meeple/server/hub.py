@@ -22,6 +22,7 @@ from sqlalchemy import Engine
 
 from meeple.server.clock import clock_view
 from meeple.server.live import LiveTable
+from meeple.server.protocol import HelloMessage
 from meeple.server.tables import NOTIFY_CHANNEL, TableService
 from meeple.server.views import game_view, perspective_of
 
@@ -109,16 +110,7 @@ class Hub:
         """Register a connection and send it the full current view (the whole log)."""
         conn.start()
         live.conns.add(conn)
-        conn.send(
-            {
-                "type": "hello",
-                "protocol": "meeple-server/1",
-                "table": live.id,
-                "seat": conn.seat,
-                "game": live.game,
-                "params": live.params,
-            }
-        )
+        conn.send(HelloMessage(table=live.id, seat=conn.seat, game=live.game, params=live.params).model_dump())
         state_frames(live, [conn], force={conn})
 
     def leave(self, live: LiveTable, conn: Connection) -> None:

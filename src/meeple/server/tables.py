@@ -29,7 +29,6 @@ from meeple.core.errors import (
     InvalidActionError,
     InvalidParameterError,
     MeepleError,
-    NotYourTurnError,
 )
 from meeple.core.registry import load_game
 from meeple.server import clock as clocks
@@ -360,8 +359,6 @@ class TableService:
             check_move(live, seat, version, by_bot)
             try:
                 live.state.apply_action(action, player=seat)
-            except NotYourTurnError as exc:  # checked above; kept for safety
-                raise MoveRefused("not_your_turn", str(exc)) from None
             except (IllegalActionError, InvalidActionError) as exc:
                 raise MoveRefused("illegal_action", str(exc)) from None
             now = self.now()
