@@ -22,6 +22,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from meeple.core.registry import load_game
+from meeple.server.protocol import ErrorMessage, HelloMessage, StateMessage
 
 
 def create(client: TestClient, game: str, seats: list[str], **extra: Any) -> tuple[str, dict[int, str]]:
@@ -39,10 +40,14 @@ def seed_where(game: str, players: int, seat: int) -> int:
     return next(seed for seed in range(1000) if loaded.new_initial_state(seed).current_player() == seat)
 
 
+FRAMES = {"hello": HelloMessage, "state": StateMessage, "error": ErrorMessage}
+
+
 def next_of(ws: Any, kind: str = "state") -> dict[str, Any]:
-    """The next message of type ``kind`` (others are skipped)."""
+    """The next message of type ``kind`` (others are skipped); every message read must match its protocol model."""
     while True:
         message: dict[str, Any] = ws.receive_json()
+        FRAMES[message["type"]].model_validate(message)
         if message["type"] == kind:
             return message
 
