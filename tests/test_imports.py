@@ -2,7 +2,8 @@
 
 Every ``import meeple...`` of every module counts, at module level or inside a function (a cycle hidden in a
 function is still a cycle); imports under ``if TYPE_CHECKING:`` do not (they never run). Layers, lowest first:
-core, games, bots, arena and server (side by side: neither imports the other), cli (architecture "Layers").
+i18n (messages and catalogs: it imports nothing of meeple), core, games, bots, arena and server (side by side: neither
+imports the other), cli (architecture "Layers").
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import ast
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[1] / "src"
-LAYERS = {"core": 0, "games": 1, "bots": 2, "arena": 3, "server": 3, "cli": 4}
+LAYERS = {"i18n": 0, "core": 1, "games": 2, "bots": 3, "arena": 4, "server": 4, "cli": 5}
 
 
 def _module_name(path: Path) -> str:

@@ -14,12 +14,12 @@ def run(*cmd: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_ruff_is_clean() -> None:
-    result = run(sys.executable, "-m", "ruff", "check", "src", "tests", "benchmarks")
+    result = run(sys.executable, "-m", "ruff", "check", "src", "tests", "benchmarks", "tools", "setup.py")
     assert result.returncode == 0, result.stdout + result.stderr
 
 
 def test_ruff_format_is_applied() -> None:
-    result = run(sys.executable, "-m", "ruff", "format", "--check", "src", "tests", "benchmarks")
+    result = run(sys.executable, "-m", "ruff", "format", "--check", "src", "tests", "benchmarks", "tools", "setup.py")
     assert result.returncode == 0, result.stdout + result.stderr
 
 

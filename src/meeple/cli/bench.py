@@ -49,7 +49,7 @@ def bench(
             try:
                 r = measure_game(name, n, params, seconds=seconds)
             except MeepleError as exc:
-                fail(str(exc))
+                fail(exc)
             table.add_row(
                 name,
                 str(n),
@@ -77,7 +77,7 @@ def _bench_bot(names: list[str], players: int | None, params: dict[str, str], bo
             try:
                 r = measure_move_time(name, n, bot, params, max_moves=moves)
             except MeepleError as exc:
-                fail(str(exc))
+                fail(exc)
             table.add_row(name, str(n), str(r.moves), f"{r.mean_s:.2f}", f"{r.p90_s:.2f}", f"{r.max_s:.2f}")
     console.print(table)
 

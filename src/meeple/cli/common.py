@@ -18,6 +18,7 @@ from meeple.bots import has_heuristic_bot, make_bot
 from meeple.core.errors import MeepleError
 from meeple.core.game import Game
 from meeple.core.registry import game_class, load_game
+from meeple.i18n import _, tr
 
 USAGE_ERROR = 2
 """Exit code of a bad command line (unknown game, bad ``--variant``, bad ``--players``...)."""
@@ -58,9 +59,15 @@ def stderr_console() -> Console:
     return Console(stderr=True, highlight=False, emoji=False)
 
 
-def fail(message: str, code: int = USAGE_ERROR) -> NoReturn:
-    """Print ``Error: message`` on stderr and exit with ``code`` (2 by default)."""
-    stderr_console().print(f"[bold red]Error:[/] {escape(message)}", soft_wrap=True)
+def fail(message: str | Exception, code: int = USAGE_ERROR) -> NoReturn:
+    """Print ``Error: message`` on stderr, in the current language, and exit with ``code`` (2 by default).
+
+    ``message`` is a text already in the current language, or an exception: a :class:`MeepleError`'s message is
+    translated (``meeple.i18n.tr``), another exception's text is shown as it is.
+    """
+    text = tr(message.message) if isinstance(message, MeepleError) else str(message)
+    label = _("Error:")
+    stderr_console().print(f"[bold red]{escape(label)}[/] {escape(text)}", soft_wrap=True)
     raise typer.Exit(code)
 
 
@@ -72,15 +79,21 @@ def check_writable(path: Path, option: str) -> None:
         option: the option, for the message.
     """
     if path.is_dir():
-        fail(f"{option} {path} is a directory; give a file name")
+        fail(_("{option} {path} is a directory; give a file name").format(option=option, path=path))
     if not path.parent.is_dir():
-        fail(f"{option} {path}: the folder {path.parent} does not exist")
+        fail(
+            _("{option} {path}: the folder {folder} does not exist").format(
+                option=option, path=path, folder=path.parent
+            )
+        )
     existed = path.exists()
     try:
         with open(path, "a", encoding="utf-8"):
             pass
     except OSError as exc:
-        fail(f"{option} {path} cannot be written: {exc.strerror or exc}")
+        fail(
+            _("{option} {path} cannot be written: {error}").format(option=option, path=path, error=exc.strerror or exc)
+        )
     if not existed:
         path.unlink(missing_ok=True)
 
@@ -95,11 +108,11 @@ def parse_variants(items: Sequence[str] | None) -> dict[str, str]:
         key, sep, value = item.partition("=")
         key = key.strip().replace("-", "_")
         if not sep or not key:
-            fail(f"--variant expects KEY=VALUE, not {item!r}")
+            fail(_("--variant expects KEY=VALUE, not {item!r}").format(item=item))
         if key in out:
-            fail(f"--variant {key} is given twice")
+            fail(_("--variant {key} is given twice").format(key=key))
         if key == "players":
-            fail("set the player count with --players, not --variant")
+            fail(_("set the player count with --players, not --variant"))
         out[key] = value.strip()
     return out
 
@@ -120,7 +133,11 @@ def variant_options(args: Sequence[str]) -> list[str]:
     while i < len(args):
         arg = args[i]
         if not arg.startswith("--") or len(arg) < 3:
-            fail(f"unexpected argument {arg!r}; game options are written --name value (see `meeple rules GAME`)")
+            fail(
+                _(
+                    "unexpected argument {arg!r}; game options are written --name value (see `meeple rules GAME`)"
+                ).format(arg=arg)
+            )
         name, eq, value = arg[2:].partition("=")
         if not eq:
             if i + 1 < len(args) and not args[i + 1].startswith("--"):
@@ -147,7 +164,7 @@ def parse_bots(text: str | None, game_name: str) -> list[str]:
         try:
             make_bot(spec, game_name, seed=0)
         except MeepleError as exc:
-            fail(str(exc))
+            fail(exc)
     return specs
 
 
@@ -166,7 +183,7 @@ def game_class_or_exit(name: str) -> type[Game[Any]]:
     try:
         return game_class(name)
     except MeepleError as exc:
-        fail(str(exc))
+        fail(exc)
 
 
 def load_game_or_exit(
@@ -183,10 +200,12 @@ def load_game_or_exit(
     try:
         return load_game(name, **params)
     except MeepleError as exc:
-        fail(str(exc))
+        fail(exc)
 
 
 def seat_label(seat: int, labels: Sequence[str]) -> str:
     """Return ``"Seat 2 (heuristic)"`` style labels (just ``"Seat 2"`` without a label)."""
     label = labels[seat] if 0 <= seat < len(labels) else ""
-    return f"Seat {seat} ({label})" if label else f"Seat {seat}"
+    if label == "human":
+        label = _("human")
+    return _("Seat {seat} ({label})").format(seat=seat, label=label) if label else _("Seat {seat}").format(seat=seat)

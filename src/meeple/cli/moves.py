@@ -10,11 +10,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from meeple.cli.render import ParseFn
+from meeple.i18n import _
 
-HELP_WORDS = ("help", "h", "?")
-QUIT_WORDS = ("quit", "exit", "q")
-RULES_WORDS = ("rules",)
-BOARD_WORDS = ("board", "show")
+HELP_WORDS = ("help", "h", "?", "aide")
+QUIT_WORDS = ("quit", "exit", "q", "quitter")
+RULES_WORDS = ("rules", "règles", "regles")
+BOARD_WORDS = ("board", "show", "plateau")
 
 
 @dataclass(frozen=True)
@@ -39,51 +40,68 @@ class Problem:
 
 
 def allowed(count: int) -> str:
-    """What the prompt accepts, for a menu of ``count`` moves."""
+    """What the prompt accepts, for a menu of ``count`` moves (in the current language)."""
     span = "1" if count == 1 else f"1-{count}"
-    return f"type a move number ({span}), the text of a move, or help / rules / board / quit"
+    return _("type a move number ({span}), the text of a move, or help / rules / board / quit").format(span=span)
 
 
-def interpret(line: str, legal_texts: Sequence[str], parse_input: ParseFn | None = None) -> Command | Moves | Problem:
+def interpret(
+    line: str,
+    legal_texts: Sequence[str],
+    parse_input: ParseFn | None = None,
+    source_texts: Sequence[str] | None = None,
+) -> Command | Moves | Problem:
     """Interpret one typed line against the numbered legal moves.
 
     Order: the exact text of a move (case-insensitive), a command word, a move number, the game's ``parse_input``
-    hook, a unique prefix of a move's text.
+    hook, a unique prefix of a move's text. A move may be typed in the language shown or in English (issue "French
+    and English everywhere": a move typed in either language is understood).
 
     Args:
         line: what the user typed.
-        legal_texts: the texts of the legal moves, in menu order (menu number ``k`` is ``legal_texts[k - 1]``).
-        parse_input: the game's optional input hook (see :mod:`meeple.cli.render`).
+        legal_texts: the texts of the legal moves as shown, in menu order (menu number ``k`` is
+            ``legal_texts[k - 1]``).
+        parse_input: the game's optional input hook (see :mod:`meeple.cli.render`); it reads the English texts.
+        source_texts: the same moves' English texts (``action_to_string``), default ``legal_texts``.
 
     Returns:
-        The moves to play, a command, or a problem to show before asking again.
+        The moves to play (texts as shown, or English texts from the hook), a command, or a problem to show before
+        asking again.
     """
+    english = list(legal_texts if source_texts is None else source_texts)
+    shown = list(legal_texts)
     text = line.strip()
     lower = text.lower()
-    count = len(legal_texts)
+    count = len(shown)
     if not text:
-        return Problem(f"Nothing typed: {allowed(count)}.")
-    for t in legal_texts:
-        if t.lower() == lower:
-            return Moves((t,))
+        return Problem(_("Nothing typed: {allowed}.").format(allowed=allowed(count)))
+    for texts in (shown, english):
+        for t in texts:
+            if t.lower() == lower:
+                return Moves((t,))
     for words, name in ((HELP_WORDS, "help"), (QUIT_WORDS, "quit"), (RULES_WORDS, "rules"), (BOARD_WORDS, "board")):
         if lower in words:
             return Command(name)
     if text.isdigit():
         k = int(text)
         if 1 <= k <= count:
-            return Moves((legal_texts[k - 1],))
-        return Problem(f"{k} is not a legal move number: {allowed(count)}.")
+            return Moves((shown[k - 1],))
+        return Problem(_("{k} is not a legal move number: {allowed}.").format(k=k, allowed=allowed(count)))
     if parse_input is not None:
-        expanded = parse_input(text, list(legal_texts))
+        expanded = parse_input(text, english)
         if expanded is not None:
             if not expanded:
-                return Problem(f"{text!r} gives no move: {allowed(count)}.")
+                return Problem(_("{text!r} gives no move: {allowed}.").format(text=text, allowed=allowed(count)))
             return Moves(tuple(expanded))
-    matches = [t for t in legal_texts if t.lower().startswith(lower)]
-    if len(matches) == 1:
-        return Moves((matches[0],))
-    if len(matches) > 1:
-        shown = "; ".join(matches[:6]) + ("; ..." if len(matches) > 6 else "")
-        return Problem(f"{text!r} matches several moves ({shown}): type more of it, or its number.")
-    return Problem(f"{text!r} is not a legal move: {allowed(count)}.")
+    for texts in (shown, english):
+        matches = [t for t in texts if t.lower().startswith(lower)]
+        if len(matches) == 1:
+            return Moves((matches[0],))
+        if len(matches) > 1:
+            listed = "; ".join(matches[:6]) + ("; ..." if len(matches) > 6 else "")
+            return Problem(
+                _("{text!r} matches several moves ({listed}): type more of it, or its number.").format(
+                    text=text, listed=listed
+                )
+            )
+    return Problem(_("{text!r} is not a legal move: {allowed}.").format(text=text, allowed=allowed(count)))

@@ -46,9 +46,21 @@ from meeple.core.records import GameRecord, write_records
 from meeple.core.rng import derive_seed
 from meeple.core.state import SPECTATOR, State
 from meeple.core.view import SeatView
+from meeple.i18n import _, known, ngettext, tr
 
 _RECENT_LIMIT = 40
 _COLUMNS_FROM = 12
+
+
+def _texts_of(state: State[Any], action: Action, seat: int) -> tuple[str, str]:
+    """Return an action's text as shown (current language) and in English, lower-cased, for matching input."""
+    message = state.action_message(action, perspective=seat)
+    return tr(message).lower(), str(message).lower()
+
+
+def _label(label: str) -> str:
+    """Return a seat label in words: ``"human"`` is translated, a bot spec is not."""
+    return _("human") if label == "human" else label
 
 
 class QuitGame(Exception):
@@ -98,14 +110,14 @@ class PlaySession:
     # ------------------------------------------------------------------ helpers
     def _name(self, seat: int) -> str:
         if not self.hot_seat and seat in self.humans:
-            return f"Seat {seat} (you)"
+            return _("Seat {seat} (you)").format(seat=seat)
         return seat_label(seat, self.labels)
 
     def _ask(self, prompt: str) -> str:
         try:
             return str(typer.prompt(prompt, default="", show_default=False))
         except typer.Abort:
-            self.console.print("\nInput ended: the game is abandoned.")
+            self.console.print("\n" + _("Input ended: the game is abandoned."))
             self._save(ask=False)
             raise QuitGame(1) from None
 
@@ -119,21 +131,24 @@ class PlaySession:
         if self.record is None:
             return
         done = self.state.is_terminal()
-        if ask and not done and not self._confirm(f"Save the unfinished game to {self.record}?", True):
+        if (
+            ask
+            and not done
+            and not self._confirm(_("Save the unfinished game to {file}?").format(file=self.record), True)
+        ):
             return
         record = GameRecord.from_state(self.state, self.labels, finished=done)
         try:
             write_records(self.record, [record])
         except OSError as exc:  # a full disk: the game is not lost, its record goes to the screen
+            problem = _("Cannot save to {file}: {error}.").format(file=self.record, error=exc.strerror or exc)
             self.console.print(
-                f"[red]Cannot save to {escape(str(self.record))}: {escape(exc.strerror or str(exc))}.[/] "
-                "The record, to save by hand:",
-                soft_wrap=True,
+                f"[red]{escape(problem)}[/] " + escape(_("The record, to save by hand:")), soft_wrap=True
             )
             self.console.print(escape(json.dumps(record.to_json(), separators=(",", ":"))), soft_wrap=True)
             return
-        what = "game" if done else "unfinished game"
-        self.console.print(f"Saved the {what} to {escape(str(self.record))}", soft_wrap=True)
+        saved = _("Saved the game to {file}") if done else _("Saved the unfinished game to {file}")
+        self.console.print(escape(saved.format(file=self.record)), soft_wrap=True)
 
     def _live_perspective(self) -> int:
         return self.humans[0] if len(self.humans) == 1 else SPECTATOR
@@ -147,17 +162,19 @@ class PlaySession:
 
     def _hand_over(self, seat: int) -> None:
         self._clear()
-        self.console.print(Panel(f"Pass to seat {seat} — press Enter", expand=False, style="bold"))
-        self._ask(f"Seat {seat}, press Enter when ready")
+        self.console.print(Panel(_("Pass to seat {seat} — press Enter").format(seat=seat), expand=False, style="bold"))
+        self._ask(_("Seat {seat}, press Enter when ready").format(seat=seat))
         self._clear()
 
     def _recent(self, seat: int) -> list[str]:
         lines = []
-        for actor, text in self.state.history_texts(seat, self.seen[seat]):
+        for actor, message in self.state.history_messages(seat, self.seen[seat]):
             if actor != seat:
-                lines.append(f"{escape(self._name(actor))}: {escape(text)}")
+                lines.append(f"{escape(self._name(actor))}: {escape(tr(message))}")
         if len(lines) > _RECENT_LIMIT:
-            lines = [f"... {len(lines) - _RECENT_LIMIT} earlier actions"] + lines[-_RECENT_LIMIT:]
+            earlier = len(lines) - _RECENT_LIMIT
+            more = ngettext("... {n} earlier action", "... {n} earlier actions", earlier).format(n=earlier)
+            lines = [more] + lines[-_RECENT_LIMIT:]
         return lines
 
     def _show_moves(self, texts: Sequence[str]) -> None:
@@ -175,10 +192,13 @@ class PlaySession:
     def _show_help(self, texts: Sequence[str]) -> None:
         self.console.print(
             Panel(
-                "Type the [bold]number[/] of a move, or its text (case-insensitive; a unique beginning is enough).\n"
-                "[bold]help[/]: this help and the moves   [bold]board[/]: show the game again\n"
-                "[bold]rules[/]: the rules summary         [bold]quit[/]: leave the game (asks first)",
-                title="Commands",
+                _(
+                    "Type the [bold]number[/] of a move, or its text (case-insensitive; a unique beginning is "
+                    "enough), in the language shown or in English.\n"
+                    "[bold]help[/]: this help and the moves   [bold]board[/]: show the game again\n"
+                    "[bold]rules[/]: the rules summary         [bold]quit[/]: leave the game (asks first)"
+                ),
+                title=_("Commands"),
                 expand=False,
             )
         )
@@ -190,13 +210,21 @@ class PlaySession:
         trial = self.state.clone()
         actions: list[Action] = []
         for i, wanted in enumerate(texts):
-            after = f" after {texts[i - 1]!r}" if i else ""
             if trial.is_terminal() or trial.current_player() != seat:
-                return f"{wanted!r} cannot be played{after}: your turn is over."
+                if i:
+                    return _("{move!r} cannot be played after {previous!r}: your turn is over.").format(
+                        move=wanted, previous=texts[i - 1]
+                    )
+                return _("{move!r} cannot be played: your turn is over.").format(move=wanted)
             legal = trial.legal_actions()
-            found = [a for a in legal if trial.action_to_string(a, perspective=seat).lower() == wanted.strip().lower()]
+            key = wanted.strip().lower()
+            found = [a for a in legal if key in _texts_of(trial, a, seat)]
             if not found:
-                return f"{wanted!r} is not a legal move{after}."
+                if i:
+                    return _("{move!r} is not a legal move after {previous!r}.").format(
+                        move=wanted, previous=texts[i - 1]
+                    )
+                return _("{move!r} is not a legal move.").format(move=wanted)
             trial.apply_action(found[0])
             actions.append(found[0])
         return actions
@@ -205,9 +233,9 @@ class PlaySession:
         try:
             action = self.state.string_to_action(line)
         except MeepleError as exc:
-            return str(exc)
+            return tr(exc.message)
         if action not in self.state.legal_actions():
-            return "that action is not a legal move now."
+            return _("that action is not a legal move now.")
         return [action]
 
     def _human_turn(self, seat: int) -> None:
@@ -215,20 +243,21 @@ class PlaySession:
             self._hand_over(seat)
         self.last_human = seat
         state = self.state
-        self.console.rule(f"{escape(self._name(seat))} to move")
+        self.console.rule(escape(_("{player} to move").format(player=self._name(seat))))
         self._show_board(seat)
         recent = self._recent(seat)
         if recent:
-            self.console.print(Panel("\n".join(recent), title="Since your last turn", expand=False))
+            self.console.print(Panel("\n".join(recent), title=_("Since your last turn"), expand=False))
         legal = state.legal_actions()
-        texts = [state.action_to_string(a, perspective=seat) for a in legal]
+        texts = [tr(state.action_message(a, perspective=seat)) for a in legal]
+        english = [state.action_to_string(a, perspective=seat) for a in legal]
         self._show_moves(texts)
         while True:
-            line = self._ask(f"Seat {seat}, your move")
+            line = self._ask(_("Seat {seat}, your move").format(seat=seat))
             if line.strip().startswith("{"):
                 chosen = self._from_json(line.strip())
             else:
-                parsed = interpret(line, texts, self.renderer.parse_input)
+                parsed = interpret(line, texts, self.renderer.parse_input, english)
                 if isinstance(parsed, Problem):
                     self.console.print(f"[red]{escape(parsed.message)}[/]", soft_wrap=True)
                     continue
@@ -241,7 +270,7 @@ class PlaySession:
                 self.console.print(f"[red]{escape(chosen)}[/] {hint}.", soft_wrap=True)
                 continue
             for action in chosen:
-                text = state.action_to_string(action, perspective=seat)
+                text = tr(state.action_message(action, perspective=seat))
                 state.apply_action(action, player=seat)
                 self.console.print(f"[green]{escape(self._name(seat))}: {escape(text)}[/]")
             self.seen[seat] = len(state.history)
@@ -251,23 +280,24 @@ class PlaySession:
         if name == "help":
             self._show_help(texts)
         elif name == "rules":
-            self.console.print(Markdown(type(self.state.game).rules_summary()))
+            self.console.print(Markdown(known(type(self.state.game).rules_summary())))
             self._show_moves(texts)
         elif name == "board":
             self._show_board(seat)
             self._show_moves(texts)
         elif name == "quit":
-            if self._confirm("Really quit this game?", False):
+            if self._confirm(_("Really quit this game?"), False):
                 self._save(ask=True)
-                self.console.print("Game abandoned.")
+                self.console.print(_("Game abandoned."))
                 raise QuitGame(0)
             self._show_moves(texts)
 
     def _bot_turn(self, seat: int) -> None:
         action = self.bots[seat].select_action(self.views[seat])
         perspective = self._live_perspective()
-        text = self.state.action_to_string(action, perspective=perspective, actor=seat)
-        hidden = text != self.state.action_to_string(action, perspective=None, actor=seat)
+        message = self.state.action_message(action, perspective=perspective, actor=seat)
+        hidden = message != self.state.action_message(action, perspective=None, actor=seat)
+        text = tr(message)
         self.state.apply_action(action, player=seat)
         if hidden and self._last_live == (seat, text):
             return  # a run of hidden steps (a sealed bid entered card by card) is shown once
@@ -287,7 +317,7 @@ class PlaySession:
         except QuitGame as stop:
             return stop.code
         except KeyboardInterrupt:
-            self.console.print("\nInterrupted: the game is abandoned.")
+            self.console.print("\n" + _("Interrupted: the game is abandoned."))
             self._save(ask=False)
             return 130
         self._final()
@@ -296,27 +326,30 @@ class PlaySession:
 
     def _final(self) -> None:
         state = self.state
-        self.console.rule("Game over")
-        self.console.print(f"Seed {state.seed} (this game is replayed by its seed and moves)")
+        self.console.rule(_("Game over"))
+        self.console.print(_("Seed {seed} (this game is replayed by its seed and moves)").format(seed=state.seed))
         self.console.print(self.renderer.render(state.observation(None), None))
         scores, returns = state.scores(), state.returns()
         best = max(returns)
         winners = [s for s, r in enumerate(returns) if r == best and (best > 0 or min(returns) < best)]
-        table = Table(title="Final scores", title_justify="left")
-        for name in ("seat", "player", "score", "return", ""):
+        table = Table(title=_("Final scores"), title_justify="left")
+        for name in (_("seat"), _("player"), _("score"), _("return"), ""):
             table.add_column(name)
         for s in range(len(scores)):
-            table.add_row(str(s), self.labels[s], f"{scores[s]:g}", f"{returns[s]:g}", "winner" if s in winners else "")
+            won = _("winner") if s in winners else ""
+            table.add_row(str(s), _label(self.labels[s]), f"{scores[s]:g}", f"{returns[s]:g}", won)
         self.console.print(table)
         solo = state.observation(None).get("solo_result")
         if isinstance(solo, dict):
-            outcome = "You win" if winners else f"{solo['opponent']} wins"
-            self.console.print(
-                f"[bold]{escape(outcome)}: margin {solo['margin']:+d} points, rating: {escape(str(solo['rating']))}[/]"
+            outcome = _("You win") if winners else _("{player} wins").format(player=solo["opponent"])
+            line = _("{outcome}: margin {margin:+d} points, rating: {rating}").format(
+                outcome=outcome, margin=solo["margin"], rating=known(str(solo["rating"]))
             )
+            self.console.print(f"[bold]{escape(line)}[/]")
             return
-        names = ", ".join(self._name(s) for s in winners) or "nobody"
-        self.console.print(f"[bold]Winner{'s' if len(winners) > 1 else ''}: {escape(names)}[/]")
+        names = ", ".join(self._name(s) for s in winners) or _("nobody")
+        line = ngettext("Winner: {names}", "Winners: {names}", max(1, len(winners))).format(names=names)
+        self.console.print(f"[bold]{escape(line)}[/]")
 
 
 def _human_seats(humans: int, seats: str | None, num_players: int) -> list[int]:
@@ -324,23 +357,34 @@ def _human_seats(humans: int, seats: str | None, num_players: int) -> list[int]:
         try:
             chosen = [int(s) for s in seats.split(",") if s.strip()]
         except ValueError:
-            fail(f"--seats expects comma-separated seat numbers, not {seats!r}")
+            fail(_("--seats expects comma-separated seat numbers, not {seats!r}").format(seats=seats))
         if len(set(chosen)) != len(chosen) or any(not 0 <= s < num_players for s in chosen):
-            fail(f"--seats must list distinct seats from 0 to {num_players - 1}, not {seats!r}")
+            fail(
+                _("--seats must list distinct seats from 0 to {last}, not {seats!r}").format(
+                    last=num_players - 1, seats=seats
+                )
+            )
         return chosen
     if not 0 <= humans <= num_players:
-        fail(f"--humans must be from 0 to {num_players} (the number of players), not {humans}")
+        fail(
+            _("--humans must be from 0 to {players} (the number of players), not {humans}").format(
+                players=num_players, humans=humans
+            )
+        )
     return list(range(humans))
 
 
 def _intro(console: Console, game: Game[Any], state: State[Any], labels: Sequence[str], humans: Sequence[int]) -> None:
     players = ", ".join(
-        f"seat {s}: {'you' if len(humans) == 1 and s in humans else labels[s]}" for s in range(game.num_players)
+        _("seat {seat}: {player}").format(
+            seat=s, player=_("you") if len(humans) == 1 and s in humans else _label(labels[s])
+        )
+        for s in range(game.num_players)
     )
     console.print(f"[bold]{escape(game.title)}[/] — {escape(players)}", soft_wrap=True)
     # The seed rebuilds every hand: it is the game master's secret until the game is over (see _final).
-    console.print(f"Variant {escape(json.dumps(game.params_dict()))}", soft_wrap=True)
-    console.print("Type [bold]help[/] at your turn for the commands.")
+    console.print(escape(_("Variant {flags}").format(flags=json.dumps(game.params_dict()))), soft_wrap=True)
+    console.print(_("Type [bold]help[/] at your turn for the commands."))
 
 
 def play(
@@ -373,7 +417,7 @@ def play(
         _play_online(server, table, token)
         return
     if game is None:
-        fail("give a GAME to play (see `meeple games`), or --server URL --table ID to join a server's table")
+        fail(_("give a GAME to play (see `meeple games`), or --server URL --table ID to join a server's table"))
     loaded = load_game_or_exit(game, players, variant, ctx.args)
     if record is not None:
         check_writable(record, "--record")
@@ -387,7 +431,7 @@ def play(
         state = loaded.new_initial_state(seed)
         bot_objects = {s: make_bot(labels[s], game, seed=derive_seed(state.seed, "bot", s)) for s in bot_seats}
     except MeepleError as exc:
-        fail(str(exc))
+        fail(exc)
     console = stdout_console()
     _intro(console, loaded, state, labels, human_seats)
     session = PlaySession(console, state, human_seats, bot_objects, labels, renderer_for(game), record)
@@ -400,11 +444,11 @@ def _play_online(server: str | None, table: str | None, token: str | None) -> No
     from meeple.cli.online import OnlineError, play_online
 
     if server is None or table is None:
-        fail("an online table needs --server URL and --table ID (and --token T to play a seat)")
+        fail(_("an online table needs --server URL and --table ID (and --token T to play a seat)"))
     try:
         code = play_online(stdout_console(), server, table, token)
     except OnlineError as exc:
-        fail(str(exc), code=1)
+        fail(exc, code=1)
     if code:
         raise typer.Exit(code)
 

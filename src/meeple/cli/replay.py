@@ -137,7 +137,7 @@ def replay(
     except OSError as exc:
         fail(f"cannot read {file}: {exc.strerror or exc}")
     except MeepleError as exc:
-        fail(str(exc))
+        fail(exc)
     if not records:
         fail(f"{file} holds no game record")
     if game_index >= len(records):
@@ -146,7 +146,7 @@ def replay(
     try:
         stepper = RecordStepper(record)
     except MeepleError as exc:
-        fail(str(exc))
+        fail(exc)
     num_players = stepper.states[0].game.num_players
     if seat is not None and not 0 <= seat < num_players:
         fail(f"--seat must be from 0 to {num_players - 1}, not {seat}")
@@ -157,7 +157,7 @@ def replay(
     try:
         finished = stepper.state(stepper.steps).is_terminal()
     except MeepleError as exc:
-        fail(str(exc))
+        fail(exc)
     # The seed of a game in progress rebuilds every hand: shown only once the game is over.
     seed = f" seed {record.seed}," if finished else ""
     status = "finished" if finished else "unfinished"
@@ -170,7 +170,7 @@ def replay(
         else:
             _interactive(console, stepper, step, seat, renderer)
     except MeepleError as exc:
-        fail(str(exc))
+        fail(exc)
 
 
 def register(app: typer.Typer) -> None:

@@ -140,7 +140,7 @@ def _check_db(url: str) -> None:
     try:
         make_engine(url).dispose()
     except MeepleError as exc:
-        fail(str(exc))
+        fail(exc)
 
 
 def _host_table(
@@ -171,7 +171,7 @@ def _host_table(
         request = CreateTable(game=game, params=params, seats=seat_list, clock=clock_spec, grace=grace)
         return create_table(url, request)
     except (MeepleError, ValueError) as exc:
-        fail(str(exc))
+        fail(exc)
 
 
 def register(app: typer.Typer) -> None:

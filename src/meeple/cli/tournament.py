@@ -75,7 +75,7 @@ def tournament(
 
         plan(config)  # validates bots and parameters before anything starts
     except MeepleError as exc:
-        fail(str(exc))
+        fail(exc)
     if report is not None:
         check_writable(report, "--report")  # before the first game, not after the last
     store = None if db is None else _open_store(db)
@@ -111,7 +111,7 @@ def tournament(
                 on_start=started,
             )
     except MeepleError as exc:
-        fail(str(exc))
+        fail(exc)
     finally:
         if store is not None:
             store.close()

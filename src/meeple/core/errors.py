@@ -6,9 +6,22 @@ Every error a caller can provoke with bad input is a :class:`MeepleError` and a 
 
 from __future__ import annotations
 
+from meeple.i18n.message import Message
+
 
 class MeepleError(Exception):
-    """Base class of every error raised by meeple."""
+    """Base class of every error raised by meeple.
+
+    The message may be a :class:`~meeple.i18n.Message`: ``str(error)`` is its English text and :attr:`message`
+    keeps it for the edges to show in the reader's language (``meeple.i18n.tr(error.message)``).
+
+    Attributes:
+        message: the message as raised (``Message`` or ``str``).
+    """
+
+    def __init__(self, message: Message | str = "", *args: object) -> None:
+        super().__init__(str(message), *args)
+        self.message: Message | str = message
 
 
 class InvalidActionError(MeepleError, ValueError):

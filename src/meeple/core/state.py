@@ -20,6 +20,7 @@ from meeple.core.action import Action, short_repr
 from meeple.core.errors import IllegalActionError, InvalidActionError, NotYourTurnError
 from meeple.core.game import STATE_FORMAT
 from meeple.core.rng import Rng
+from meeple.i18n.message import VERBATIM, M, Message, join, plural
 
 if TYPE_CHECKING:
     from meeple.core.game import Game
@@ -46,6 +47,11 @@ class HiddenAction(Action):
 
 
 _MAX_LISTED = 12
+
+
+def _more(count: int) -> Message | str:
+    """Return " (and N more)" when an error lists only the first :data:`_MAX_LISTED` of ``count`` moves."""
+    return plural(" (and {n} more)", " (and {n} more)", count - _MAX_LISTED) if count > _MAX_LISTED else ""
 
 
 class State(ABC, Generic[G]):
@@ -163,7 +169,7 @@ class State(ABC, Generic[G]):
         """Set the game-specific fields from :meth:`_body_to_json` output (its exact inverse)."""
 
     @abstractmethod
-    def _describe(self, action: Action, actor: int, perspective: int | None) -> str:
+    def _describe(self, action: Action, actor: int, perspective: int | None) -> Message:
         """Return the text of ``action`` by ``actor`` as ``perspective`` may see it (``None`` = full text)."""
 
     # ================================================================ contract
@@ -240,10 +246,10 @@ class State(ABC, Generic[G]):
             action = self.game.to_action(action)
         if self.is_terminal():
             action = self._decode_refused(action)
-            raise IllegalActionError(f"the game is over; {self._text(action)} cannot be played")
+            raise IllegalActionError(M("the game is over; {action} cannot be played", action=self._text(action)))
         actor = self.current_player()
         if player is not None and player != actor:
-            raise NotYourTurnError(f"it is seat {actor}'s turn, not seat {player}'s")
+            raise NotYourTurnError(M("it is seat {seat}'s turn, not seat {player}'s", seat=actor, player=player))
         legal = self._legal if self._legal is not None else self.legal_actions()
         for candidate in legal:  # the game's canonical instances: found by identity, faster than ==
             if candidate is action:
@@ -268,21 +274,24 @@ class State(ABC, Generic[G]):
             )
         return self.game.to_action(action)
 
-    def _text(self, action: Action) -> str:
+    def _text(self, action: Action) -> Message | str:
         try:
-            return self.action_to_string(action, perspective=None)
+            return self.action_message(action, perspective=None)
         except Exception:  # noqa: BLE001 - a message must never fail
             return repr(action)
 
-    def _illegal_message(self, action: Action, legal: list[Action], actor: int) -> str:
+    def _illegal_message(self, action: Action, legal: list[Action], actor: int) -> Message:
         shown = [self._describe(a, actor, actor) for a in legal[:_MAX_LISTED]]
-        more = f" (and {len(legal) - _MAX_LISTED} more)" if len(legal) > _MAX_LISTED else ""
-        return (
-            f"{self._describe(action, actor, actor)} is not legal now for seat {actor}; legal: {'; '.join(shown)}{more}"
+        return M(
+            "{action} is not legal now for seat {seat}; legal: {legal}{more}",
+            action=self._describe(action, actor, actor),
+            seat=actor,
+            legal=join(shown, "; "),
+            more=_more(len(legal)),
         )
 
     def action_to_string(self, action: Action, perspective: int | None = None, actor: int | None = None) -> str:
-        """Return the text of an action.
+        """Return the English text of an action (``str`` of :meth:`action_message`).
 
         Args:
             action: the action.
@@ -290,17 +299,31 @@ class State(ABC, Generic[G]):
                 seats' actions are redacted); :data:`SPECTATOR` for the public view.
             actor: the seat that plays it (default: the seat to move).
         """
+        return str(self.action_message(action, perspective, actor))
+
+    def action_message(self, action: Action, perspective: int | None = None, actor: int | None = None) -> Message:
+        """Return the text of an action as a :class:`~meeple.i18n.Message`, for the edges to render in any language.
+
+        Arguments as :meth:`action_to_string`, which is its English text.
+        """
         if actor is None:
             actor = self.current_player()
-        return self._text_of(action, actor, perspective)
+        return self._message_of(action, actor, perspective)
 
-    def _text_of(self, action: Action, actor: int, perspective: int | None) -> str:
+    def _message_of(self, action: Action, actor: int, perspective: int | None) -> Message:
         if type(action) is HiddenAction:
-            return action.text
+            return Message(action.text, None, VERBATIM)
         return self._describe(action, actor, perspective)
 
     def history_texts(self, perspective: int | None, start: int = 0) -> list[tuple[int, str]]:
-        """Return ``(actor, text)`` for each action since ``start``, as ``perspective`` saw it.
+        """Return ``(actor, English text)`` for each action since ``start``, as ``perspective`` saw it.
+
+        The English texts of :meth:`history_messages` (same arguments, same collapsing).
+        """
+        return [(actor, str(message)) for actor, message in self.history_messages(perspective, start)]
+
+    def history_messages(self, perspective: int | None, start: int = 0) -> list[tuple[int, Message]]:
+        """Return ``(actor, message)`` for each action since ``start``, as ``perspective`` saw it.
 
         A run of consecutive redacted actions of one other seat that read the same (the cards of a sealed bid
         entered one by one, say) is shown once: a seat does not learn how many hidden steps another seat took.
@@ -309,18 +332,18 @@ class State(ABC, Generic[G]):
             perspective: a seat, :data:`SPECTATOR`, or ``None`` for the full texts (nothing collapsed).
             start: index in :attr:`history` of the first action.
         """
-        out: list[tuple[int, str]] = []
+        out: list[tuple[int, Message]] = []
         for actor, action in self.history[start:]:
-            text = self._text_of(action, actor, perspective)
+            message = self._message_of(action, actor, perspective)
             if (
                 out
-                and out[-1] == (actor, text)
+                and out[-1] == (actor, message)
                 and perspective is not None
                 and actor != perspective
-                and (type(action) is HiddenAction or self._text_of(action, actor, None) != text)
+                and (type(action) is HiddenAction or self._message_of(action, actor, None) != message)
             ):
                 continue
-            out.append((actor, text))
+            out.append((actor, message))
         return out
 
     def string_to_action(self, text: str, player: int | None = None) -> Action:
@@ -336,9 +359,11 @@ class State(ABC, Generic[G]):
             NotYourTurnError: ``player`` is not the seat to move.
         """
         if player is not None and player != self.current_player():
-            raise NotYourTurnError(f"it is seat {self.current_player()}'s turn, not seat {player}'s")
+            raise NotYourTurnError(
+                M("it is seat {seat}'s turn, not seat {player}'s", seat=self.current_player(), player=player)
+            )
         if not isinstance(text, str):
-            raise InvalidActionError(f"an action's text is a string, not {type(text).__name__}")
+            raise InvalidActionError(M("an action's text is a string, not {type}", type=type(text).__name__))
         wanted = text.strip()
         legal = self.legal_actions()
         for a in legal:
@@ -348,12 +373,19 @@ class State(ABC, Generic[G]):
             try:
                 return self.game.action_from_json(json.loads(wanted))
             except (json.JSONDecodeError, RecursionError) as exc:
-                raise InvalidActionError(f"malformed JSON action: {exc}") from None
+                raise InvalidActionError(M("malformed JSON action: {error}", error=str(exc))) from None
         if wanted.isdecimal() and wanted.isascii() and len(wanted) <= 18:
             return self.game.action_from_code(int(wanted))
         mover = self.current_player()
-        shown = "; ".join(self.action_to_string(a, perspective=mover) for a in legal[:_MAX_LISTED])
-        raise InvalidActionError(f"no legal action reads {short_repr(text)}; legal: {shown or 'none (game over)'}")
+        shown = [self.action_message(a, perspective=mover) for a in legal[:_MAX_LISTED]]
+        raise InvalidActionError(
+            M(
+                "no legal action reads {text}; legal: {legal}{more}",
+                text=short_repr(text),
+                legal=join(shown, "; ") if shown else M("none (game over)"),
+                more=_more(len(legal)),
+            )
+        )
 
     def information_state_string(self, player: int) -> str:
         """Return a perfect-recall key of what ``player`` knows: their observation and the history as they saw it.
@@ -387,8 +419,8 @@ class State(ABC, Generic[G]):
 
     def _redacted(self, action: Action, actor: int, perspective: int) -> Action:
         """Return ``action`` if ``perspective`` saw all of it, else a :class:`HiddenAction` with what it saw."""
-        seen = self._text_of(action, actor, perspective)
-        return action if seen == self._text_of(action, actor, None) else HiddenAction(seen)
+        seen = self._message_of(action, actor, perspective)
+        return action if seen == self._message_of(action, actor, None) else HiddenAction(str(seen))
 
     def clone(self) -> State[G]:
         """Return an exact, independent deep copy (random generator included)."""

@@ -22,11 +22,13 @@ from meeple.games.capital_lux_2.actions import (
     SelectCard,
     TakeCard,
 )
-from meeple.games.capital_lux_2.data import CARD_COLOUR, COLOUR_NAMES, card_name
+from meeple.games.capital_lux_2.data import CARD_COLOUR
 from meeple.games.capital_lux_2.powers import PowerTile
+from meeple.games.capital_lux_2.vocabulary import CARD, COLOUR, tile_label
+from meeple.i18n.message import M, Message
 
 
-def describe(tiles: Sequence[PowerTile], action: Action, actor: int, perspective: int | None) -> str:
+def describe(tiles: Sequence[PowerTile], action: Action, actor: int, perspective: int | None) -> Message:
     """Return the text of ``action`` by ``actor`` as ``perspective`` may see it (``None``: full text).
 
     Args:
@@ -39,24 +41,25 @@ def describe(tiles: Sequence[PowerTile], action: Action, actor: int, perspective
         TypeError: ``action`` is not a Capital Lux 2 action.
     """
     hidden = perspective is not None and perspective != actor
-    if isinstance(action, KeepCard):
-        return "keep a draft card" if hidden else f"keep {card_name(action.card)}"
-    if isinstance(action, PlayToCity):
-        return f"play {card_name(action.card)} to the City"
-    if isinstance(action, PlayToCapital):
-        return f"play {card_name(action.card)} to the Capital ({tiles[CARD_COLOUR[action.card]].label})"
-    if isinstance(action, TakeCard):
-        return f"take {card_name(action.card)}"
-    if isinstance(action, SelectCard):
-        return "keep one of the cards seen" if hidden else f"select {card_name(action.card)}"
-    if isinstance(action, GiveCard):
-        return f"give {card_name(action.card)}"
-    if isinstance(action, ChooseDistrict):
-        return f"choose the {COLOUR_NAMES[action.district]} district"
-    if isinstance(action, ChooseSeat):
-        return f"choose seat {action.seat}"
-    if isinstance(action, PayExcess):
-        return f"pay {action.gold} gold to keep the {COLOUR_NAMES[action.district]} district"
-    if isinstance(action, DiscardDistrict):
-        return f"discard the {COLOUR_NAMES[action.district]} City district"
+    match action:
+        case KeepCard(card=card):
+            return M("keep a draft card") if hidden else M("keep {card}", card=CARD[card])
+        case PlayToCity(card=card):
+            return M("play {card} to the City", card=CARD[card])
+        case PlayToCapital(card=card):
+            return M("play {card} to the Capital ({tile})", card=CARD[card], tile=tile_label(tiles[CARD_COLOUR[card]]))
+        case TakeCard(card=card):
+            return M("take {card}", card=CARD[card])
+        case SelectCard(card=card):
+            return M("keep one of the cards seen") if hidden else M("select {card}", card=CARD[card])
+        case GiveCard(card=card):
+            return M("give {card}", card=CARD[card])
+        case ChooseDistrict(district=d):
+            return M("choose the {colour} district", colour=COLOUR[d])
+        case ChooseSeat(seat=seat):
+            return M("choose seat {seat}", seat=seat)
+        case PayExcess(gold=gold, district=d):
+            return M("pay {gold} gold to keep the {colour} district", gold=gold, colour=COLOUR[d])
+        case DiscardDistrict(district=d):
+            return M("discard the {colour} City district", colour=COLOUR[d])
     raise TypeError(f"not a Capital Lux 2 action: {action!r}")

@@ -27,6 +27,7 @@ from meeple.games.capital_lux_2.data import CARD_COLOUR, COLOUR_NAMES, NUM_CARDS
 from meeple.games.capital_lux_2.describe import describe
 from meeple.games.capital_lux_2.powers import POWERS, PowerTile
 from meeple.games.capital_lux_2.rules import score, solo_wins, winners
+from meeple.i18n.message import Message
 
 if TYPE_CHECKING:
     from meeple.games.capital_lux_2.game import CapitalLux2Game
@@ -440,7 +441,7 @@ class CapitalLux2State(State["CapitalLux2Game"]):
         return other
 
     # ================================================================ texts
-    def _describe(self, action: Action, actor: int, perspective: int | None) -> str:
+    def _describe(self, action: Action, actor: int, perspective: int | None) -> Message:
         return describe(self.tiles, action, actor, perspective)
 
 

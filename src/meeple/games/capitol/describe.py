@@ -19,53 +19,58 @@ from meeple.games.capitol.actions import (
     PlayCard,
     SealBid,
 )
-from meeple.games.capitol.data import CARD_NAME, CARD_TYPE, CARD_TYPES, COLOURS, FLOOR, ROOF, ROOF_NAMES
+from meeple.games.capitol.data import CARD_TYPE, COLOURS, FLOOR, ROOF
+from meeple.games.capitol.vocabulary import CARD, PILE, ROOF_NAME
+from meeple.i18n.message import M, Message
 
 if TYPE_CHECKING:
     from meeple.games.capitol.game import Capitol
 
-HIDDEN_BID = "prepare a sealed bid"
+HIDDEN_BID = M("prepare a sealed bid")
 """What other seats read for any step of a seat's bid (AddToBid and SealBid alike)."""
 
-_PLAY_VERB = {ROOF: "place a roof", FLOOR: "take floors"}
 
-
-def describe(game: Capitol, action: Action, actor: int, perspective: int | None) -> str:
+def describe(game: Capitol, action: Action, actor: int, perspective: int | None) -> Message:
     """Return the text of ``action`` by ``actor`` as ``perspective`` sees it (None = full text).
 
     Texts depend only on the action (never on the current state), so past actions read the same later. Other
     seats see every bid step as :data:`HIDDEN_BID`.
     """
-    kind = type(action)
-    if kind is PlayCard:
-        assert isinstance(action, PlayCard)
-        name = CARD_NAME[action.card]
-        if not action.act:
-            return f"play {name} without its action"
-        return f"play {name} and {_PLAY_VERB.get(CARD_TYPE[action.card], 'place a building')}"
-    if kind is AddToBid or kind is SealBid:
-        if perspective is not None and perspective != actor:
-            return HIDDEN_BID
-        if isinstance(action, AddToBid):
-            return f"bid: add {CARD_NAME[action.card]}"
-        return "seal the bid"
-    if isinstance(action, PlaceFloor):
-        if action.onto == 0:
-            return "floor: start a new building"
-        return f"floor: add onto the unroofed building of height {action.onto}"
-    if isinstance(action, PlaceRoof):
-        return f"roof the building of height {action.height} with a {ROOF_NAMES[action.roof]} roof"
-    if isinstance(action, PlaceBuilding):
-        zone = game.zones[action.zone]
-        return (
-            f"place the {ROOF_NAMES[action.roof]}-roofed building of height {action.height} "
-            f"in {zone.name} ({COLOURS[zone.colour]})"
-        )
-    if isinstance(action, PlaceTile):
-        zone = game.zones[action.zone]
-        return f"place the tile in {zone.name} ({COLOURS[zone.colour]})"
-    if isinstance(action, DrawCard):
-        return f"draw from the {CARD_TYPES[action.pile]} pile"
-    if isinstance(action, Pass):
-        return "pass"
+    if isinstance(action, AddToBid | SealBid) and perspective is not None and perspective != actor:
+        return HIDDEN_BID
+    match action:
+        case PlayCard(card=card, act=act):
+            if not act:
+                return M("play {card} without its action", card=CARD[card])
+            if CARD_TYPE[card] == ROOF:
+                return M("play {card} and place a roof", card=CARD[card])
+            if CARD_TYPE[card] == FLOOR:
+                return M("play {card} and take floors", card=CARD[card])
+            return M("play {card} and place a building", card=CARD[card])
+        case AddToBid(card=card):
+            return M("bid: add {card}", card=CARD[card])
+        case SealBid():
+            return M("seal the bid")
+        case PlaceFloor(onto=0):
+            return M("floor: start a new building")
+        case PlaceFloor(onto=onto):
+            return M("floor: add onto the unroofed building of height {height}", height=onto)
+        case PlaceRoof(height=height, roof=roof):
+            return M("roof the building of height {height} with a {roof} roof", height=height, roof=ROOF_NAME[roof])
+        case PlaceBuilding(height=height, roof=roof, zone=z):
+            zone = game.zones[z]
+            return M(
+                "place the {roof}-roofed building of height {height} in {zone} ({colour})",
+                roof=ROOF_NAME[roof],
+                height=height,
+                zone=zone.name,
+                colour=COLOURS[zone.colour],
+            )
+        case PlaceTile(zone=z):
+            zone = game.zones[z]
+            return M("place the tile in {zone} ({colour})", zone=zone.name, colour=COLOURS[zone.colour])
+        case DrawCard(pile=pile):
+            return M("draw from {pile}", pile=PILE[pile])
+        case Pass():
+            return M("pass")
     raise TypeError(f"not a Capitol action: {action!r}")

@@ -49,6 +49,7 @@ from meeple.games.capitol.data import (
     TILE_NAMES,
     TOTAL_FLOORS,
 )
+from meeple.i18n.message import Message
 
 if TYPE_CHECKING:
     from meeple.games.capitol.game import Capitol
@@ -150,7 +151,7 @@ class CapitolState(State["Capitol"]):
 
         return build_observation(self, player)
 
-    def _describe(self, action: Action, actor: int, perspective: int | None) -> str:
+    def _describe(self, action: Action, actor: int, perspective: int | None) -> Message:
         from meeple.games.capitol.describe import describe
 
         return describe(self.game, action, actor, perspective)

@@ -34,6 +34,7 @@ from meeple.games.caprice.data import (
 from meeple.games.caprice.describe import describe
 from meeple.games.caprice.hidden import draw_seat, resample_symbols
 from meeple.games.caprice.rules import best_order, order_points, tie_break_winner
+from meeple.i18n.message import Message
 
 if TYPE_CHECKING:
     from meeple.games.caprice.game import CapriceGame
@@ -459,7 +460,7 @@ class CapriceState(State["CapriceGame"]):
             expect_int(self.bag[t], f"body.bag[{t}]", 0, TOKENS_PER_TYPE)
             expect(self.bag[t] + tokens[t] == TOKENS_PER_TYPE, f"body.bag[{t}]", "with the symbols held: 5 tokens")
 
-    def _describe(self, action: Action, actor: int, perspective: int | None) -> str:
+    def _describe(self, action: Action, actor: int, perspective: int | None) -> Message:
         return describe(action, actor, perspective)
 
     # ------------------------------------------------------------------ helpers for tests and tools

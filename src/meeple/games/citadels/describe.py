@@ -32,23 +32,31 @@ from meeple.games.citadels.actions import (
     TakeIncome,
     UseSmithy,
 )
-from meeple.games.citadels.data import CHARACTER_NAMES, KIND_NAME
+from meeple.games.citadels.vocabulary import DISTRICT, THE_CHARACTER
+from meeple.i18n.message import M, Message
 
-_FIXED: dict[type[Action], str] = {
-    TakeGold: "take 2 gold",
-    DrawCards: "draw cards",
-    TakeIncome: "take income",
-    ExchangeCards: "exchange cards with the deck",
-    ConfirmExchange: "confirm the exchange",
-    UseSmithy: "use the Smithy: pay 3 gold, draw 3 cards",
-    EndTurn: "end the turn",
-    DeclineDestroy: "destroy nothing",
-    RecoverDistrict: "pay 1 gold to take the destroyed district (Graveyard)",
-    DeclineRecover: "let the destroyed district go (Graveyard)",
+_FIXED: dict[type[Action], Message] = {
+    TakeGold: M("take 2 gold"),
+    DrawCards: M("draw cards"),
+    TakeIncome: M("take income"),
+    ExchangeCards: M("exchange cards with the deck"),
+    ConfirmExchange: M("confirm the exchange"),
+    UseSmithy: M("use the Smithy: pay 3 gold, draw 3 cards"),
+    EndTurn: M("end the turn"),
+    DeclineDestroy: M("destroy nothing"),
+    RecoverDistrict: M("pay 1 gold to take the destroyed district (Graveyard)"),
+    DeclineRecover: M("let the destroyed district go (Graveyard)"),
+}
+_HIDDEN: dict[type[Action], Message] = {
+    PickCharacter: M("pick a character"),
+    DiscardCharacter: M("discard a character face down"),
+    KeepCard: M("keep a card"),
+    SelectCard: M("select a card for the exchange"),
+    DiscardForGold: M("discard a card to the Laboratory for 1 gold"),
 }
 
 
-def describe(action: Action, actor: int, perspective: int | None) -> str:
+def describe(action: Action, actor: int, perspective: int | None) -> Message:
     """Return the text of ``action`` played by ``actor`` as ``perspective`` may see it (``None``: full text).
 
     Raises:
@@ -57,30 +65,29 @@ def describe(action: Action, actor: int, perspective: int | None) -> str:
     fixed = _FIXED.get(type(action))
     if fixed is not None:
         return fixed
-    hidden = perspective is not None and perspective != actor
-    if isinstance(action, PickCharacter):
-        return "pick a character" if hidden else f"pick the {CHARACTER_NAMES[action.character]}"
-    if isinstance(action, DiscardCharacter):
-        return (
-            "discard a character face down"
-            if hidden
-            else (f"discard the {CHARACTER_NAMES[action.character]} face down")
-        )
-    if isinstance(action, KeepCard):
-        return "keep a card" if hidden else f"keep {KIND_NAME[action.kind]}"
-    if isinstance(action, SelectCard):
-        return "select a card for the exchange" if hidden else f"select {KIND_NAME[action.kind]} for the exchange"
-    if isinstance(action, DiscardForGold):
-        what = "a card" if hidden else KIND_NAME[action.kind]
-        return f"discard {what} to the Laboratory for 1 gold"
-    if isinstance(action, BuildDistrict):
-        return f"build {KIND_NAME[action.kind]}"
-    if isinstance(action, Assassinate):
-        return f"assassinate the {CHARACTER_NAMES[action.character]}"
-    if isinstance(action, Rob):
-        return f"rob the {CHARACTER_NAMES[action.character]}"
-    if isinstance(action, SwapHands):
-        return f"swap hands with seat {action.seat}"
-    if isinstance(action, DestroyDistrict):
-        return f"destroy {KIND_NAME[action.kind]} in seat {action.seat}'s city"
+    if perspective is not None and perspective != actor:
+        hidden = _HIDDEN.get(type(action))
+        if hidden is not None:
+            return hidden
+    match action:
+        case PickCharacter(character=c):
+            return M("pick {character}", character=THE_CHARACTER[c])
+        case DiscardCharacter(character=c):
+            return M("discard {character} face down", character=THE_CHARACTER[c])
+        case KeepCard(kind=k):
+            return M("keep {district}", district=DISTRICT[k])
+        case SelectCard(kind=k):
+            return M("select {district} for the exchange", district=DISTRICT[k])
+        case DiscardForGold(kind=k):
+            return M("discard {district} to the Laboratory for 1 gold", district=DISTRICT[k])
+        case BuildDistrict(kind=k):
+            return M("build {district}", district=DISTRICT[k])
+        case Assassinate(character=c):
+            return M("assassinate {character}", character=THE_CHARACTER[c])
+        case Rob(character=c):
+            return M("rob {character}", character=THE_CHARACTER[c])
+        case SwapHands(seat=seat):
+            return M("swap hands with seat {seat}", seat=seat)
+        case DestroyDistrict(kind=k, seat=seat):
+            return M("destroy {district} in seat {seat}'s city", district=DISTRICT[k], seat=seat)
     raise TypeError(f"not a Citadels action: {action!r}")

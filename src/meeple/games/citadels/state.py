@@ -68,6 +68,7 @@ from meeple.games.citadels.draft import (
     EV_RETURN,
     draft_steps,
 )
+from meeple.i18n.message import Message
 
 if TYPE_CHECKING:
     from meeple.games.citadels.game import Citadels
@@ -624,5 +625,5 @@ class CitadelsState(State["Citadels"]):
 
         return resample(self, player, rng)
 
-    def _describe(self, action: Action, actor: int, perspective: int | None) -> str:
+    def _describe(self, action: Action, actor: int, perspective: int | None) -> Message:
         return describe(action, actor, perspective)
