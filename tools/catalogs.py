@@ -26,6 +26,8 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
+from meeple.core.registry import load_game
+
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "meeple"
 LOCALE = PACKAGE / "locale"
@@ -64,6 +66,11 @@ def template() -> Catalog:
     for text, where in help_texts():
         catalog.add(text, locations=[(where, None)])
     for game in GAMES:
+        where = f"src/meeple/games/{game}/params.py"
+        catalog.add(load_game(game).title, locations=[(f"src/meeple/games/{game}/game.py", None)])
+        for spec in load_game(game).describe_params():
+            if spec.doc:
+                catalog.add(spec.doc, locations=[(where, None)])
         module = importlib.import_module(f"meeple.games.{game}.vocabulary")
         for word in module.vocabulary():
             msgid = word.msgid if word.plural is None else (word.msgid, word.plural)

@@ -280,7 +280,7 @@ class PlaySession:
         if name == "help":
             self._show_help(texts)
         elif name == "rules":
-            self.console.print(Markdown(known(type(self.state.game).rules_summary())))
+            self.console.print(Markdown(tr(type(self.state.game).rules_summary_message())))
             self._show_moves(texts)
         elif name == "board":
             self._show_board(seat)
@@ -381,7 +381,7 @@ def _intro(console: Console, game: Game[Any], state: State[Any], labels: Sequenc
         )
         for s in range(game.num_players)
     )
-    console.print(f"[bold]{escape(game.title)}[/] — {escape(players)}", soft_wrap=True)
+    console.print(f"[bold]{escape(known(game.title))}[/] — {escape(players)}", soft_wrap=True)
     # The seed rebuilds every hand: it is the game master's secret until the game is over (see _final).
     console.print(escape(_("Variant {flags}").format(flags=json.dumps(game.params_dict()))), soft_wrap=True)
     console.print(_("Type [bold]help[/] at your turn for the commands."))

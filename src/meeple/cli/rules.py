@@ -12,6 +12,7 @@ from meeple.cli.common import GameArg, game_class_or_exit, stdout_console
 from meeple.core.game import Game
 from meeple.core.params import ParamSpec
 from meeple.core.registry import game_class, registered_games
+from meeple.i18n import _, known, tr
 
 
 def _value(value: Any) -> str:
@@ -30,17 +31,18 @@ def _allowed(spec: ParamSpec) -> str:
 
 def params_table(cls: type[Game[Any]]) -> Table:
     """Return a table of the game's parameters: name, allowed values, default and description."""
-    table = Table(title=f"{cls.title}: variant flags (--variant NAME=VALUE)", title_justify="left")
-    table.add_column("name", style="bold", no_wrap=True)
-    table.add_column("allowed values", max_width=22)
-    table.add_column("default", max_width=10)
-    table.add_column("description", ratio=1)
+    title = _("{game}: variant flags (--variant NAME=VALUE)").format(game=known(cls.title))
+    table = Table(title=title, title_justify="left")
+    table.add_column(_("name"), style="bold", no_wrap=True)
+    table.add_column(_("allowed values"), max_width=22)
+    table.add_column(_("default"), max_width=10)
+    table.add_column(_("description"), ratio=1)
     for spec in cls.describe_params():
         allowed = _allowed(spec)
-        doc = spec.doc
+        doc = known(spec.doc) if spec.doc else ""
         if spec.name == "players":
             allowed = f"{cls.min_players}..{cls.max_players}"
-            doc = (doc + " (set with --players)").strip()
+            doc = (doc + " " + _("(set with --players)")).strip()
         table.add_row(spec.name, allowed, _value(spec.default), doc)
     return table
 
@@ -49,21 +51,21 @@ def rules(game: GameArg) -> None:
     """Print the rules summary of GAME and its variant flags."""
     cls = game_class_or_exit(game)
     console = stdout_console()
-    console.print(Markdown(cls.rules_summary()))
+    console.print(Markdown(tr(cls.rules_summary_message())))
     console.print()
-    console.print(f"Players: {cls.min_players} to {cls.max_players}")
+    console.print(_("Players: {low} to {high}").format(low=cls.min_players, high=cls.max_players))
     console.print(params_table(cls))
 
 
 def games() -> None:
     """List the registered games with their player counts."""
-    table = Table(title="Registered games", title_justify="left")
-    table.add_column("name", style="bold")
-    table.add_column("title")
-    table.add_column("players")
+    table = Table(title=_("Registered games"), title_justify="left")
+    table.add_column(_("name"), style="bold")
+    table.add_column(_("title"))
+    table.add_column(_("players"))
     for name in registered_games():
         cls = game_class(name)
-        table.add_row(name, cls.title, f"{cls.min_players}-{cls.max_players}")
+        table.add_row(name, known(cls.title), f"{cls.min_players}-{cls.max_players}")
     stdout_console().print(table)
 
 

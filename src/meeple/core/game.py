@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 from meeple.core.action import Action, ActionCodec, short_repr
 from meeple.core.errors import InvalidActionError, InvalidParameterError, InvalidStateError
 from meeple.core.params import ParamSpec, build_params, describe_params, params_to_json
+from meeple.i18n.message import VERBATIM, Message
 
 if TYPE_CHECKING:
     from meeple.core.state import State
@@ -129,8 +130,16 @@ class Game(ABC, Generic[P]):
 
     @classmethod
     def rules_summary(cls) -> str:
-        """Return a short plain-text summary of the rules (Markdown). Games override it."""
-        return cls.title
+        """Return a short summary of the rules in English (Markdown): ``str`` of :meth:`rules_summary_message`."""
+        return str(cls.rules_summary_message())
+
+    @classmethod
+    def rules_summary_message(cls) -> Message:
+        """Return the summary of the rules as a message (Markdown), for the edges to show in any language.
+
+        Games override it; the default is the title.
+        """
+        return Message(cls.title, None, VERBATIM)
 
     def new_initial_state(self, seed: int | None = None) -> State[Any]:
         """Return the initial state; the same ``(params, seed)`` always gives the same game.

@@ -105,6 +105,33 @@ class Message:
     def __str__(self) -> str:
         return self.render(SOURCE)
 
+    def to_json(self) -> dict[str, Any]:
+        """Return the message as JSON, for observations and network frames.
+
+        The object is ``{"msgid", "args"?, "context"?, "plural"?}``, nested messages as nested objects;
+        :meth:`from_json` reads it back.
+        """
+        out: dict[str, Any] = {"msgid": self.msgid}
+        if self.args:
+            out["args"] = {k: v.to_json() if isinstance(v, Message) else v for k, v in self.args.items()}
+        if self.context is not None:
+            out["context"] = self.context
+        if self.plural is not None:
+            out["plural"] = self.plural
+        return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Message:
+        """Return the message :meth:`to_json` wrote (an object argument is a nested message).
+
+        Raises:
+            ValueError: ``data`` is not such an object.
+        """
+        if not isinstance(data, Mapping) or not isinstance(data.get("msgid"), str):
+            raise ValueError(f"not a message: {data!r}"[:200])
+        args = {k: cls.from_json(v) if isinstance(v, Mapping) else v for k, v in (data.get("args") or {}).items()}
+        return cls(data["msgid"], args, data.get("context"), data.get("plural"))
+
     def render(self, catalog: Lookup) -> str:
         """Return the text in ``catalog``'s language (``str(message)`` is the English one).
 

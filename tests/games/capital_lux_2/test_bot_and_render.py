@@ -55,7 +55,7 @@ def test_render_every_seat_and_solo() -> None:
         legal = st.legal_actions()
         st.apply_action(legal[rng.randrange(len(legal))])
     text = _text(st.observation(0), 0)
-    assert "Capital" in text and "Recruteur (provisional)" in text and "Your hand" in text
+    assert "Capital" in text and "Recruiter (provisional)" in text and "Your hand" in text
     assert "Cities" in text and "seat 2" in text
     assert "Your hand" not in _text(st.observation(None), None)
     solo = new_state(1, seed=1)

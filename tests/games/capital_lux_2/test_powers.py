@@ -354,7 +354,7 @@ def test_a_new_tile_plugs_in_through_the_registry_only(monkeypatch: pytest.Monke
     finish(st)
     st.apply_action(PlayToCapital(card(GREEN, 4)))
     assert st.gold[0] == 3
-    assert st.observation(0)["tiles"][3]["name"] == "Banquier"
+    assert st.observation(0)["tiles"][3]["name"] == "Banker"
 
 
 def test_clerc_variant_any_district_includes_pink() -> None:

@@ -96,7 +96,7 @@ def test_provisional_tiles_are_marked_everywhere() -> None:
     names = [t["name"] for t in st.observation(0)["tiles"]]
     assert all(n.endswith("(provisional)") for n in names)
     summary = CapitalLux2Game.rules_summary()
-    assert "Dualiste (provisional)" in summary and "Agent (provisional)" not in summary
+    assert "Dualist (provisional)" in summary and "Agent (provisional)" not in summary
     assert "merchant_gold_covers_excess" in summary and "rob_deck" in summary
     a = new_state(3)
     assert not any("(provisional)" in t["name"] for t in a.observation(0)["tiles"])

@@ -12,8 +12,11 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from meeple.games.capitol.data import CARD_BY_NAME, CARD_NAME, CARD_VALUE, COLOUR_ALIASES
+from meeple.games.capitol.const import PHASE_NAMES
+from meeple.games.capitol.data import CARD_BY_NAME, CARD_TYPES, CARD_VALUE, COLOUR_ALIASES, TILE_NAMES
 from meeple.games.capitol.observation import CapitolObservation, Pending
+from meeple.games.capitol.vocabulary import CARD, CARD_TYPE_NAME, TILE_NAME
+from meeple.i18n import N_, _, known, ngettext, tr
 
 _SEAT_STYLE = ("green", "red", "blue", "yellow")
 _COLOUR_STYLE = {"C1": "cyan", "C2": "magenta", "C3": "orchid"}
@@ -23,26 +26,44 @@ def _seat(s: int) -> Text:
     return Text(f"P{s}", style=f"bold {_SEAT_STYLE[s % 4]}")
 
 
+_PHASES = (N_("construction"), N_("improvement"), N_("end"), N_("over"))
+"""The observation's ``phase`` in words, in :data:`PHASE_NAMES` order."""
+_COLOUR_ALIAS_WORDS = {"blue": N_("blue"), "white": N_("white"), "pink": N_("pink"), "black": N_("black")}
+_COLOUR_ALIAS_WORDS |= {"mauve": N_("mauve"), "red": N_("red")}
+
+
+def _phase(name: str) -> str:
+    return known(_PHASES[PHASE_NAMES.index(name)])
+
+
+def _tile(name: str) -> str:
+    """A tile's name (``"fountain"``, ``"amphitheatre"``, ``"temple"``) in the current language."""
+    return tr(TILE_NAME[TILE_NAMES.index(name)])
+
+
 def _card(c: int | None) -> str:
-    return "-" if c is None else CARD_NAME[c]
+    return "-" if c is None else tr(CARD[c])
 
 
 def _cards(ids: list[int]) -> str:
     """Card names, identical cards grouped (``floor4 x2``)."""
     counts: dict[str, int] = {}
     for c in ids:
-        counts[CARD_NAME[c]] = counts.get(CARD_NAME[c], 0) + 1
+        counts[_card(c)] = counts.get(_card(c), 0) + 1
     return " ".join(name if k == 1 else f"{name} x{k}" for name, k in counts.items())
 
 
 def _zones(obs: CapitolObservation) -> Table:
-    aliases = ", ".join(f"{c} = {'/'.join(a)}" for c, a in COLOUR_ALIASES.items())
+    aliases = ", ".join(
+        f"{c} = {'/'.join(known(_COLOUR_ALIAS_WORDS[w]) for w in a)}" for c, a in COLOUR_ALIASES.items()
+    )
     table = Table(
-        title=f"Board ({aliases})",
-        caption="roof: R round, T triangular; free: free/total small spaces; fountains: printed+tiles",
+        title=_("Board ({aliases})").format(aliases=aliases),
+        caption=_("roof: R round, T triangular; free: free/total small spaces; fountains: printed+tiles"),
         expand=False,
     )
-    for col in ("zone", "colour", "roof", "free", "fountains", "large", "buildings (P:h)", "floors"):
+    columns = (_("zone"), _("colour"), _("roof"), _("free"), _("fountains"), _("large"), _("buildings (P:h)"))
+    for col in (*columns, _("floors")):
         table.add_column(col)
     for z in obs["zones"]:
         colour = z["colour"]
@@ -62,7 +83,7 @@ def _zones(obs: CapitolObservation) -> Table:
             {"round": "R", "triangular": "T"}.get(z["roof"], "-"),
             f"{z['free']}/{z['small_spaces']}",
             fountains,
-            "" if z["large"] == "none" else z["large"],
+            "" if z["large"] == "none" else _tile(z["large"]),
             buildings or Text("-"),
             floors or Text("-"),
         )
@@ -70,20 +91,21 @@ def _zones(obs: CapitolObservation) -> Table:
 
 
 def _players(obs: CapitolObservation) -> Table:
-    table = Table(title="Players")
-    for col in ("seat", "score", "hand", "known cards", "off-board buildings", "roofs R/T", "status"):
+    table = Table(title=_("Players"))
+    columns = (_("seat"), _("score"), _("hand"), _("known cards"), _("off-board buildings"), _("roofs R/T"))
+    for col in (*columns, _("status")):
         table.add_column(col)
     for p in obs["players"]:
         s = p["seat"]
         marks = []
         if s == obs["consul"]:
-            marks.append("Consul")
+            marks.append(_("Consul"))
         if s == obs["current_player"]:
-            marks.append("to move")
+            marks.append(_("to move"))
         if obs["phase"] == "construction" and not p["active"]:
-            marks.append("passed")
+            marks.append(_("passed"))
         if p["amph_bonus"] and obs["phase"] == "end":
-            marks.append(f"+{p['amph_bonus']} cards")
+            marks.append(ngettext("+{n} card", "+{n} cards", p["amph_bonus"]).format(n=p["amph_bonus"]))
         table.add_row(
             _seat(s),
             str(p["score"]),
@@ -97,11 +119,12 @@ def _players(obs: CapitolObservation) -> Table:
 
 
 def _piles(obs: CapitolObservation) -> Table:
-    table = Table(title="Draw piles (face up)")
-    for col in ("pile", "cards", "top card", "discards"):
+    table = Table(title=_("Draw piles (face up)"))
+    for col in (_("pile"), _("cards"), _("top card"), _("discards")):
         table.add_column(col)
     for pile in obs["piles"]:
-        table.add_row(pile["type"], str(pile["size"]), _card(pile["top"]), str(len(pile["discard"])))
+        kind = tr(CARD_TYPE_NAME[CARD_TYPES.index(pile["type"])])
+        table.add_row(kind, str(pile["size"]), _card(pile["top"]), str(len(pile["discard"])))
     return table
 
 
@@ -111,47 +134,51 @@ def _auction(obs: CapitolObservation, seat: int | None) -> RenderableType:
     lots = auction["lots"]
     for i, lot in enumerate(lots):
         style = "bold reverse" if auction["lot"] == i else ""
-        lines.append(f" {i + 1}. {lot} ", style=style)
+        lines.append(f" {i + 1}. {_tile(lot)} ", style=style)
     lines.append("\n")
     for entry in auction["log"]:
-        lines.append(f"{entry['tile']}: ")
+        lines.append(f"{_tile(entry['tile'])}: ")
         if entry["bids"] is None:
-            lines.append("not held (no free space)\n")
+            lines.append(_("not held (no free space)") + "\n")
             continue
         parts = []
         for s, bid in enumerate(entry["bids"]):
-            parts.append(f"P{s} {sum(CARD_VALUE[c] for c in bid)} [{' '.join(CARD_NAME[c] for c in bid)}]")
+            parts.append(f"P{s} {sum(CARD_VALUE[c] for c in bid)} [{' '.join(_card(c) for c in bid)}]")
         winner = entry["winner"]
         where = f" -> Z{entry['zone'] + 1}" if entry["zone"] >= 0 else ""
-        lines.append(", ".join(parts) + (f"; won by P{winner}{where}" if winner >= 0 else "; not sold") + "\n")
+        outcome = _("; won by P{winner}{where}").format(winner=winner, where=where) if winner >= 0 else _("; not sold")
+        lines.append(", ".join(parts) + outcome + "\n")
     if auction["lot"] is not None:
         for s, sealed in enumerate(auction["bids"]):
             if sealed is None:
                 continue
             shown = (
-                sealed
+                _("sealed")
                 if isinstance(sealed, str)
                 else f"{sum(CARD_VALUE[c] for c in sealed)} [{' '.join(map(_card, sealed))}]"
             )
             lines.append(f"P{s}: {shown}\n")
         if auction["my_draft"] is not None:
             draft = auction["my_draft"]
-            lines.append(f"your bid so far: {sum(CARD_VALUE[c] for c in draft)} [{' '.join(map(_card, draft))}]\n")
-            lines.append(_BID_HINT, style="dim")
-    return Panel(lines, title="Improvement (sealed bids)")
+            so_far = _("your bid so far: {value} [{cards}]").format(
+                value=sum(CARD_VALUE[c] for c in draft), cards=" ".join(map(_card, draft))
+            )
+            lines.append(so_far + "\n")
+            lines.append(known(_BID_HINT), style="dim")
+    return Panel(lines, title=_("Improvement (sealed bids)"))
 
 
 def _hand(obs: CapitolObservation) -> Text:
     hand = obs["hand"]
     if hand is None:
         return Text("")
-    out = Text("Your hand: ", style="bold")
-    out.append(" ".join(CARD_NAME[c] for c in hand) or "(empty)")
-    out.append(f"   (+ STOP; total value {sum(CARD_VALUE[c] for c in hand)})")
+    out = Text(_("Your hand: "), style="bold")
+    out.append(" ".join(_card(c) for c in hand) or _("(empty)"))
+    out.append("   " + _("(+ STOP; total value {value})").format(value=sum(CARD_VALUE[c] for c in hand)))
     return out
 
 
-_BID_HINT = (
+_BID_HINT = N_(
     "Bid several cards at once by typing their values or names, e.g. 'bid 3 5 7' or 'bid floor4 permitC1-6';\n"
     "'bid' alone seals an empty bid (STOP on top). Bids stay hidden until all are revealed.\n"
 )
@@ -161,23 +188,37 @@ def _pending_text(obs: CapitolObservation, pending: Pending) -> str:
     """What the pending decision asks, in words."""
     kind, data = pending["kind"], pending["data"]
     if kind == "floor":
-        return f"place {data[0]} floor(s), one at a time (on an unroofed building or starting a new one)"
+        return ngettext(
+            "place {n} floor (on an unroofed building or starting a new one)",
+            "place {n} floors, one at a time (on an unroofed building or starting a new one)",
+            data[0],
+        ).format(n=data[0])
     if kind == "roof":
-        return "choose an unroofed building and a roof type"
+        return _("choose an unroofed building and a roof type")
     if kind == "permit":
-        return f"choose a completed building to place in a zone of colour C{data[0] + 1}"
-    tile = {1: "amphitheatre", 2: "temple", 3: "fountain"}.get(data[0], "tile")
-    where = "a free small space" if tile == "fountain" else "a free large space"
-    return f"place the {tile} just won on {where} (mandatory)"
+        return _("choose a completed building to place in a zone of colour C{colour}").format(colour=data[0] + 1)
+    tile = tr(TILE_NAME[data[0]]) if 1 <= data[0] <= 3 else _("tile")
+    if data[0] == 3:
+        return _("place the {tile} just won on a free small space (mandatory)").format(tile=tile)
+    return _("place the {tile} just won on a free large space (mandatory)").format(tile=tile)
 
 
 def render(obs: CapitolObservation, seat: int | None) -> RenderableType:
     """Draw a Capitol observation for ``seat`` (None = public view)."""
     supply = obs["tiles_supply"]
     head = Text(
-        f"Capitol - round {obs['round']}/4, {obs['phase']} phase; Consul P{obs['consul']}; "
-        f"floors left {obs['floor_supply']}; tiles left: {supply['fountain']} fountains, "
-        f"{supply['amphitheatre']} amphitheatres, {supply['temple']} temples",
+        _(
+            "Capitol - round {round}/4, {phase} phase; Consul P{consul}; floors left {floors}; tiles left: "
+            "{fountains} fountains, {amphitheatres} amphitheatres, {temples} temples"
+        ).format(
+            round=obs["round"],
+            phase=_phase(obs["phase"]),
+            consul=obs["consul"],
+            floors=obs["floor_supply"],
+            fountains=supply["fountain"],
+            amphitheatres=supply["amphitheatre"],
+            temples=supply["temple"],
+        ),
         style="bold",
     )
     parts: list[RenderableType] = [head, _zones(obs), _players(obs), _piles(obs)]
@@ -185,23 +226,36 @@ def render(obs: CapitolObservation, seat: int | None) -> RenderableType:
         parts.append(_auction(obs, seat))
     pending = obs["pending"]
     if pending is not None:
-        parts.append(Text(f"P{pending['player']} must now {_pending_text(obs, pending)}", style="italic"))
+        asked = _pending_text(obs, pending)
+        parts.append(Text(_("P{seat} must now {what}").format(seat=pending["player"], what=asked), style="italic"))
     if obs["draw_queue"]:
         seat_, left = obs["draw_queue"][0]
-        parts.append(Text(f"P{seat_} draws {left} more card(s), one at a time", style="italic"))
+        draws = ngettext("P{seat} draws {n} more card", "P{seat} draws {n} more cards, one at a time", left)
+        parts.append(Text(draws.format(seat=seat_, n=left), style="italic"))
     parts.append(_hand(obs))
     return Group(*parts)
 
 
+BID_WORDS = ("bid", "enchère", "enchere")
+"""The first word of a bid line, in each language."""
+
+
+def _local_names() -> dict[str, str]:  # noqa: N802 - a lookup table, built per language
+    """Card names in the current language (lower case) -> the English names (``toit4`` -> ``roof4``)."""
+    return {tr(CARD[c]).lower(): str(CARD[c]) for c in range(len(CARD))}
+
+
 def parse_input(text: str, legal_texts: list[str]) -> list[str] | None:
     """Expand ``bid 3 5 7`` or ``bid floor4 permitC1-6`` into ``bid: add ...`` texts followed by ``seal the bid``.
+
+    ``legal_texts`` are the English texts (``action_to_string``); the line may be French (``enchère 3 toit4``).
 
     Numbers are card values (the first offered card of that value not yet used is taken); names are card names;
     ``0`` and ``stop`` are ignored (``bid`` or ``bid stop`` seals an empty bid).
     Returns None when the line does not start with ``bid`` or no bid is being made; ``[]`` for an unknown card.
     """
     words = text.strip().split()
-    if not words or words[0].lower() != "bid" or "seal the bid" not in [t.lower() for t in legal_texts]:
+    if not words or words[0].lower() not in BID_WORDS or "seal the bid" not in [t.lower() for t in legal_texts]:
         return None
     offered = [t[len("bid: add ") :] for t in legal_texts if t.lower().startswith("bid: add ")]
     by_lower = {n.lower(): n for n in CARD_BY_NAME}
@@ -220,6 +274,8 @@ def parse_input(text: str, legal_texts: list[str]) -> list[str] | None:
             name = min(candidates, key=lambda n: used.get(n, 0))
         elif w in by_lower:
             name = by_lower[w]
+        elif w in _local_names():
+            name = _local_names()[w]
         else:
             return []
         used[name] = used.get(name, 0) + 1

@@ -13,8 +13,11 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from meeple.games.caprice.const import PHASES
 from meeple.games.caprice.observation import CapriceObservation
 from meeple.games.caprice.rules import tower_points
+from meeple.games.caprice.vocabulary import PIECE
+from meeple.i18n import N_, _, known, ngettext, tr
 
 _STYLE = {
     "DR": "bold white on grey23",
@@ -26,7 +29,9 @@ _GLYPH = {"DR": "●", "DT": "✸", "LR": "○", "LT": "✧"}
 _HEIGHT = 4
 _PIECES = ("DR", "DT", "LR", "LT")
 _SPACES = ("A", "B", "C", "D", "E", "F")
-_SKIP = {"SKIP", "PASS", "-", "NO"}
+_SKIP = {"SKIP", "PASS", "-", "NO", "PASSER", "NON"}
+_PHASE_WORDS = (N_("draw symbols"), N_("place"), N_("move"), N_("order the symbols"), N_("over"))
+"""The observation's ``phase`` in words, in :data:`PHASES` order."""
 
 
 def piece_text(name: str) -> Text:
@@ -49,7 +54,7 @@ def _symbols_text(names: list[str] | None, compact: bool = False) -> Text:
 
 
 def _board(obs: CapriceObservation) -> Table:
-    table = Table(title="Towers (bottom to top)", show_lines=False, header_style="bold")
+    table = Table(title=_("Towers (bottom to top)"), show_lines=False, header_style="bold")
     for space in obs["spaces"]:
         table.add_column(space, justify="center", min_width=8)
     towers: list[list[str]] = obs["towers"]
@@ -72,20 +77,24 @@ def _board(obs: CapriceObservation) -> Table:
 
 
 def _players(obs: CapriceObservation) -> Table:
-    table = Table(title="Players", header_style="bold")
-    for col in ("seat", "symbols held", "exchanges", "status"):
+    table = Table(title=_("Players"), header_style="bold")
+    for col in (_("seat"), _("symbols held"), _("exchanges"), _("status")):
         table.add_column(col)
     for seat in range(obs["players"]):
-        ex = ", ".join(f"draw {e['draw']}: {e['set_aside']} set aside" for e in obs["exchanges"][seat]) or "-"
+        exchanges = obs["exchanges"][seat]
+        ex = ", ".join(
+            _("draw {draw}: {piece} set aside").format(draw=e["draw"], piece=e["set_aside"]) for e in exchanges
+        )
         status = []
         if seat == obs["first_player"]:
-            status.append("first")
+            status.append(_("first"))
         if seat == obs["current_player"]:
-            status.append("to move")
+            status.append(_("to move"))
         if seat == obs.get("ender"):
-            status.append("ended the game")
+            status.append(_("ended the game"))
         if seat == obs.get("seat"):
-            status.append("you")
+            status.append(_("you"))
+        ex = ex or "-"
         table.add_row(str(seat), str(obs["symbol_counts"][seat]), ex, ", ".join(status))
     return table
 
@@ -94,13 +103,14 @@ def _reveal(obs: CapriceObservation) -> RenderableType:
     reveal = obs["reveal"]
     assert reveal is not None  # drawn at the end only
     spaces = "".join(obs["spaces"])
-    table = Table(title="Final reveal", header_style="bold")
-    for col in ("seat", "order (bottom to top)", f"per tower {spaces[0]}-{spaces[-1]}", "points"):
+    table = Table(title=_("Final reveal"), header_style="bold")
+    per_tower = _("per tower {first}-{last}").format(first=spaces[0], last=spaces[-1])
+    for col in (_("seat"), _("order (bottom to top)"), per_tower, _("points")):
         table.add_column(col, no_wrap=True)
     codes = {name: i for i, name in enumerate(_PIECES)}
     towers = [[codes[p] for p in t] for t in obs["towers"]]
     for seat in range(obs["players"]):
-        mark = " (winner)" if seat == obs.get("winner") else ""
+        mark = " " + _("(winner)") if seat == obs.get("winner") else ""
         order = [codes[p] for p in reveal["orders"][seat]]
         per_tower = " ".join(str(tower_points(order, t)) for t in towers)
         table.add_row(
@@ -112,10 +122,9 @@ def _reveal(obs: CapriceObservation) -> RenderableType:
     points: list[int] = reveal["points"]
     tied = [s for s in range(obs["players"]) if points[s] == max(points)]
     if len(tied) > 1 and obs.get("ender") is not None:
-        note = (
-            f"Tie on {max(points)} points: seat {obs.get('winner')} wins, the first tied player after "
-            f"seat {obs['ender']}, who ended the game"
-        )
+        note = _(
+            "Tie on {points} points: seat {winner} wins, the first tied player after seat {ender}, who ended the game"
+        ).format(points=max(points), winner=obs.get("winner"), ender=obs["ender"])
         return Group(table, Text(note, style="yellow"))
     return table
 
@@ -125,14 +134,22 @@ def render(obs: CapriceObservation, seat: int | None) -> RenderableType:
     parts: list[RenderableType] = [_board(obs)]
     info = Text()
     marker = obs.get("marker")
-    info.append(f"Phase: {obs['phase']}   Marker: {marker or '-'}   ")
-    info.append(f"Full towers: {obs['full_towers']}/5   Bag: {obs['bag']} tokens\n")
+    phase = known(_PHASE_WORDS[PHASES.index(obs["phase"])])
+    info.append(_("Phase: {phase}   Marker: {marker}   ").format(phase=phase, marker=marker or "-"))
+    bag = ngettext("Bag: {n} token", "Bag: {n} tokens", obs["bag"]).format(n=obs["bag"])
+    info.append(_("Full towers: {full}/5").format(full=obs["full_towers"]) + f"   {bag}\n")
     if marker and obs["phase"] != "over":
         info.append("◆", style="bold red")
-        info.append(f" = the red marker: the top piece of {marker} was moved last and cannot move\n")
+        info.append(
+            " " + _("= the red marker: the top piece of {space} was moved last and cannot move").format(space=marker)
+        )
+        info.append("\n")
     if obs.get("just_placed") and obs["phase"] == "move":
-        info.append(f"Just placed on {obs['just_placed']}: that piece cannot move this turn\n")
-    info.append("Supply: ")
+        info.append(
+            _("Just placed on {space}: that piece cannot move this turn").format(space=obs["just_placed"]) + "\n"
+        )
+    info.append(_("Legend: ") + ", ".join(f"{_GLYPH[p]} {p} {tr(PIECE[p])}" for p in _PIECES) + "\n")
+    info.append(_("Supply: "))
     for name, count in obs["supply"].items():
         info.append_text(piece_text(name))
         info.append(f" x{count}  ")
@@ -140,26 +157,29 @@ def render(obs: CapriceObservation, seat: int | None) -> RenderableType:
     parts.append(_players(obs))
     symbols, drawn = obs["symbols"], obs["drawn_symbol"]
     if symbols is not None:
-        mine = Text("Your symbols: ")
+        mine = Text(_("Your symbols: "))
         mine.append_text(_symbols_text(symbols))
         if drawn:
-            mine.append("\nDrawn now: ")
+            mine.append("\n" + _("Drawn now: "))
             mine.append_text(piece_text(drawn))
             if obs["can_exchange"]:
-                mine.append("  (you hold it twice already: you may exchange it)", style="yellow")
+                mine.append("  " + _("(you hold it twice already: you may exchange it)"), style="yellow")
             else:
-                mine.append("  (nothing to exchange: keep it)", style="dim")
+                mine.append("  " + _("(nothing to exchange: keep it)"), style="dim")
         if obs.get("best_order"):
-            mine.append("\nBest order now: ")
+            mine.append("\n" + _("Best order now: "))
             mine.append_text(_symbols_text(obs["best_order"]))
-            mine.append(f"  = {obs['points']} points")
-        if obs.get("order_chosen"):
-            mine.append("\nYour order so far: ")
-            mine.append_text(_symbols_text(obs["order_chosen"]))
+            points = obs["points"] or 0
+            mine.append("  = " + ngettext("{n} point", "{n} points", points).format(n=points))
+        if obs.get("order_chosen") is not None and obs["phase"] == "order":
+            chosen = obs["order_chosen"] or []
+            mine.append("\n" + _("Your order so far: "))
+            mine.append_text(_symbols_text(chosen))
+            mine.append("  " + _("(now choosing level {level} of 4, from the bottom)").format(level=len(chosen) + 1))
         parts.append(mine)
     if obs.get("reveal"):
         parts.append(_reveal(obs))
-    title = "Caprice" + (f" - seat {seat}" if seat is not None else "")
+    title = "Caprice" + (" - " + _("seat {seat}").format(seat=seat) if seat is not None else "")
     return Panel(Group(*parts), title=title)
 
 

@@ -29,10 +29,11 @@ from meeple.games.capital_lux_2.actions import (
     TakeCard,
     all_actions,
 )
-from meeple.games.capital_lux_2.data import COLOUR_NAMES, NUM_CARDS, SOLO_RATINGS, parse_rob_deck
+from meeple.games.capital_lux_2.data import NUM_CARDS, SOLO_RATINGS, parse_rob_deck
 from meeple.games.capital_lux_2.params import CapitalLux2Params
 from meeple.games.capital_lux_2.powers import POWERS, preset
 from meeple.games.capital_lux_2.state import CapitalLux2State
+from meeple.i18n.message import M, Message, join
 
 
 @register_game
@@ -141,43 +142,63 @@ class CapitalLux2Game(Game[CapitalLux2Params]):
         return CapitalLux2State.restore(self, data)
 
     @classmethod
-    def rules_summary(cls) -> str:
+    def rules_summary_message(cls) -> Message:
         """Return the rules in short, with the power tiles (provisional ones marked) and every parameter."""
-        lines = [
-            "# Capital Lux 2: Generations",
-            "",
-            "- 100 citizen cards (blue, pink, yellow, green; five each of 2-6 per colour). Three rounds.",
-            "- Draft: 6 cards each; keep 2 and pass left, keep 2 and pass, keep the last 2 (picks are hidden).",
-            "- Turns from the Emperor: play one card to the matching district of your City or of the Capital.",
-            "  A Capital play triggers that district's power tile (mandatory unless impossible).",
-            "- When a player ends a turn with an empty hand, every other player takes one last turn; cards left",
-            "  in hand go to the City.",
-            "- Resolution, district by district (blue, pink, yellow, green): a City district whose total exceeds",
-            "  the Capital district's total (MAX, face-down modifiers added) is discarded.",
-            "- Bonus: the strictly highest City district (>= 1) takes the highest card of that Capital district;",
-            "  on a tie each tied player takes 1 gold and the highest Capital card (the one placed last) is discarded.",
-            "- The Emperor passes left. Score: City + Bonus cards + 2 per gold; ties: fewer gold, then shared.",
-            "- Solo (players=1) against ROB: 4 starting Capital cards; draft = three times draw 3 keep 2; ROB plays",
-            "  first each round with a 14-card ROB deck (left/right/top of deck, red stopwatch, bonus symbol), a",
-            "  2-card hand and a 5-card reserve placed at round end; 3 red ROB cards end the round. You win with a",
-            "  higher score, or an equal score and less gold than ROB. Rating of your margin: lost (negative), "
-            + ", ".join(f"{low}+ {name}" for low, name in SOLO_RATINGS)
-            + ".",
-            "",
-            "## Power tiles (config letter, colour)",
+        from meeple.games.capital_lux_2.vocabulary import COLOUR, RATING
+
+        ratings = join([M("{low}+ {rating}", low=low, rating=RATING[name]) for low, name in SOLO_RATINGS])
+        parts: list[Message | str] = [
+            M(
+                """\
+# Capital Lux 2: Generations
+
+- 100 citizen cards (blue, pink, yellow, green; five each of 2-6 per colour). Three rounds.
+- Draft: 6 cards each; keep 2 and pass left, keep 2 and pass, keep the last 2 (picks are hidden).
+- Turns from the Emperor: play one card to the matching district of your City or of the Capital.
+  A Capital play triggers that district's power tile (mandatory unless impossible).
+- When a player ends a turn with an empty hand, every other player takes one last turn; cards left
+  in hand go to the City.
+- Resolution, district by district (blue, pink, yellow, green): a City district whose total exceeds
+  the Capital district's total (MAX, face-down modifiers added) is discarded.
+- Bonus: the strictly highest City district (>= 1) takes the highest card of that Capital district;
+  on a tie each tied player takes 1 gold and the highest Capital card (the one placed last) is discarded.
+- The Emperor passes left. Score: City + Bonus cards + 2 per gold; ties: fewer gold, then shared.
+- Solo (players=1) against ROB: 4 starting Capital cards; draft = three times draw 3 keep 2; ROB plays
+  first each round with a 14-card ROB deck (left/right/top of deck, red stopwatch, bonus symbol), a
+  2-card hand and a 5-card reserve placed at round end; 3 red ROB cards end the round. You win with a
+  higher score, or an equal score and less gold than ROB. Rating of your margin: {lost} (negative), {ratings}.
+
+## Power tiles (config letter, colour)""",
+                lost=RATING["lost"],
+                ratings=ratings,
+            )
         ]
         for tile in POWERS.values():
-            solo = "" if tile.solo_allowed else " [not in solo]"
-            lines.append(
-                f"- {tile.label} / {tile.name_en} ({tile.config}, {COLOUR_NAMES[tile.colour]}){solo}: {tile.effect}"
+            line = M(
+                "- {tile} ({config}, {colour}): {effect}",
+                tile=tile.label_message,
+                config=tile.config,
+                colour=COLOUR[tile.colour],
+                effect=Message(tile.effect)
+                if tile.solo_allowed
+                else M("{effect} [not in solo]", effect=Message(tile.effect)),
             )
-        lines += [
-            "",
-            "Configurations B-D are provisional stand-ins (the annex with the real texts is unavailable); they need",
-            "provisional_powers=True.",
-            "",
-            "## Parameters",
-        ]
+            parts.append(line)
+        parts.append(
+            M(
+                "\nConfigurations B-D are provisional stand-ins (the annex with the real texts is unavailable); they "
+                "need\nprovisional_powers=True.\n\n## Parameters"
+            )
+        )
         for spec in cls.describe_params():
-            lines.append(f"- {spec.name} ({spec.type_name}, default {spec.default!r}): {spec.doc}")
-        return "\n".join(lines)
+            doc = Message(spec.doc) if spec.doc else ""
+            parts.append(
+                M(
+                    "- {name} ({type}, default {default}): {doc}",
+                    name=spec.name,
+                    type=spec.type_name,
+                    default=repr(spec.default),
+                    doc=doc,
+                )
+            )
+        return join(parts, "\n")

@@ -20,6 +20,8 @@ from meeple.games.capital_lux_2.flow import LOG_BONUS, LOG_BUST, LOG_REVEAL, LOG
 from meeple.games.capital_lux_2.powers import POWERS
 from meeple.games.capital_lux_2.powers.base import TileInfo
 from meeple.games.capital_lux_2.rules import total
+from meeple.games.capital_lux_2.vocabulary import CARD, COLOUR, RATING, rob_card
+from meeple.i18n.message import M, Message
 
 if TYPE_CHECKING:
     from meeple.games.capital_lux_2.state import CapitalLux2State
@@ -68,7 +70,9 @@ class Pending(TypedDict):
     data: list[Any]
     """Kind-specific data (the tile's own decision steps)."""
     text: str
-    """What the decider must choose, in words."""
+    """What the decider must choose, in English words."""
+    message: dict[str, Any]
+    """The same as a message (``meeple.i18n.Message.to_json``), for the edges to show in the reader's language."""
 
 
 class City(TypedDict):
@@ -99,6 +103,8 @@ class Rob(TypedDict):
     reserve: list[Card]
     red_cards: int
     cards_flipped: list[str]
+    flipped_codes: list[int]
+    """The same ROB cards by code (``kind | red | bonus``, data.py), for the renderers' vocabulary."""
     deck_left: int
     bonus: list[Card]
     gold: int
@@ -107,6 +113,8 @@ class Rob(TypedDict):
     """The player's score minus ROB's."""
     rating: str
     last_move: str
+    last_move_message: dict[str, Any] | None
+    """``last_move`` as a message (``Message.to_json``), ``None`` before ROB's first move."""
     """ROB's last move in words ("" before its first)."""
 
 
@@ -116,6 +124,8 @@ class SoloResult(TypedDict):
     opponent: Literal["ROB"]
     margin: int
     rating: str
+    rating_message: dict[str, Any]
+    """``rating`` as a message (``Message.to_json``)."""
     scale: list[str]
     """The ratings from worst to best."""
 
@@ -127,7 +137,9 @@ class LastResolution(TypedDict):
     max: list[int]
     """MAX per district."""
     events: list[str]
-    """What happened, in order, in words."""
+    """What happened, in order, in English words."""
+    event_messages: list[dict[str, Any]]
+    """The same events as messages (``Message.to_json``)."""
 
 
 class CapitalLux2Observation(TypedDict):
@@ -219,16 +231,22 @@ def _pending(st: CapitalLux2State, player: int | None) -> Pending | None:
         return None
     top = st.stack[-1]
     if top.kind == "bonus":
-        whose = "ROB's" if st.solo and top.data[1] >= st.n else "your"
-        text = f"choose {whose} bonus card among the highest cards of the {COLOUR_NAMES[top.data[0]]} Capital district"
+        colour = COLOUR[top.data[0]]
+        if st.solo and top.data[1] >= st.n:
+            text = M("choose ROB's bonus card among the highest cards of the {colour} Capital district", colour=colour)
+        else:
+            text = M("choose your bonus card among the highest cards of the {colour} Capital district", colour=colour)
     elif top.kind == "rob_bonus":
-        text = "choose ROB's bonus card among the lowest Capital cards"
+        text = M("choose ROB's bonus card among the lowest Capital cards")
     else:
-        tile = POWERS[top.kind]
-        text = tile.describe_decision(top)
-        if tile.provisional and text.startswith(tile.name_fr + ":"):
-            text = tile.label + text[len(tile.name_fr) :]
-    return {"player": top.player, "kind": top.kind, "data": list(top.data), "text": text}
+        text = POWERS[top.kind].describe_decision(top)
+    return {
+        "player": top.player,
+        "kind": top.kind,
+        "data": list(top.data),
+        "text": str(text),
+        "message": text.to_json(),
+    }
 
 
 def build_observation(st: CapitalLux2State, player: int | None) -> CapitalLux2Observation:
@@ -284,6 +302,7 @@ def build_observation(st: CapitalLux2State, player: int | None) -> CapitalLux2Ob
                 "opponent": "ROB",
                 "margin": rob["margin"],
                 "rating": rob["rating"],
+                "rating_message": RATING[rob["rating"]].to_json(),
                 "scale": ["lost"] + [name for _, name in SOLO_RATINGS],
             }
     return obs
@@ -292,54 +311,91 @@ def build_observation(st: CapitalLux2State, player: int | None) -> CapitalLux2Ob
 def _rob(st: CapitalLux2State) -> Rob:
     rob_score = st.total_score(1)
     margin = st.total_score(0) - rob_score
-    last = st.rob_last
-    if last:
-        where = {-1: "nowhere", 0: "its City", 1: "the Capital"}[last[2]]
-        text = f"ROB flipped {rob_card_name(last[0])}"
-        if last[1] >= 0:
-            text += f" and played {card_name(last[1])} to {where}"
-        if last[3] >= 0:
-            text += f", taking {card_name(last[3])} as a bonus"
-    else:
-        text = ""
+    message = _rob_move(st.rob_last)
     return {
         "hand": [card_json(c) if c >= 0 else None for c in st.rob_hand],
         "reserve": [card_json(c) for c in st.rob_reserve],
         "red_cards": len(st.rob_red),
         "cards_flipped": [rob_card_name(c) for c in st.rob_blue + st.rob_red],
+        "flipped_codes": list(st.rob_blue + st.rob_red),
         "deck_left": len(st.rob_deck),
         "bonus": [card_json(c) for c in st.bonus[1]],
         "gold": st.gold[1],
         "score": rob_score,
         "margin": margin,
         "rating": solo_rating(margin),
-        "last_move": text,
+        "last_move": "" if message is None else str(message),
+        "last_move_message": None if message is None else message.to_json(),
     }
 
 
-def _who(st: CapitalLux2State, participant: int) -> str:
-    return "ROB" if st.solo and participant >= st.n else f"seat {participant}"
+def _rob_move(last: list[int] | tuple[int, ...] | None) -> Message | None:
+    """ROB's last move in words: the card flipped, the citizen card played and where, the bonus taken."""
+    if not last:
+        return None
+    flipped = rob_card(last[0])
+    if last[1] < 0:
+        move = M("ROB flipped {rob_card}", rob_card=flipped)
+    elif last[2] == 0:
+        move = M("ROB flipped {rob_card} and played {card} to its City", rob_card=flipped, card=CARD[last[1]])
+    elif last[2] == 1:
+        move = M("ROB flipped {rob_card} and played {card} to the Capital", rob_card=flipped, card=CARD[last[1]])
+    else:
+        move = M("ROB flipped {rob_card} and played {card} nowhere", rob_card=flipped, card=CARD[last[1]])
+    if last[3] >= 0:
+        return M("{move}, taking {card} as a bonus", move=move, card=CARD[last[3]])
+    return move
+
+
+def _who(st: CapitalLux2State, participant: int) -> Message:
+    return M("ROB") if st.solo and participant >= st.n else M("seat {seat}", seat=participant)
 
 
 def _last_resolution(st: CapitalLux2State) -> LastResolution:
     """The public record of the last resolution: MAX per district and what happened, in order, in words."""
     head = st.res_log[0]
-    events: list[str] = []
+    events: list[Message] = []
     for entry in st.res_log[1:]:
         kind = entry[0]
         if kind == LOG_REVEAL:
             _, d, item, value = entry
-            what = f"modifier {value:+d}" if item == 0 else f"card {card_name(value)}"
-            events.append(f"revealed on the {COLOUR_NAMES[d]} Capital district: {what}")
+            what = M("modifier {value:+d}", value=value) if item == 0 else M("card {card}", card=CARD[value])
+            events.append(M("revealed on the {colour} Capital district: {what}", colour=COLOUR[d], what=what))
         elif kind == LOG_BUST:
             _, p, d, city_total, limit = entry
-            events.append(f"{_who(st, p)}'s {COLOUR_NAMES[d]} district ({city_total}) is over its MAX {limit}")
+            events.append(
+                M(
+                    "{who}'s {colour} district ({total}) is over its MAX {limit}",
+                    who=_who(st, p),
+                    colour=COLOUR[d],
+                    total=city_total,
+                    limit=limit,
+                )
+            )
         elif kind == LOG_BONUS:
             _, p, d, card = entry
-            events.append(f"{_who(st, p)} takes the {COLOUR_NAMES[d]} bonus: {card_name(card)}")
+            events.append(
+                M("{who} takes the {colour} bonus: {card}", who=_who(st, p), colour=COLOUR[d], card=CARD[card])
+            )
         elif kind == LOG_TIE:
             d, card, tied = entry[1], entry[2], entry[3:]
-            names = " and ".join(_who(st, p) for p in tied)
-            lost = f"; {card_name(card)} is discarded from the Capital" if card >= 0 else ""
-            events.append(f"tie for the {COLOUR_NAMES[d]} bonus: {names} take 1 gold each{lost}")
-    return {"round": head[1] + 1, "max": head[2:6], "events": events}
+            names = _who(st, tied[0])
+            for p in tied[1:]:
+                names = M("{names} and {who}", names=names, who=_who(st, p))
+            if card >= 0:
+                events.append(
+                    M(
+                        "tie for the {colour} bonus: {names} take 1 gold each; {card} is discarded from the Capital",
+                        colour=COLOUR[d],
+                        names=names,
+                        card=CARD[card],
+                    )
+                )
+            else:
+                events.append(M("tie for the {colour} bonus: {names} take 1 gold each", colour=COLOUR[d], names=names))
+    return {
+        "round": head[1] + 1,
+        "max": head[2:6],
+        "events": [str(e) for e in events],
+        "event_messages": [e.to_json() for e in events],
+    }

@@ -22,13 +22,17 @@ from meeple.games.capital_lux_2.data import (
     SOLO_RATINGS,
 )
 from meeple.games.capital_lux_2.powers import POWERS, PowerTile
+from meeple.games.capital_lux_2.powers.base import TILE_CONTEXT
 from meeple.i18n.message import M, Message, join
 
 CONTEXT: Final = "capital lux 2"
-TILE_CONTEXT: Final = "capital lux 2 tile"
 
 COLOUR: Final[tuple[Message, ...]] = tuple(Message(c, None, CONTEXT) for c in COLOUR_NAMES)
 """A family's colour by index: "blue" / "bleu"."""
+LETTER: Final[tuple[Message, ...]] = tuple(
+    Message(letter, None, "capital lux 2 colour letter") for letter in ("B", "P", "Y", "G")
+)
+"""A colour's letter, shown with it so that colour is never the only carrier: B P Y G / B R J V."""
 CARD: Final[tuple[Message, ...]] = tuple(
     M("{colour} {value} (#{id})", colour=COLOUR[CARD_COLOUR[c]], value=CARD_VALUE[c], id=c) for c in range(NUM_CARDS)
 )
@@ -46,8 +50,7 @@ RATING: Final[dict[str, Message]] = {
 
 def tile_label(tile: PowerTile) -> Message:
     """Return a tile's name, marked "(provisional)" for a stand-in effect."""
-    name = TILE_NAME[tile.tile_id]
-    return M("{tile} (provisional)", tile=name) if tile.provisional else name
+    return tile.label_message
 
 
 def rob_card(code: int) -> Message:
@@ -59,4 +62,4 @@ def rob_card(code: int) -> Message:
 
 def vocabulary() -> list[Message]:
     """Return every word of Capital Lux 2 (for the catalogs' template)."""
-    return [*COLOUR, *TILE_NAME.values(), *ROB_KIND, RED, BONUS, *RATING.values()]
+    return [*COLOUR, *LETTER, *TILE_NAME.values(), *ROB_KIND, RED, BONUS, *RATING.values()]

@@ -24,6 +24,7 @@ from meeple.games.capitol.actions import (
 from meeple.games.capitol.data import NUM_CARDS, TOTAL_FLOORS, Zone, parse_layout
 from meeple.games.capitol.params import CapitolParams
 from meeple.games.capitol.state import CapitolState
+from meeple.i18n.message import Message
 
 
 class ActionTables:
@@ -113,7 +114,7 @@ class Capitol(Game[CapitolParams]):
         return CapitolState.restore(self, data)
 
     @classmethod
-    def rules_summary(cls) -> str:
+    def rules_summary_message(cls) -> Message:
         """Return a Markdown summary of the rules and the variant flags."""
         from meeple.games.capitol.observation import RULES_SUMMARY
 

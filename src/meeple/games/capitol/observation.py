@@ -17,6 +17,7 @@ from meeple.games.capitol.data import (
     ROOF_SHORT,
     TILE_NAMES,
 )
+from meeple.i18n.message import M
 
 if TYPE_CHECKING:
     from meeple.games.capitol.state import CapitolState
@@ -245,7 +246,8 @@ def _public_bids(bids: list[list[int]] | None) -> list[list[int]] | None:
     return None if bids is None else [[CARD_REP[c] for c in b] for b in bids]
 
 
-RULES_SUMMARY = """\
+RULES_SUMMARY = M(
+    """\
 # Capitol (Alan R. Moon & Aaron Weissblum, 2001), 2-4 players
 
 Build Rome's districts: win floor majorities in the nine zones over four rounds.
@@ -284,3 +286,4 @@ tallest_incomplete_only; `shared_first_blocks_second` true | false; `zero_bid` t
 `final_tiebreak` shared; `board_layout` provisional_54 | nine `colour:small:printed` entries; `first_consul`
 -1 (random) or a seat.
 """
+)

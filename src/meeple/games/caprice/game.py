@@ -25,8 +25,10 @@ from meeple.games.caprice.actions import (
 from meeple.games.caprice.data import NUM_SPACES, NUM_TYPES, PIECE_TYPES, SPACES, SYMBOLS_PER_PLAYER
 from meeple.games.caprice.params import CapriceParams
 from meeple.games.caprice.state import CapriceState
+from meeple.i18n.message import M, Message
 
-_SUMMARY = """\
+_SUMMARY = M(
+    """\
 # Caprice (Rötgers & Bolten, Goldsieber 1999), 2-4 players
 
 **Components.** A round board with six tower spaces A-F; a tower holds at most 4 pieces. A supply of 24 pieces,
@@ -60,6 +62,7 @@ ender loses every tie.
   their order symbol by symbol; choices stay hidden until the reveal).
 - `first_player`: a seat, or -1 (default) to draw it from the seed.
 """
+)
 
 
 @register_game
@@ -117,6 +120,6 @@ class CapriceGame(Game[CapriceParams]):
         return CapriceState.restore(self, data)
 
     @classmethod
-    def rules_summary(cls) -> str:
+    def rules_summary_message(cls) -> Message:
         """Return the rules of Caprice and its variant flags (Markdown)."""
         return _SUMMARY

@@ -36,6 +36,7 @@ from meeple.games.citadels.actions import (
 from meeple.games.citadels.data import ASSASSIN, NUM_KINDS, deck_kinds
 from meeple.games.citadels.params import CitadelsParams
 from meeple.games.citadels.state import CitadelsState
+from meeple.i18n.message import Message
 
 _FACEUP = {3: 2, 4: 2, 5: 1, 6: 0, 7: 0}
 _TURN_BOUND = 90
@@ -156,7 +157,7 @@ class Citadels(Game[CitadelsParams]):
         return CitadelsState.restore(self, data)
 
     @classmethod
-    def rules_summary(cls) -> str:
+    def rules_summary_message(cls) -> Message:
         """Return a Markdown summary of the rules and of every variant flag."""
         from meeple.games.citadels.summary import RULES_SUMMARY
 

@@ -1,6 +1,9 @@
 """The text printed by ``meeple rules citadels``."""
 
-RULES_SUMMARY = """\
+from meeple.i18n.message import M
+
+RULES_SUMMARY = M(
+    """\
 # Citadels (Citadelles, 1st edition, Bruno Faidutti, 2000)
 
 Build the most valuable city. 3-7 players (2 with `variant_2p_ffg`). Each player starts with 4 district cards and
@@ -29,7 +32,7 @@ Build the most valuable city. 3-7 players (2 with `variant_2p_ffg`). Each player
   a complete city, not the live Bishop's city); a Graveyard owner may pay 1 gold to take it into hand.
 
 ## Scoring
-Sum of district costs (University, Dracoport: 8), +3 for all five colours (Haunted City: any colour unless built in
+Sum of district costs (University, Dragon Gate: 8), +3 for all five colours (Haunted City: any colour unless built in
 the last round), +4 for the first complete city, +2 for the other complete cities. Ties: district values without
 bonuses, then gold, then a shared win.
 
@@ -44,3 +47,4 @@ bonuses, then gold, then a shared win.
 - `variant_3p_ffg`: 3 players with 2 characters each, with the Assassin, end at 8.
 - `max_rounds` (default 100): an engine safety cap; the game is scored after that round.
 """
+)

@@ -13,6 +13,8 @@ from meeple.core.decisions import Decision
 from meeple.core.rng import Rng
 from meeple.games.capital_lux_2.actions import ChooseDistrict
 from meeple.games.capital_lux_2.powers.base import PowerTile
+from meeple.i18n.message import M, Message
+from meeple.i18n.translator import N_
 
 if TYPE_CHECKING:
     from meeple.games.capital_lux_2.state import CapitalLux2State
@@ -29,11 +31,11 @@ class Agent(PowerTile):
     name_en = "Agent"
     colour = 0
     config = "A"
-    effect = (
+    effect = N_(
         "Draw a modifier token, look at it and place it face down on any Capital district. At round end the "
         "modifiers are revealed and added to that district's MAX, then gathered and reshuffled."
     )
-    material = "modifier tokens (default +4, +2, -1, -3)"
+    material = N_("modifier tokens (default +4, +2, -1, -3)")
 
     def setup(self, st: CapitalLux2State) -> None:
         """Shuffle the modifier pile."""
@@ -96,6 +98,6 @@ class Agent(PowerTile):
             out["drawn_modifier"] = drawn[0]
         return out
 
-    def describe_decision(self, decision: Decision) -> str:
+    def describe_decision(self, decision: Decision) -> Message:
         """Describe the pending choice."""
-        return "Agent: choose the Capital district for your face-down modifier"
+        return M("{tile}: choose the Capital district for your face-down modifier", tile=self.label_message)

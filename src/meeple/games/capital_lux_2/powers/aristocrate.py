@@ -11,6 +11,8 @@ from meeple.core.action import Action
 from meeple.core.decisions import Decision
 from meeple.games.capital_lux_2.actions import ChooseDistrict
 from meeple.games.capital_lux_2.powers.base import PowerTile
+from meeple.i18n.message import M, Message
+from meeple.i18n.translator import N_
 
 if TYPE_CHECKING:
     from meeple.games.capital_lux_2.state import CapitalLux2State
@@ -29,11 +31,11 @@ class Aristocrate(PowerTile):
     colour = 2
     config = "C"
     provisional = True
-    effect = (
+    effect = N_(
         "Put one of your Aristocrat tiles on one of your City districts: it permanently gives you +2 MAX there. "
         "If you have none left, take 1 gold instead."
     )
-    material = "2 Aristocrat tiles per player"
+    material = N_("2 Aristocrat tiles per player")
     has_max_bonus = True
 
     def setup(self, st: CapitalLux2State) -> None:
@@ -69,6 +71,6 @@ class Aristocrate(PowerTile):
             "aristocrats_on": [st.mat[ON][4 * s : 4 * s + 4] for s in range(st.n)],
         }
 
-    def describe_decision(self, decision: Decision) -> str:
+    def describe_decision(self, decision: Decision) -> Message:
         """Describe the pending choice."""
-        return "Aristocrate: choose your City district for an Aristocrat tile (+2 MAX)"
+        return M("{tile}: choose your City district for an Aristocrat tile (+2 MAX)", tile=self.label_message)

@@ -16,6 +16,10 @@ from typing import TYPE_CHECKING, Any, ClassVar, NotRequired, TypedDict
 from meeple.core.action import Action
 from meeple.core.decisions import Decision
 from meeple.core.rng import Rng
+from meeple.i18n.message import M, Message
+
+TILE_CONTEXT = "capital lux 2 tile"
+"""The catalogs' context of the tiles' names (``meeple.games.capital_lux_2.vocabulary``)."""
 
 if TYPE_CHECKING:
     from meeple.games.capital_lux_2.state import CapitalLux2State
@@ -37,9 +41,9 @@ class TileInfo(TypedDict):
     solo_allowed: bool
     provisional: bool
     effect: str
-    """The effect in words."""
+    """The effect in words (English; a msgid of the catalogs)."""
     material: str
-    """Extra material in words ("" if none)."""
+    """Extra material in words ("" if none; a msgid of the catalogs)."""
     state: NotRequired[dict[str, Any]]
     """The tile's own material now (tile-specific keys; ``observe`` hides what the seat may not know)."""
 
@@ -49,7 +53,7 @@ class PowerTile:
 
     Attributes:
         tile_id: registry id (ASCII, lower case), also the ``kind`` of its decisions.
-        name_fr: French name. name_en: English name.
+        name_fr: French name (the rulebook's; the catalogs translate ``name_en`` to it). name_en: English name.
         colour: district it sits on (0 blue, 1 pink, 2 yellow, 3 green).
         config: preset configuration letter (A-D).
         solo_allowed: False for tiles that may not be used in the solo mode.
@@ -72,8 +76,14 @@ class PowerTile:
 
     @property
     def label(self) -> str:
-        """Display name, e.g. ``"Agent"`` or ``"Infiltré (provisional)"``."""
-        return self.name_fr + (" (provisional)" if self.provisional else "")
+        """Display name in English, e.g. ``"Agent"`` or ``"Infiltrator (provisional)"`` (``str`` of the message)."""
+        return str(self.label_message)
+
+    @property
+    def label_message(self) -> Message:
+        """The tile's name as a message (French: the rulebook's name), marked "(provisional)" for a stand-in."""
+        name = Message(self.name_en, None, TILE_CONTEXT)
+        return M("{tile} (provisional)", tile=name) if self.provisional else name
 
     # ------------------------------------------------------------------ hooks
     def setup(self, st: CapitalLux2State) -> None:
@@ -140,9 +150,9 @@ class PowerTile:
         """Return the tile's public (and ``player``'s private) material for the observation."""
         return {}
 
-    def describe_decision(self, decision: Decision) -> str:
-        """Return what the decider must choose, in words (for the observation / renderer)."""
-        return f"{self.name_fr}: {decision.data[0] if decision.data else 'choose'}"
+    def describe_decision(self, decision: Decision) -> Message:
+        """Return what the decider must choose, as a message (for the observation and the renderers)."""
+        return M("{tile}: choose", tile=self.label_message)
 
     def info(self) -> TileInfo:
         """Return the tile's data as a JSON-able dict."""

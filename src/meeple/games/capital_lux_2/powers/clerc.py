@@ -14,6 +14,8 @@ from meeple.games.capital_lux_2.actions import TakeCard
 from meeple.games.capital_lux_2.data import PINK
 from meeple.games.capital_lux_2.powers.base import PowerTile
 from meeple.games.capital_lux_2.rules import lowest_cards
+from meeple.i18n.message import M, Message
+from meeple.i18n.translator import N_
 
 if TYPE_CHECKING:
     from meeple.games.capital_lux_2.state import CapitalLux2State
@@ -40,7 +42,7 @@ class Clerc(PowerTile):
     name_en = "Cleric"
     colour = 1
     config = "A"
-    effect = (
+    effect = N_(
         "Move the lowest card of one non-pink Capital district to the same district of your City "
         "(equal lowest cards: you choose). Variant clerc_excludes_pink=False: any Capital district."
     )
@@ -68,6 +70,9 @@ class Clerc(PowerTile):
         st.capital[d].remove(action.card)
         st.city[decision.player][d].append(action.card)
 
-    def describe_decision(self, decision: Decision) -> str:
+    def describe_decision(self, decision: Decision) -> Message:
         """Describe the pending choice."""
-        return "Clerc: choose the lowest card of a non-pink Capital district to move to your City"
+        return M(
+            "{tile}: choose the lowest card of a non-pink Capital district to move to your City",
+            tile=self.label_message,
+        )

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from meeple.games.capital_lux_2.data import YELLOW
 from meeple.games.capital_lux_2.powers.base import PowerTile
 from meeple.games.capital_lux_2.rules import total
+from meeple.i18n.translator import N_
 
 if TYPE_CHECKING:
     from meeple.games.capital_lux_2.state import CapitalLux2State
@@ -24,7 +25,7 @@ class Disciple(PowerTile):
     colour = 2
     config = "B"
     provisional = True
-    effect = (
+    effect = N_(
         "Take 1 gold, plus 1 more if your yellow City district total is the highest (ties count; it must be at "
         "least 1; ROB counts in solo)."
     )

@@ -11,6 +11,8 @@ from meeple.core.action import Action
 from meeple.core.decisions import Decision
 from meeple.games.capital_lux_2.actions import PlayToCapital, PlayToCity
 from meeple.games.capital_lux_2.powers.base import PowerTile
+from meeple.i18n.message import M, Message
+from meeple.i18n.translator import N_
 
 if TYPE_CHECKING:
     from meeple.games.capital_lux_2.state import CapitalLux2State
@@ -25,7 +27,7 @@ class Dualiste(PowerTile):
     colour = 3
     config = "D"
     provisional = True
-    effect = (
+    effect = N_(
         "Draw 1 card, then take one extra play (a card to your City or to the Capital, with its power). "
         "During that extra play the Dualiste only draws: no further extra play."
     )
@@ -54,6 +56,6 @@ class Dualiste(PowerTile):
         finally:
             st.extra_play = False
 
-    def describe_decision(self, decision: Decision) -> str:
+    def describe_decision(self, decision: Decision) -> Message:
         """Describe the pending choice."""
-        return "Dualiste: make your extra play"
+        return M("{tile}: make your extra play", tile=self.label_message)

@@ -12,6 +12,8 @@ from meeple.core.decisions import Decision
 from meeple.games.capital_lux_2.actions import ChooseDistrict, ChooseSeat, GiveCard
 from meeple.games.capital_lux_2.data import CARD_COLOUR
 from meeple.games.capital_lux_2.powers.base import PowerTile
+from meeple.i18n.message import M, Message
+from meeple.i18n.translator import N_
 
 if TYPE_CHECKING:
     from meeple.games.capital_lux_2.state import CapitalLux2State
@@ -27,7 +29,7 @@ class Etranger(PowerTile):
     config = "D"
     solo_allowed = False
     provisional = True
-    effect = (
+    effect = N_(
         "Play 1 more card from your hand into a foreign district (any district of another colour than the card) "
         "of another player's City."
     )
@@ -67,11 +69,11 @@ class Etranger(PowerTile):
         """The card taken out of hand and not yet placed (held by the pending seat or district choice)."""
         return [int(d.data[1]) for d in st.stack if d.kind == self.tile_id and d.data[0] != "card"]
 
-    def describe_decision(self, decision: Decision) -> str:
+    def describe_decision(self, decision: Decision) -> Message:
         """Describe the pending choice."""
         step = decision.data[0]
         if step == "card":
-            return "Étranger: choose a hand card to play into another player's City"
+            return M("{tile}: choose a hand card to play into another player's City", tile=self.label_message)
         if step == "seat":
-            return "Étranger: choose the player whose City receives it"
-        return "Étranger: choose a district of another colour than the card"
+            return M("{tile}: choose the player whose City receives it", tile=self.label_message)
+        return M("{tile}: choose a district of another colour than the card", tile=self.label_message)

@@ -11,6 +11,8 @@ from meeple.core.action import Action
 from meeple.core.decisions import Decision
 from meeple.games.capital_lux_2.actions import SelectCard
 from meeple.games.capital_lux_2.powers.base import PowerTile
+from meeple.i18n.message import M, Message
+from meeple.i18n.translator import N_
 
 if TYPE_CHECKING:
     from meeple.games.capital_lux_2.state import CapitalLux2State
@@ -27,7 +29,7 @@ class Explorateur(PowerTile):
     colour = 3
     config = "C"
     provisional = True
-    effect = "Look at the top 3 citizen cards, keep 1 in your hand and put the other 2 at the bottom of the deck."
+    effect = N_("Look at the top 3 citizen cards, keep 1 in your hand and put the other 2 at the bottom of the deck.")
 
     def is_possible(self, st: CapitalLux2State, player: int, card: int) -> bool:
         """Impossible when the deck and the discards are empty."""
@@ -55,6 +57,6 @@ class Explorateur(PowerTile):
         st.peek_owner = -1
         st.add_to_hand(decision.player, action.card)
 
-    def describe_decision(self, decision: Decision) -> str:
+    def describe_decision(self, decision: Decision) -> Message:
         """Describe the pending choice."""
-        return "Explorateur: choose the card to keep (the others go to the bottom of the deck)"
+        return M("{tile}: choose the card to keep (the others go to the bottom of the deck)", tile=self.label_message)

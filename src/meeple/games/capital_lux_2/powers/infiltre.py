@@ -11,6 +11,8 @@ from meeple.core.action import Action
 from meeple.core.decisions import Decision
 from meeple.games.capital_lux_2.actions import ChooseDistrict
 from meeple.games.capital_lux_2.powers.base import PowerTile
+from meeple.i18n.message import M, Message
+from meeple.i18n.translator import N_
 
 if TYPE_CHECKING:
     from meeple.games.capital_lux_2.state import CapitalLux2State
@@ -27,7 +29,7 @@ class Infiltre(PowerTile):
     colour = 0
     config = "B"
     provisional = True
-    effect = (
+    effect = N_(
         "Put the top citizen card face down (unseen) in any Capital district. It counts toward that district's MAX "
         "when revealed at round end, then is discarded."
     )
@@ -63,6 +65,6 @@ class Infiltre(PowerTile):
         """The card drawn and not yet placed face down."""
         return list(st.mat[HELD])
 
-    def describe_decision(self, decision: Decision) -> str:
+    def describe_decision(self, decision: Decision) -> Message:
         """Describe the pending choice."""
-        return "Infiltré: choose the Capital district for the face-down card"
+        return M("{tile}: choose the Capital district for the face-down card", tile=self.label_message)

@@ -11,6 +11,8 @@ from meeple.core.action import Action
 from meeple.core.decisions import Decision
 from meeple.games.capital_lux_2.actions import MAX_PAY, PayExcess
 from meeple.games.capital_lux_2.powers.base import PowerTile
+from meeple.i18n.message import M, Message
+from meeple.i18n.translator import N_
 
 if TYPE_CHECKING:
     from meeple.games.capital_lux_2.state import CapitalLux2State
@@ -24,7 +26,7 @@ class Marchand(PowerTile):
     name_en = "Merchant"
     colour = 2
     config = "A"
-    effect = (
+    effect = N_(
         "Take 1 gold (2 VP). Variant merchant_gold_covers_excess: at resolution, pay gold equal to the excess "
         "to keep a district."
     )
@@ -59,6 +61,10 @@ class Marchand(PowerTile):
         else:
             st.discard_city_district(decision.player, d)
 
-    def describe_decision(self, decision: Decision) -> str:
+    def describe_decision(self, decision: Decision) -> Message:
         """Describe the pending choice."""
-        return f"Marchand: pay {decision.data[2]} gold to keep your district, or discard it"
+        return M(
+            "{tile}: pay {gold} gold to keep your district, or discard it",
+            tile=self.label_message,
+            gold=decision.data[2],
+        )

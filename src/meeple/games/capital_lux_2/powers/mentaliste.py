@@ -12,6 +12,8 @@ from meeple.core.decisions import Decision
 from meeple.games.capital_lux_2.actions import TakeCard
 from meeple.games.capital_lux_2.powers.base import PowerTile
 from meeple.games.capital_lux_2.rules import lowest_cards
+from meeple.i18n.message import M, Message
+from meeple.i18n.translator import N_
 
 if TYPE_CHECKING:
     from meeple.games.capital_lux_2.state import CapitalLux2State
@@ -33,7 +35,7 @@ class Mentaliste(PowerTile):
     colour = 1
     config = "D"
     provisional = True
-    effect = "Discard the lowest card of any Capital district, but not the card just played."
+    effect = N_("Discard the lowest card of any Capital district, but not the card just played.")
 
     def is_possible(self, st: CapitalLux2State, player: int, card: int) -> bool:
         """Impossible when the Capital holds no other card."""
@@ -53,6 +55,6 @@ class Mentaliste(PowerTile):
         st.capital[st.capital_district_of(action.card)].remove(action.card)
         st.discard.append(action.card)
 
-    def describe_decision(self, decision: Decision) -> str:
+    def describe_decision(self, decision: Decision) -> Message:
         """Describe the pending choice."""
-        return "Mentaliste: choose the lowest card of a Capital district to discard"
+        return M("{tile}: choose the lowest card of a Capital district to discard", tile=self.label_message)

@@ -12,6 +12,8 @@ from meeple.core.decisions import Decision
 from meeple.games.capital_lux_2.actions import TakeCard
 from meeple.games.capital_lux_2.powers.base import PowerTile
 from meeple.games.capital_lux_2.rules import lowest_cards
+from meeple.i18n.message import M, Message
+from meeple.i18n.translator import N_
 
 if TYPE_CHECKING:
     from meeple.games.capital_lux_2.state import CapitalLux2State
@@ -26,7 +28,7 @@ class Missionnaire(PowerTile):
     colour = 1
     config = "C"
     provisional = True
-    effect = "Move the lowest card of one of your City districts to the matching Capital district."
+    effect = N_("Move the lowest card of one of your City districts to the matching Capital district.")
 
     def is_possible(self, st: CapitalLux2State, player: int, card: int) -> bool:
         """Impossible with an empty City."""
@@ -48,6 +50,9 @@ class Missionnaire(PowerTile):
         city[d].remove(action.card)
         st.capital[d].append(action.card)
 
-    def describe_decision(self, decision: Decision) -> str:
+    def describe_decision(self, decision: Decision) -> Message:
         """Describe the pending choice."""
-        return "Missionnaire: choose the lowest card of one of your City districts to move to the Capital"
+        return M(
+            "{tile}: choose the lowest card of one of your City districts to move to the Capital",
+            tile=self.label_message,
+        )

@@ -12,6 +12,8 @@ from meeple.core.decisions import Decision
 from meeple.games.capital_lux_2.actions import ChooseDistrict
 from meeple.games.capital_lux_2.powers.base import PowerTile
 from meeple.games.capital_lux_2.rules import lowest_cards
+from meeple.i18n.message import M, Message
+from meeple.i18n.translator import N_
 
 if TYPE_CHECKING:
     from meeple.games.capital_lux_2.state import CapitalLux2State
@@ -27,7 +29,7 @@ class Prophete(PowerTile):
     config = "B"
     solo_allowed = False
     provisional = True
-    effect = (
+    effect = N_(
         "Name a district. Every other player moves the lowest card of that City district to the matching Capital "
         "district (equal lowest: the one placed last)."
     )
@@ -57,6 +59,9 @@ class Prophete(PowerTile):
                 st.city[q][d].remove(card)
                 st.capital[d].append(card)
 
-    def describe_decision(self, decision: Decision) -> str:
+    def describe_decision(self, decision: Decision) -> Message:
         """Describe the pending choice."""
-        return "Prophète: name a district; the other players lose its lowest City card to the Capital"
+        return M(
+            "{tile}: name a district; the other players lose its lowest City card to the Capital",
+            tile=self.label_message,
+        )

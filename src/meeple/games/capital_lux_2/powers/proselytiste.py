@@ -11,6 +11,8 @@ from meeple.core.action import Action
 from meeple.core.decisions import Decision
 from meeple.games.capital_lux_2.actions import ChooseSeat
 from meeple.games.capital_lux_2.powers.base import PowerTile
+from meeple.i18n.message import M, Message
+from meeple.i18n.translator import N_
 
 if TYPE_CHECKING:
     from meeple.games.capital_lux_2.state import CapitalLux2State
@@ -26,7 +28,7 @@ class Proselytiste(PowerTile):
     config = "B"
     solo_allowed = False
     provisional = True
-    effect = "Take a random card from another player's hand."
+    effect = N_("Take a random card from another player's hand.")
 
     def is_possible(self, st: CapitalLux2State, player: int, card: int) -> bool:
         """Impossible when every other hand is empty."""
@@ -47,6 +49,6 @@ class Proselytiste(PowerTile):
         card = victim.pop(st.rng.randrange(len(victim)))
         st.add_to_hand(decision.player, card)
 
-    def describe_decision(self, decision: Decision) -> str:
+    def describe_decision(self, decision: Decision) -> Message:
         """Describe the pending choice."""
-        return "Prosélytiste: choose the player you take a random hand card from"
+        return M("{tile}: choose the player you take a random hand card from", tile=self.label_message)

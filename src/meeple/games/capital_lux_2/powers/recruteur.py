@@ -11,6 +11,8 @@ from meeple.core.action import Action
 from meeple.core.decisions import Decision
 from meeple.games.capital_lux_2.actions import ChooseDistrict, TakeCard
 from meeple.games.capital_lux_2.powers.base import PowerTile
+from meeple.i18n.message import M, Message
+from meeple.i18n.translator import N_
 
 if TYPE_CHECKING:
     from meeple.games.capital_lux_2.state import CapitalLux2State
@@ -25,7 +27,7 @@ class Recruteur(PowerTile):
     colour = 0
     config = "C"
     provisional = True
-    effect = "Move 1 card from any Capital district to another Capital district."
+    effect = N_("Move 1 card from any Capital district to another Capital district.")
 
     def on_capital_play(self, st: CapitalLux2State, player: int, card: int) -> None:
         """Ask which card to move (the Capital holds at least the card just played)."""
@@ -48,8 +50,8 @@ class Recruteur(PowerTile):
         st.capital[source].remove(card)
         st.capital[action.district].append(card)
 
-    def describe_decision(self, decision: Decision) -> str:
+    def describe_decision(self, decision: Decision) -> Message:
         """Describe the pending choice."""
         if decision.data[0] == "source":
-            return "Recruteur: choose a Capital card to move"
-        return "Recruteur: choose the Capital district to move it to"
+            return M("{tile}: choose a Capital card to move", tile=self.label_message)
+        return M("{tile}: choose the Capital district to move it to", tile=self.label_message)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from meeple.games.capital_lux_2.powers.base import PowerTile
+from meeple.i18n.translator import N_
 
 if TYPE_CHECKING:
     from meeple.games.capital_lux_2.state import CapitalLux2State
@@ -21,7 +22,7 @@ class Savant(PowerTile):
     name_en = "Scholar"
     colour = 3
     config = "A"
-    effect = "Draw the top citizen card into your hand."
+    effect = N_("Draw the top citizen card into your hand.")
 
     def is_possible(self, st: CapitalLux2State, player: int, card: int) -> bool:
         """Impossible when the deck and the discards are empty."""

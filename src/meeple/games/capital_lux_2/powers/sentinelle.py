@@ -12,6 +12,8 @@ from meeple.core.decisions import Decision
 from meeple.games.capital_lux_2.actions import ChooseDistrict
 from meeple.games.capital_lux_2.powers.base import PowerTile
 from meeple.games.capital_lux_2.rules import highest_cards
+from meeple.i18n.message import M, Message
+from meeple.i18n.translator import N_
 
 if TYPE_CHECKING:
     from meeple.games.capital_lux_2.state import CapitalLux2State
@@ -28,11 +30,11 @@ class Sentinelle(PowerTile):
     colour = 2
     config = "D"
     provisional = True
-    effect = (
+    effect = N_(
         "Place your Sentinel on one of your City districts (moving it if already placed). At the next resolution, "
         "if that district busts you discard only its highest card. Then the Sentinel is removed."
     )
-    material = "1 Sentinel per player"
+    material = N_("1 Sentinel per player")
 
     def setup(self, st: CapitalLux2State) -> None:
         """No Sentinel placed."""
@@ -68,6 +70,6 @@ class Sentinelle(PowerTile):
         """Where each Sentinel stands (public; -1 = not placed)."""
         return {"sentinels": list(st.mat[POST])}
 
-    def describe_decision(self, decision: Decision) -> str:
+    def describe_decision(self, decision: Decision) -> Message:
         """Describe the pending choice."""
-        return "Sentinelle: choose your City district to guard"
+        return M("{tile}: choose your City district to guard", tile=self.label_message)
