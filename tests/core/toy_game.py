@@ -28,6 +28,7 @@ from meeple.core import (
     register_spec,
 )
 from meeple.core.snapshot import expect, expect_each_once, expect_int, expect_ints
+from meeple.i18n import M, Message
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,17 +236,17 @@ class ToyState(State[ToyAuction]):
             "revealed": [list(r) for r in self.revealed],
         }
 
-    def _describe(self, action: Action, actor: int, perspective: int | None) -> str:
+    def _describe(self, action: Action, actor: int, perspective: int | None) -> Message:
         if isinstance(action, Bid):
             if perspective is not None and perspective != actor:
-                return "seal a bid"
-            return f"bid {action.amount}"
+                return M("seal a bid")
+            return M("bid {amount}", amount=action.amount)
         if isinstance(action, Keep):
-            return "keep the lot"
+            return M("keep the lot")
         if isinstance(action, Give):
-            return "give the lot away"
+            return M("give the lot away")
         if isinstance(action, GiveTo):
-            return f"give the lot to seat {action.seat}"
+            return M("give the lot to seat {seat}", seat=action.seat)
         raise TypeError(action)
 
 

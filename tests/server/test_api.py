@@ -73,6 +73,7 @@ def test_a_whole_game_over_the_websocket_then_its_record_and_replay(client: Test
             "seat": 0,
             "game": "citadels",
             "params": hello["params"],
+            "lang": "en",
         }
         frames = play_to_end(ws, next_of(ws))
     for frame in frames:

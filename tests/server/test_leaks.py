@@ -55,9 +55,9 @@ def _table(state: State[Any]) -> LiveTable:
     )
 
 
-def _frame(state: State[Any], seat: int | None) -> dict[str, Any]:
-    """The exact ``state`` message a new connection of ``seat`` is sent (whole log)."""
-    conn = Connection(None, seat)
+def _frame(state: State[Any], seat: int | None, lang: str = "en") -> dict[str, Any]:
+    """The exact ``state`` message a new connection of ``seat`` is sent (whole log), texts in ``lang``."""
+    conn = Connection(None, seat, lang)
     state_frames(_table(state), [conn], force={conn})
     return _decoded(conn)
 
@@ -103,13 +103,15 @@ def test_no_payload_differs_across_worlds_the_receiver_cannot_tell_apart(name: s
         step = 0
         while not state.is_terminal():
             for p, cache in caches.items():  # the incremental log is always the whole redacted log
-                assert cache.update(state) == state.history_texts(p)
+                assert cache.update(state) == state.history_messages(p)
             if step % 5 == 0:
                 public = _frame(state, None)
                 for seat in range(players):
                     world = state.resample_from_infostate(seat, rng.fork())
                     assert _frame(world, seat) == _frame(state, seat), f"{name} seat {seat} step {step}"
                     assert _frame(world, None) == public, f"{name} spectator step {step}"
+                    french = _frame(world, seat, "fr")
+                    assert french == _frame(state, seat, "fr"), f"{name} seat {seat} step {step} (French)"
                     probe = rng.fork()
                     assert _refusals(world, seat, probe.clone()) == _refusals(state, seat, probe.clone())
                     checked += 1

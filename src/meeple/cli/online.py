@@ -19,6 +19,7 @@ from rich.markup import escape
 
 from meeple.cli.moves import Command, Moves, Problem, interpret
 from meeple.cli.render import Renderer, renderer_for
+from meeple.i18n import Message, _, current
 from meeple.server.protocol import PROTOCOL_VERSION as PROTOCOL
 
 
@@ -26,13 +27,18 @@ class OnlineError(Exception):
     """The server could not be reached, refused the token, or broke the protocol (the message says which)."""
 
 
-def socket_url(server: str, table: str, token: str | None) -> str:
-    """The WebSocket URL of a table: ``http(s)://host:port`` becomes ``ws(s)://host:port/api/tables/ID/ws``."""
+def socket_url(server: str, table: str, token: str | None, lang: str | None = None) -> str:
+    """The WebSocket URL of a table: ``http(s)://host:port`` becomes ``ws(s)://host:port/api/tables/ID/ws``.
+
+    ``lang`` asks the server for its texts in that language (``?lang=``).
+    """
     parts = urlsplit(server if "://" in server else f"http://{server}")
     scheme = {"http": "ws", "https": "wss", "ws": "ws", "wss": "wss"}.get(parts.scheme)
     if scheme is None or not parts.netloc:
-        raise OnlineError(f"--server takes an address like http://127.0.0.1:8000, not {server!r}")
-    query = f"token={quote(token)}" if token else ""
+        raise OnlineError(
+            _("--server takes an address like http://127.0.0.1:8000, not {server!r}").format(server=server)
+        )
+    query = "&".join(f"{k}={quote(v)}" for k, v in (("token", token), ("lang", lang)) if v)
     return urlunsplit((scheme, parts.netloc, f"/api/tables/{quote(table)}/ws", query, ""))
 
 
@@ -63,13 +69,18 @@ class OnlineSession:
         """Play until the game is over (0) or the user quits (1)."""
         hello = self.receive()
         if hello.get("type") == "error":
-            raise OnlineError(f"the server refused: {hello.get('message')}")
+            raise OnlineError(_("the server refused: {message}").format(message=hello.get("message")))
         if hello.get("type") != "hello" or hello.get("protocol") != PROTOCOL:
-            raise OnlineError(f"not a meeple server (protocol {hello.get('protocol')!r}, expected {PROTOCOL!r})")
+            raise OnlineError(
+                _("not a meeple server (protocol {got!r}, expected {expected!r})").format(
+                    got=hello.get("protocol"), expected=PROTOCOL
+                )
+            )
         self.seat = hello["seat"]
         self.renderer = renderer_for(hello["game"])
-        who = "a spectator" if self.seat is None else f"seat {self.seat}"
-        self.console.print(f"[bold]{escape(hello['game'])}[/] at table {escape(hello['table'])}: you are {who}.")
+        who = _("a spectator") if self.seat is None else _("seat {seat}").format(seat=self.seat)
+        line = _("{game} at table {table}: you are {who}.").format(game=hello["game"], table=hello["table"], who=who)
+        self.console.print(f"[bold]{escape(line)}[/]")
         while True:
             message = self.receive()
             if message["type"] == "error":
@@ -87,13 +98,16 @@ class OnlineSession:
 
     def _show(self, message: dict[str, Any]) -> None:
         for actor, text in message["log"]:
-            name = "You" if actor == self.seat else f"Seat {actor}"
+            name = _("You") if actor == self.seat else _("Seat {seat}").format(seat=actor)
             self.console.print(f"  {escape(name)}: {escape(text)}")
         changed_turn = self.last is None or self.last["current_player"] != message["current_player"]
         for s in message["seats"]:
             if s["bot_played"] and (self.last is None or not self.last["seats"][s["seat"]]["bot_played"]):
-                why = "out of time" if s["reason"] == "time" else "away"
-                self.console.print(f"[yellow]Seat {s['seat']} is {why}: a bot plays it until they return.[/]")
+                if s["reason"] == "time":
+                    why = _("Seat {seat} is out of time: a bot plays it until they return.")
+                else:
+                    why = _("Seat {seat} is away: a bot plays it until they return.")
+                self.console.print(f"[yellow]{escape(why.format(seat=s['seat']))}[/]")
         self.last = message
         mine = bool(message["legal_actions"]) and not self.pending
         if mine or message["status"] == "finished" or (self.seat is None and changed_turn):
@@ -104,23 +118,25 @@ class OnlineSession:
         """Ask for a move and send it; False if the user quits."""
         legal = message["legal_actions"]
         texts = [a["text"] for a in legal]
+        english = [str(Message.from_json(a["message"])) for a in legal]
         if self.pending:
-            wanted = self.pending.pop(0)
-            for a in legal:
-                if a["text"].lower() == wanted.lower():
+            wanted = self.pending.pop(0).lower()
+            for a, source in zip(legal, english, strict=True):
+                if wanted in (a["text"].lower(), source.lower()):
                     self._send(message, a)
                     return True
             self.pending.clear()
-            self.console.print(f"[red]{escape(wanted)} is no longer legal: choose again.[/]")
+            again = _("{move} is no longer legal: choose again.").format(move=wanted)
+            self.console.print(f"[red]{escape(again)}[/]")
         for k, text in enumerate(texts, 1):
             self.console.print(f"  {k:>3}. {escape(text)}")
         assert self.renderer is not None
         while True:
             try:
-                line = self.ask("Your move: ")
+                line = self.ask(_("Your move: "))
             except EOFError:
                 return False
-            parsed = interpret(line, texts, self.renderer.parse_input)
+            parsed = interpret(line, texts, self.renderer.parse_input, english)
             if isinstance(parsed, Problem):
                 self.console.print(f"[red]{escape(parsed.message)}[/]")
                 continue
@@ -130,12 +146,15 @@ class OnlineSession:
                 if parsed.name == "board":
                     self.console.print(self.renderer.render(message["observation"], self.seat))
                 else:
-                    self.console.print("Type a move number, its text or a unique prefix; board; quit.")
+                    self.console.print(_("Type a move number, its text or a unique prefix; board; quit."))
                 continue
             assert isinstance(parsed, Moves)
             first, *rest = parsed.texts
             self.pending = list(rest)
-            self._send(message, next(a for a in legal if a["text"] == first))
+            first = first.lower()
+            self._send(
+                message, next(a for a, e in zip(legal, english, strict=True) if first in (a["text"].lower(), e.lower()))
+            )
             return True
 
     def _send(self, message: dict[str, Any], action: dict[str, Any]) -> None:
@@ -150,9 +169,9 @@ class OnlineSession:
     def _final(self, message: dict[str, Any]) -> None:
         returns = message.get("returns") or []
         for seat, value in enumerate(returns):
-            name = "You" if seat == self.seat else f"Seat {seat}"
+            name = _("You") if seat == self.seat else _("Seat {seat}").format(seat=seat)
             self.console.print(f"  {escape(name)}: {value:g}")
-        self.console.print("[bold]The game is over.[/] Its record: GET /api/tables/<id>/record.")
+        self.console.print(escape(_("The game is over. Its record: GET /api/tables/<id>/record.")))
 
 
 def play_online(console: Console, server: str, table: str, token: str | None) -> int:
@@ -164,11 +183,11 @@ def play_online(console: Console, server: str, table: str, token: str | None) ->
     from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
     from websockets.sync.client import connect
 
-    url = socket_url(server, table, token)
+    url = socket_url(server, table, token, current().lang)
     try:
         with connect(url, open_timeout=10, max_size=2**24) as socket:
             return OnlineSession(console, console.input, socket).run()
     except (OSError, InvalidHandshake, InvalidURI) as exc:
-        raise OnlineError(f"cannot reach {server}: {exc}") from None
+        raise OnlineError(_("cannot reach {server}: {error}").format(server=server, error=exc)) from None
     except ConnectionClosed as exc:
-        raise OnlineError(f"the server closed the connection ({exc})") from None
+        raise OnlineError(_("the server closed the connection ({error})").format(error=exc)) from None

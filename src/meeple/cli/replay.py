@@ -20,6 +20,7 @@ from meeple.core.errors import MeepleError
 from meeple.core.records import GameRecord, read_records
 from meeple.core.registry import load_game
 from meeple.core.state import State
+from meeple.i18n import _, tr
 
 
 class RecordStepper:
@@ -58,14 +59,14 @@ class RecordStepper:
 def _show_step(console: Console, stepper: RecordStepper, step: int, seat: int | None, renderer: Renderer) -> None:
     record = stepper.record
     state = stepper.state(step)
-    who = "full view" if seat is None else f"seat {seat}'s view"
-    console.rule(f"Step {step}/{stepper.steps} — {who}")
+    who = _("full view") if seat is None else _("seat {seat}'s view").format(seat=seat)
+    console.rule(escape(_("Step {step}/{steps} — {who}").format(step=step, steps=stepper.steps, who=who)))
     if step > 0:
         actor, action = state.history[step - 1]
-        text = state.action_to_string(action, perspective=seat, actor=actor)
+        text = tr(state.action_message(action, perspective=seat, actor=actor))
         console.print(f"[bold]{escape(seat_label(actor, record.players))}:[/] {escape(text)}")
     else:
-        console.print("Initial position")
+        console.print(_("Initial position"))
     if seat is not None:
         console.print(renderer.render(state.observation(seat), seat))
     else:
@@ -77,8 +78,8 @@ def _show_step(console: Console, stepper: RecordStepper, step: int, seat: int | 
 
 
 def _show_result(console: Console, state: State[Any], labels: list[str]) -> None:
-    table = Table(title="Final scores", title_justify="left")
-    for name in ("seat", "player", "score", "return"):
+    table = Table(title=_("Final scores"), title_justify="left")
+    for name in (_("seat"), _("player"), _("score"), _("return")):
         table.add_column(name)
     scores, returns = state.scores(), state.returns()
     for s in range(len(scores)):
@@ -92,7 +93,8 @@ def _interactive(console: Console, stepper: RecordStepper, step: int, seat: int 
         _show_step(console, stepper, step, seat, renderer)
         while True:
             try:
-                key = str(typer.prompt("Enter: next, b: back, number: jump, q: quit", default="", show_default=False))
+                prompt = _("Enter: next, b: back, number: jump, q: quit")
+                key = str(typer.prompt(prompt, default="", show_default=False))
             except typer.Abort:
                 return
             key = key.strip().lower()
@@ -102,19 +104,20 @@ def _interactive(console: Console, stepper: RecordStepper, step: int, seat: int 
                 if step < stepper.steps:
                     step += 1
                     break
-                console.print("[red]This is the last step:[/] b to go back, a number to jump, q to quit.")
+                console.print(
+                    escape(_("This is the last step: b to go back, a number to jump, q to quit.")), style="red"
+                )
             elif key in ("b", "back"):
                 if step > 0:
                     step -= 1
                     break
-                console.print("[red]This is the first step:[/] Enter for the next one, q to quit.")
+                console.print(escape(_("This is the first step: Enter for the next one, q to quit.")), style="red")
             elif key.isdigit() and int(key) <= stepper.steps:
                 step = int(key)
                 break
             else:
-                console.print(
-                    f"[red]{escape(repr(key))} is not a command:[/] Enter, b, a step from 0 to {stepper.steps}, q."
-                )
+                wrong = _("{key!r} is not a command: Enter, b, a step from 0 to {steps}, q.")
+                console.print(escape(wrong.format(key=key, steps=stepper.steps)), style="red")
 
 
 def replay(
@@ -127,21 +130,25 @@ def replay(
 ) -> None:
     """Step through a recorded game from one seat's view (--seat S) or the full view (--full, the default)."""
     if full and seat is not None:
-        fail("give --seat or --full, not both")
+        fail(_("give --seat or --full, not both"))
     try:
         records = list(read_records(file))
     except FileNotFoundError:
-        fail(f"no such file: {file}")
+        fail(_("no such file: {file}").format(file=file))
     except IsADirectoryError:
-        fail(f"{file} is a directory, not a file of game records (from --record)")
+        fail(_("{file} is a directory, not a file of game records (from --record)").format(file=file))
     except OSError as exc:
-        fail(f"cannot read {file}: {exc.strerror or exc}")
+        fail(_("cannot read {file}: {error}").format(file=file, error=exc.strerror or exc))
     except MeepleError as exc:
         fail(exc)
     if not records:
-        fail(f"{file} holds no game record")
+        fail(_("{file} holds no game record").format(file=file))
     if game_index >= len(records):
-        fail(f"--game-index {game_index} is out of range: {file} holds {len(records)} records (0..{len(records) - 1})")
+        fail(
+            _("--game-index {index} is out of range: {file} holds {n} records (0..{last})").format(
+                index=game_index, file=file, n=len(records), last=len(records) - 1
+            )
+        )
     record = records[game_index]
     try:
         stepper = RecordStepper(record)
@@ -149,9 +156,9 @@ def replay(
         fail(exc)
     num_players = stepper.states[0].game.num_players
     if seat is not None and not 0 <= seat < num_players:
-        fail(f"--seat must be from 0 to {num_players - 1}, not {seat}")
+        fail(_("--seat must be from 0 to {last}, not {seat}").format(last=num_players - 1, seat=seat))
     if step > stepper.steps:
-        fail(f"--step must be from 0 to {stepper.steps}, not {step}")
+        fail(_("--step must be from 0 to {last}, not {step}").format(last=stepper.steps, step=step))
     console = stdout_console()
     labels = ", ".join(seat_label(s, record.players) for s in range(num_players))
     try:
@@ -159,9 +166,11 @@ def replay(
     except MeepleError as exc:
         fail(exc)
     # The seed of a game in progress rebuilds every hand: shown only once the game is over.
-    seed = f" seed {record.seed}," if finished else ""
-    status = "finished" if finished else "unfinished"
-    console.print(f"[bold]{escape(record.game)}[/]{seed} {stepper.steps} actions ({status}): {labels}")
+    if finished:
+        head = _("{game} seed {seed}, {n} actions (finished): {players}")
+    else:
+        head = _("{game} {n} actions (unfinished): {players}")
+    console.print(escape(head.format(game=record.game, seed=record.seed, n=stepper.steps, players=labels)))
     renderer = renderer_for(record.game)
     try:
         if auto:

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from meeple.core.action import short_repr
 from meeple.core.errors import InvalidStateError, MeepleError
 from meeple.core.rng import Rng
+from meeple.i18n.message import Message
 
 if TYPE_CHECKING:
     from meeple.core.game import Game
@@ -123,9 +124,17 @@ def check_common(game: Game[Any], data: Mapping[str, Any]) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
             raise InvalidStateError(f"history[{i}]: the seat is an integer from 0 to {n - 1}, not {short_repr(seat)}")
         if isinstance(action, dict) and action.get("type") == HIDDEN_TYPE:
-            if set(action) != {"type", "text"} or not isinstance(action["text"], str):
+            message = action.get("message")
+            valid = set(action) <= {"type", "text", "message"} and isinstance(action.get("text"), str)
+            if valid and message is not None:
+                try:
+                    valid = str(Message.from_json(message)) == action["text"]
+                except (ValueError, TypeError, KeyError, IndexError, AttributeError):
+                    valid = False
+            if not valid:
                 raise InvalidStateError(
-                    f"history[{i}]: a hidden action is {{'type', 'text'}}, not {short_repr(action)}"
+                    f"history[{i}]: a hidden action is {{'type', 'text', 'message'?}} (the message reading as the "
+                    f"text), not {short_repr(action)}"
                 )
             continue
         try:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Self, TypeVar
 
 from meeple.core.action import Action, short_repr
@@ -41,9 +41,15 @@ class HiddenAction(Action):
 
     ``resample_from_infostate(p, rng)`` replaces every action of the history that ``p`` saw redacted by one of
     these, so a determinized state carries no trace of what ``p`` could not see.
+
+    Attributes:
+        text: the English text the observer saw.
+        message: the same as a message (``Message.to_json``), so that it reads the same in every language; ``None``
+            for a placeholder built from a text only.
     """
 
     text: str
+    message: dict[str, Any] | None = field(default=None, compare=False, hash=False)
 
 
 _MAX_LISTED = 12
@@ -312,6 +318,9 @@ class State(ABC, Generic[G]):
 
     def _message_of(self, action: Action, actor: int, perspective: int | None) -> Message:
         if type(action) is HiddenAction:
+            assert isinstance(action, HiddenAction)
+            if action.message is not None:
+                return Message.from_json(action.message)
             return Message(action.text, None, VERBATIM)
         return self._describe(action, actor, perspective)
 
@@ -420,7 +429,9 @@ class State(ABC, Generic[G]):
     def _redacted(self, action: Action, actor: int, perspective: int) -> Action:
         """Return ``action`` if ``perspective`` saw all of it, else a :class:`HiddenAction` with what it saw."""
         seen = self._message_of(action, actor, perspective)
-        return action if seen == self._message_of(action, actor, None) else HiddenAction(str(seen))
+        if seen == self._message_of(action, actor, None):
+            return action
+        return HiddenAction(str(seen), seen.to_json())
 
     def clone(self) -> State[G]:
         """Return an exact, independent deep copy (random generator included)."""
@@ -472,7 +483,7 @@ class State(ABC, Generic[G]):
         self.history = [
             (
                 int(p),
-                HiddenAction(str(a["text"]))
+                HiddenAction(str(a["text"]), a.get("message"))
                 if a.get("type") == HiddenAction.type_name
                 else self.game.action_from_json(a),
             )

@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, HTTPException, Query, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Header, HTTPException, Query, WebSocket, WebSocketDisconnect
 from fastapi.openapi.utils import get_openapi
 from pydantic import TypeAdapter, ValidationError
 from pydantic.json_schema import models_json_schema
@@ -25,6 +25,7 @@ from pydantic.json_schema import models_json_schema
 from meeple.core.errors import MeepleError
 from meeple.core.records import GameRecord
 from meeple.core.registry import game_class, registered_games
+from meeple.i18n import M, Translator, UnknownLanguageError, language_from_accept, translator
 from meeple.server.bots import BotPool
 from meeple.server.db import make_engine, migrate
 from meeple.server.hub import Connection, Hub, Listener
@@ -41,9 +42,24 @@ from meeple.server.protocol import (
     TableView,
 )
 from meeple.server.tables import HEARTBEAT, TableService
-from meeple.server.views import game_view
+from meeple.server.views import game_view, log_texts
 
 log = logging.getLogger("meeple.server")
+
+LangQuery = Annotated[str | None, Query(description="language of the texts: en or fr (default: Accept-Language)")]
+AcceptLanguage = Annotated[str | None, Header(include_in_schema=False)]
+
+
+def _reader(lang: str | None, accept_language: str | None) -> Translator:
+    """The reader's language: ``lang`` if given (422 if unknown), else the ``Accept-Language`` header, else English."""
+    if lang is not None:
+        try:
+            return translator(lang)
+        except UnknownLanguageError as exc:
+            raise HTTPException(422, str(exc)) from None
+    return translator(language_from_accept(accept_language))
+
+
 _CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 SWEEP = 0.25
 """Seconds between two looks at the due tables (clocks, grace periods, overdue bots)."""
@@ -175,11 +191,14 @@ def create_app(config: ServerConfig) -> FastAPI:
         ]
 
     @app.get("/api/tables/{table_id}", response_model=TableView)
-    async def get_table(table_id: str) -> dict[str, Any]:
-        """The spectator's view of a table: exactly what a spectator's WebSocket is sent."""
+    async def get_table(
+        table_id: str, lang: LangQuery = None, accept_language: AcceptLanguage = None
+    ) -> dict[str, Any]:
+        """The spectator's view of a table: exactly what a spectator's WebSocket is sent (texts in ``lang``)."""
         live = await table(table_id)
+        reader = _reader(lang, accept_language)
         async with live.lock:
-            view = game_view(live.state, None, live.log_of(None))
+            view = game_view(live.state, None, live.log_of(None), reader)
             return {
                 "table": live.id,
                 "game": live.game,
@@ -189,7 +208,7 @@ def create_app(config: ServerConfig) -> FastAPI:
                 "seats": live.public_seats(),
                 "version": view["version"],
                 "observation": view["observation"],
-                "log": list(live.log_of(None)),
+                "log": log_texts(live.log_of(None), reader),
                 "returns": view["returns"],
             }
 
@@ -207,6 +226,8 @@ def create_app(config: ServerConfig) -> FastAPI:
         table_id: str,
         version: Annotated[int, Query(ge=0, description="actions applied")] = 0,
         seat: Annotated[int | None, Query(ge=0, description="a seat's view; omitted: the full view")] = None,
+        lang: LangQuery = None,
+        accept_language: AcceptLanguage = None,
     ) -> dict[str, Any]:
         """A finished game after ``version`` actions, from ``seat``'s view or the full view; 409 while it runs."""
         live = await table(table_id)
@@ -225,35 +246,49 @@ def create_app(config: ServerConfig) -> FastAPI:
             "seat": seat,
             "observation": dict(state.observation(seat)),
             "seat_observations": None if seat is not None else [dict(state.observation(s)) for s in everyone],
-            "log": state.history_texts(seat),
+            "log": log_texts(state.history_messages(seat), _reader(lang, accept_language)),
         }
 
     @app.websocket("/api/tables/{table_id}/ws")
-    async def socket(websocket: WebSocket, table_id: str, token: str | None = None) -> None:
-        """A seat's (``?token=``) or a spectator's connection; see docs/server.md for the messages."""
+    async def socket(websocket: WebSocket, table_id: str, token: str | None = None, lang: str | None = None) -> None:
+        """A seat's (``?token=``) or a spectator's connection; see docs/server.md for the messages.
+
+        The texts it is sent are in ``?lang=`` (``en``, ``fr``), else the handshake's ``Accept-Language``, else
+        English; an unknown ``lang`` gets a ``bad_message`` error naming the languages, then English.
+        """
         await websocket.accept()
+        reader = _reader(None, websocket.headers.get("accept-language"))
+        if lang is not None:
+            try:
+                reader = translator(lang)
+            except UnknownLanguageError as exc:
+                await websocket.send_json(
+                    {"type": "error", "code": "bad_message", "message": reader.message(exc.message)}
+                )
         try:
             live = await service().get(table_id)
         except TableNotFound:
-            await websocket.send_json({"type": "error", "code": "bad_message", "message": f"no table {table_id!r}"})
+            no_table = reader.message(M("no table {table!r}", table=table_id))
+            await websocket.send_json({"type": "error", "code": "bad_message", "message": no_table})
             await websocket.close(code=4404)
             return
         seat: int | None = None
         if token is not None:
             seat = await asyncio.to_thread(service().seat_of_token, table_id, token)
             if seat is None:
-                await websocket.send_json(
-                    {"type": "error", "code": "bad_token", "message": "this token opens no seat at this table"}
-                )
+                bad = reader.message(M("this token opens no seat at this table"))
+                await websocket.send_json({"type": "error", "code": "bad_token", "message": bad})
                 await websocket.close(code=4401)
                 return
-        await _serve(websocket, state["hub"], service(), live, seat)
+        await _serve(websocket, state["hub"], service(), live, seat, reader.lang)
 
     return app
 
 
-async def _serve(websocket: WebSocket, hub: Hub, service: TableService, live: LiveTable, seat: int | None) -> None:
-    conn = Connection(websocket, seat)
+async def _serve(
+    websocket: WebSocket, hub: Hub, service: TableService, live: LiveTable, seat: int | None, lang: str
+) -> None:
+    conn = Connection(websocket, seat, lang)
     if seat is not None:
         await service.presence(live, seat, +1)
     async with live.lock:
@@ -265,8 +300,8 @@ async def _serve(websocket: WebSocket, hub: Hub, service: TableService, live: Li
                 await _handle(text, hub, service, live, conn)
             except Exception:  # noqa: BLE001 - a database or server fault: say so, keep the connection
                 log.exception("table %s: a message could not be handled", live.id)
-                message = "the server could not handle this message now (nothing was changed); try again"
-                conn.send({"type": "error", "code": "server_error", "message": message})
+                message = M("the server could not handle this message now (nothing was changed); try again")
+                conn.send({"type": "error", "code": "server_error", "message": conn.translator.message(message)})
     except WebSocketDisconnect:
         pass
     finally:
@@ -285,12 +320,14 @@ async def _handle(text: str, hub: Hub, service: TableService, live: LiveTable, c
         return
     if isinstance(message, MoveMessage):
         if conn.seat is None:
-            conn.send({"type": "error", "code": "spectator", "message": "a spectator cannot move", "move_id": None})
+            refused = conn.translator.message(M("a spectator cannot move"))
+            conn.send({"type": "error", "code": "spectator", "message": refused, "move_id": None})
             return
         try:
             applied = await service.submit(live, conn.seat, message.action, message.version, message.move_id)
         except MoveRefused as exc:
-            conn.send({"type": "error", "code": exc.code, "message": str(exc), "move_id": message.move_id})
+            text = conn.translator.message(exc.message)
+            conn.send({"type": "error", "code": exc.code, "message": text, "move_id": message.move_id})
             async with live.lock:  # then the current state, to act on
                 hub.resend(live, conn)
             return

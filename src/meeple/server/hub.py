@@ -20,11 +20,12 @@ from typing import Any
 
 from sqlalchemy import Engine
 
+from meeple.i18n import DEFAULT_LANGUAGE, translator
 from meeple.server.clock import clock_view
 from meeple.server.live import LiveTable
 from meeple.server.protocol import HelloMessage
 from meeple.server.tables import NOTIFY_CHANNEL, TableService
-from meeple.server.views import game_view, perspective_of
+from meeple.server.views import game_view, log_texts, perspective_of
 
 log = logging.getLogger("meeple.server")
 
@@ -32,9 +33,11 @@ log = logging.getLogger("meeple.server")
 class Connection:
     """One WebSocket of a seat (or a spectator, ``seat=None``) and what it was last sent."""
 
-    def __init__(self, sender: Any, seat: int | None) -> None:
+    def __init__(self, sender: Any, seat: int | None, lang: str = DEFAULT_LANGUAGE) -> None:
         self.sender = sender  # an object with ``async send_text(str)``
         self.seat = seat
+        self.translator = translator(lang)
+        """The receiver's language: texts of moves, log lines and errors (issue "French and English everywhere")."""
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.sent_log = 0
         self.last: dict[str, Any] | None = None
@@ -72,19 +75,18 @@ def state_frames(live: LiveTable, conns: list[Connection], force: set[Connection
     if live.stale:
         return
     common = {"status": live.status, "seats": live.public_seats(), "clock": clock_view(live.clock)}
-    views: dict[int, dict[str, Any]] = {}
+    views: dict[tuple[int, str], dict[str, Any]] = {}
     for conn in conns:
-        p = perspective_of(conn.seat)
-        if p not in views:
-            views[p] = {**game_view(live.state, conn.seat, live.log_of(conn.seat)), **common}
-        frame = views[p]
+        key = (perspective_of(conn.seat), conn.translator.lang)
+        if key not in views:
+            views[key] = {**game_view(live.state, conn.seat, live.log_of(conn.seat), conn.translator), **common}
+        frame = views[key]
         if frame == conn.last and (force is None or conn not in force):
             continue
         lines = live.log_of(conn.seat)
         start = conn.sent_log if conn.last is not None else 0
-        conn.send(
-            {"type": "state", "table": live.id, "seat": conn.seat, **frame, "log": lines[start:], "log_start": start}
-        )
+        log = log_texts(lines[start:], conn.translator)
+        conn.send({"type": "state", "table": live.id, "seat": conn.seat, **frame, "log": log, "log_start": start})
         conn.last = frame
         conn.sent_log = len(lines)
 
@@ -110,7 +112,10 @@ class Hub:
         """Register a connection and send it the full current view (the whole log)."""
         conn.start()
         live.conns.add(conn)
-        conn.send(HelloMessage(table=live.id, seat=conn.seat, game=live.game, params=live.params).model_dump())
+        hello = HelloMessage(
+            table=live.id, seat=conn.seat, game=live.game, params=live.params, lang=conn.translator.lang
+        )
+        conn.send(hello.model_dump())
         state_frames(live, [conn], force={conn})
 
     def leave(self, live: LiveTable, conn: Connection) -> None:

@@ -13,6 +13,7 @@ from typing import Any
 
 from meeple.core.errors import MeepleError
 from meeple.core.state import State
+from meeple.i18n import M, Message
 from meeple.server import clock as clocks
 from meeple.server.views import LogCache, LogLine, perspective_of
 
@@ -27,7 +28,7 @@ class TableNotFound(MeepleError, LookupError):
 class MoveRefused(MeepleError, ValueError):
     """A move the table refuses; ``code`` is the protocol's error code (``stale_version``, ``not_your_turn``...)."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: Message | str) -> None:
         super().__init__(message)
         self.code = code
 
@@ -150,14 +151,17 @@ def check_move(live: LiveTable, seat: int, version: int, by_bot: bool) -> None:
         by_bot: the move comes from the server's bot for that seat.
     """
     if live.status != "live":
-        raise MoveRefused("game_over", "the game is over: no more moves")
+        raise MoveRefused("game_over", M("the game is over: no more moves"))
     mover = live.mover()
     if by_bot:
         if version != live.version or live.bot_to_move() is None or mover != seat:
-            raise MoveRefused("stale_version", "the table moved on while the bot was thinking")
+            raise MoveRefused("stale_version", M("the table moved on while the bot was thinking"))
         return
     if mover != seat:
-        raise MoveRefused("not_your_turn", f"it is seat {mover}'s turn, not seat {seat}'s")
+        raise MoveRefused("not_your_turn", M("it is seat {seat}'s turn, not seat {player}'s", seat=mover, player=seat))
     seen = len(live.log_of(seat))
     if version != seen:
-        raise MoveRefused("stale_version", f"your move was made at version {version}; the table is at version {seen}")
+        raise MoveRefused(
+            "stale_version",
+            M("your move was made at version {version}; the table is at version {seen}", version=version, seen=seen),
+        )

@@ -112,7 +112,10 @@ class LegalAction(BaseModel):
     """One legal action of the seat to move: its integer code, its text for that seat, and its JSON form."""
 
     code: int
-    text: str
+    text: str = Field(description="the action's text for that seat, in the connection's language")
+    message: dict[str, Any] = Field(
+        description="the same text as a message (msgid, args, context), to render in any language"
+    )
     json_: dict[str, Any] = Field(alias="json")
 
     model_config = ConfigDict(populate_by_name=True)
@@ -150,6 +153,9 @@ class HelloMessage(BaseModel):
     seat: int | None
     game: str
     params: dict[str, Any]
+    lang: str = Field(
+        "en", description="the language of this connection's texts (?lang=, else Accept-Language, else English)"
+    )
 
 
 class ErrorMessage(BaseModel):

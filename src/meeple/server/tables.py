@@ -360,7 +360,7 @@ class TableService:
             try:
                 live.state.apply_action(action, player=seat)
             except (IllegalActionError, InvalidActionError) as exc:
-                raise MoveRefused("illegal_action", str(exc)) from None
+                raise MoveRefused("illegal_action", exc.message) from None
             now = self.now()
             applied = live.state.history[-1][1]
             live.version += 1
