@@ -27,6 +27,7 @@ from meeple.arena.balance import (
 )
 from meeple.arena.ratings import RateStat, Rating, bot_rates, head_to_head, rate, seat_rates, wilson
 from meeple.arena.tournament import GameResult, TournamentConfig
+from meeple.i18n import _
 
 MAX_LABELS = 30
 """Rows shown per balance question (most frequent labels first)."""
@@ -84,12 +85,13 @@ def _verdict(rep: TournamentReport, interval: tuple[float, float]) -> str:
     if rep.config.players < 2:
         return ""
     lo, hi = interval
-    return "above" if lo > rep.fair_share else "below" if hi < rep.fair_share else "~"
+    return _("above") if lo > rep.fair_share else _("below") if hi < rep.fair_share else "~"
 
 
 def bot_rows(rep: TournamentReport) -> tuple[list[str], list[list[str]]]:
     """Header and rows of the per-bot table (sorted by rating ordinal when available)."""
-    head = ["bot", "seat-games", "wins", "win %", "95% CI", "vs fair", "mean score", "mu", "sigma", "ordinal"]
+    head = [_("bot"), _("seat-games"), _("wins"), _("win %"), _("95% CI"), _("vs fair"), _("mean score")]
+    head += ["mu", "sigma", _("ordinal")]
     rows = []
     order = list(rep.ratings) + [b for b in rep.bots if b not in rep.ratings]
     for name in order:
@@ -101,7 +103,7 @@ def bot_rows(rep: TournamentReport) -> tuple[list[str], list[list[str]]]:
 
 def seat_rows(rep: TournamentReport) -> tuple[list[str], list[list[str]]]:
     """Header and rows of the per-seat table."""
-    head = ["seat", "games", "wins", "win %", "95% CI", "vs fair", "mean score"]
+    head = [_("seat"), _("games"), _("wins"), _("win %"), _("95% CI"), _("vs fair"), _("mean score")]
     rows = []
     for st in rep.seats:
         rows.append([st.name, *_stat_cells(rep, st)])
@@ -124,7 +126,7 @@ def _stat_cells(rep: TournamentReport, st: RateStat) -> list[str]:
 def h2h_rows(rep: TournamentReport) -> tuple[list[str], list[list[str]]]:
     """Header and rows of the head-to-head table: % of meetings where the row bot finished ahead."""
     names = list(rep.bots)
-    head = ["ahead of →", *names]
+    head = [_("ahead of →"), *names]
     rows = []
     for a in names:
         row = [a]
@@ -139,9 +141,9 @@ def length_rows(rep: TournamentReport) -> tuple[list[str], list[list[str]]]:
     """Header and rows of the game-length summary."""
     lengths = sorted(rep.lengths)
     if not lengths:
-        return ["games"], [["0"]]
+        return [_("games")], [["0"]]
     mean = sum(lengths) / len(lengths)
-    head = ["games", "mean decisions", "min", "median", "max"]
+    head = [_("games"), _("mean decisions"), _("min"), _("median"), _("max")]
     return head, [
         [str(len(lengths)), f"{mean:.1f}", str(lengths[0]), str(lengths[len(lengths) // 2]), str(lengths[-1])]
     ]
@@ -149,7 +151,7 @@ def length_rows(rep: TournamentReport) -> tuple[list[str], list[list[str]]]:
 
 def seat_question_rows(stats: list[LabelStat]) -> tuple[list[str], list[list[str]]]:
     """Header and rows of one seat balance question (win rate by label)."""
-    head = ["label", "seat-games", "win %", "95% CI", "mean score"]
+    head = [_("label"), _("seat-games"), _("win %"), _("95% CI"), _("mean score")]
     rows = []
     for st in stats[:MAX_LABELS]:
         lo, hi = wilson(st.wins, st.n)
@@ -159,7 +161,7 @@ def seat_question_rows(stats: list[LabelStat]) -> tuple[list[str], list[list[str
 
 def game_question_rows(stats: list[LabelStat]) -> tuple[list[str], list[list[str]]]:
     """Header and rows of one game balance question (by label: games, first seat's win rate, scores)."""
-    head = ["label", "games", "seat 0 win %", "95% CI", "mean winning score", "mean score"]
+    head = [_("label"), _("games"), _("seat 0 win %"), _("95% CI"), _("mean winning score"), _("mean score")]
     rows = []
     for st in stats[:MAX_LABELS]:
         lo, hi = wilson(st.first_seat_wins, st.n)
@@ -179,36 +181,39 @@ def game_question_rows(stats: list[LabelStat]) -> tuple[list[str], list[list[str
 def sections(rep: TournamentReport) -> list[tuple[str, list[str], list[list[str]]]]:
     """Return ``(title, header, rows)`` of every table of the report, in order."""
     out = [
-        ("Bots", *bot_rows(rep)),
-        ("Seats (first-player advantage)", *seat_rows(rep)),
-        ("Head to head", *h2h_rows(rep)),
-        ("Game length", *length_rows(rep)),
+        (_("Bots"), *bot_rows(rep)),
+        (_("Seats (first-player advantage)"), *seat_rows(rep)),
+        (_("Head to head"), *h2h_rows(rep)),
+        (_("Game length"), *length_rows(rep)),
     ]
     for q, stats in rep.seat_questions.items():
-        out.append((f"Win rate by {q}", *seat_question_rows(stats)))
+        out.append((_("Win rate by {question}").format(question=q), *seat_question_rows(stats)))
     for q, stats in rep.game_questions.items():
-        out.append((f"By {q}", *game_question_rows(stats)))
+        out.append((_("By {question}").format(question=q), *game_question_rows(stats)))
     if rep.values:
         rows = [
             [name, str(n), f"{mean:.2f}", f"{sd:.2f}", f"{lo:g}", f"{hi:g}"]
             for name, (n, mean, sd, lo, hi) in rep.values.items()
         ]
-        out.append(("Values", ["value", "games", "mean", "sd", "min", "max"], rows))
+        out.append((_("Values"), [_("value"), _("games"), _("mean"), _("sd"), _("min"), _("max")], rows))
     return out
 
 
 def _summary_lines(rep: TournamentReport) -> list[str]:
     cfg = rep.config
     lines = [
-        f"Game: {cfg.game}, {cfg.players} players, params {cfg.params or 'default'}",
-        f"Bots: {', '.join(cfg.bots)}; {rep.games} games ({cfg.rotations} rotations per deal, paired deals), "
-        f"seed {cfg.seed}",
-        f"Fair share: {_pct(rep.fair_share)}% per seat-game; win credit splits shared wins.",
+        _("Game: {game}, {players} players, params {params}").format(
+            game=cfg.game, players=cfg.players, params=cfg.params or _("default")
+        ),
+        _("Bots: {bots}; {n} games ({rotations} rotations per deal, paired deals), seed {seed}").format(
+            bots=", ".join(cfg.bots), n=rep.games, rotations=cfg.rotations, seed=cfg.seed
+        ),
+        _("Fair share: {share}% per seat-game; win credit splits shared wins.").format(share=_pct(rep.fair_share)),
     ]
     if balance_question(cfg.game):
-        lines.append(f"Balance questions: {balance_question(cfg.game)}")
+        lines.append(_("Balance questions: {questions}").format(questions=balance_question(cfg.game)))
     if rep.feature_errors:
-        lines.append(f"Warning: balance features failed on {rep.feature_errors} games.")
+        lines.append(_("Warning: balance features failed on {n} games.").format(n=rep.feature_errors))
     return lines
 
 
@@ -246,18 +251,18 @@ def _bar_ci(title: str, names: list[str], stats: list[tuple[float, int]], fair: 
     rates = [w / n if n else 0.0 for w, n in stats]
     cis = [wilson(w, n) for w, n in stats]
     err = [
-        [max(0.0, r - lo) for r, (lo, _) in zip(rates, cis, strict=True)],
-        [max(0.0, hi - r) for r, (_, hi) in zip(rates, cis, strict=True)],
+        [max(0.0, r - lo) for r, (lo, _hi) in zip(rates, cis, strict=True)],
+        [max(0.0, hi - r) for r, (_lo, hi) in zip(rates, cis, strict=True)],
     ]
     ax.bar(range(len(names)), rates, yerr=err, capsize=3, color="#4c72b0")
     if fair is not None:
-        ax.axhline(fair, color="#c44e52", linestyle="--", linewidth=1, label="fair share")
+        ax.axhline(fair, color="#c44e52", linestyle="--", linewidth=1, label=_("fair share"))
         ax.legend(loc="upper right", fontsize=8)
     ax.set_xticks(range(len(names)))
     ax.set_xticklabels(
         names, rotation=45 if len(names) > 4 else 0, ha="right" if len(names) > 4 else "center", fontsize=8
     )
-    ax.set_ylabel("win rate")
+    ax.set_ylabel(_("win rate"))
     ax.set_title(title, fontsize=10)
     return _png(fig)
 
@@ -270,36 +275,41 @@ def plots(rep: TournamentReport) -> list[tuple[str, str]]:
     names = list(rep.bots)
     out.append(
         (
-            "Win rate per bot (95% Wilson interval)",
-            _bar_ci("win rate per bot", names, [(rep.bots[b].wins, rep.bots[b].n) for b in names], rep.fair_share),
+            _("Win rate per bot (95% Wilson interval)"),
+            _bar_ci(_("win rate per bot"), names, [(rep.bots[b].wins, rep.bots[b].n) for b in names], rep.fair_share),
         )
     )
     out.append(
         (
-            "Win rate per seat (95% Wilson interval)",
+            _("Win rate per seat (95% Wilson interval)"),
             _bar_ci(
-                "win rate per seat", [s.name for s in rep.seats], [(s.wins, s.n) for s in rep.seats], rep.fair_share
+                _("win rate per seat"), [s.name for s in rep.seats], [(s.wins, s.n) for s in rep.seats], rep.fair_share
             ),
         )
     )
     fig = Figure(figsize=(max(4.0, 0.8 * len(names) + 2), 3.2))
     ax = fig.subplots()
     ax.boxplot([rep.bots[b].scores for b in names], tick_labels=names)
-    ax.set_ylabel("final score")
-    ax.set_title("scores per bot", fontsize=10)
-    out.append(("Final scores per bot", _png(fig)))
+    ax.set_ylabel(_("final score"))
+    ax.set_title(_("scores per bot"), fontsize=10)
+    out.append((_("Final scores per bot"), _png(fig)))
     fig = Figure(figsize=(5, 3))
     ax = fig.subplots()
     ax.hist(rep.lengths, bins=min(30, max(5, len(set(rep.lengths)))), color="#55a868")
-    ax.set_xlabel("decisions per game")
-    ax.set_title("game length", fontsize=10)
-    out.append(("Game length", _png(fig)))
+    ax.set_xlabel(_("decisions per game"))
+    ax.set_title(_("game length"), fontsize=10)
+    out.append((_("Game length"), _png(fig)))
     for q, stats in rep.seat_questions.items():
         shown = stats[:MAX_LABELS]
         out.append(
             (
-                f"Win rate by {q}",
-                _bar_ci(f"win rate by {q}", [s.label for s in shown], [(s.wins, s.n) for s in shown], rep.fair_share),
+                _("Win rate by {question}").format(question=q),
+                _bar_ci(
+                    _("win rate by {question}").format(question=q),
+                    [s.label for s in shown],
+                    [(s.wins, s.n) for s in shown],
+                    rep.fair_share,
+                ),
             )
         )
     return out
@@ -314,18 +324,21 @@ def _html_table(head: list[str], rows: list[list[str]]) -> str:
 
 def to_html(rep: TournamentReport) -> str:
     """Return the report as one self-contained HTML page (plots embedded as base64 PNGs)."""
+    page_title = _("meeple tournament: {game}").format(game=rep.config.game)
+    heading = _("Tournament: {game}").format(game=rep.config.game)
     parts = [
         "<!DOCTYPE html><html><head><meta charset='utf-8'>",
-        f"<title>meeple tournament: {html.escape(rep.config.game)}</title><style>",
+        f"<title>{html.escape(page_title)}</title><style>",
         "body{font-family:sans-serif;max-width:1100px;margin:2em auto;}table{border-collapse:collapse;margin:1em 0;}",
         "td,th{border:1px solid #ccc;padding:3px 8px;text-align:right;}td:first-child,th:first-child{text-align:left}",
         "th{background:#f0f0f0}</style></head><body>",
-        f"<h1>Tournament: {html.escape(rep.config.game)}</h1>",
+        f"<h1>{html.escape(heading)}</h1>",
         "".join(f"<p>{html.escape(line)}</p>" for line in _summary_lines(rep)),
     ]
     for title, head, rows in sections(rep):
         parts.append(f"<h2>{html.escape(title)}</h2>{_html_table(head, rows)}")
-    parts.append("<h2>Plots</h2>")
+    plots_title = _("Plots")
+    parts.append(f"<h2>{html.escape(plots_title)}</h2>")
     for caption, png in plots(rep):
         parts.append(
             f"<figure><img alt='{html.escape(caption)}' src='data:image/png;base64,{png}'>"
@@ -346,10 +359,12 @@ def _md_table(head: list[str], rows: list[list[str]]) -> str:
 
 def to_markdown(rep: TournamentReport) -> str:
     """Return the report as Markdown (plots embedded as base64 PNG data URIs)."""
-    parts = [f"# Tournament: {rep.config.game}", "", *(f"- {line}" for line in _summary_lines(rep)), ""]
+    title = _("Tournament: {game}").format(game=rep.config.game)
+    parts = [f"# {title}", "", *(f"- {line}" for line in _summary_lines(rep)), ""]
     for title, head, rows in sections(rep):
         parts += [f"## {title}", "", _md_table(head, rows), ""]
-    parts += ["## Plots", ""]
+    plots_title = _("Plots")
+    parts += [f"## {plots_title}", ""]
     for caption, png in plots(rep):
         parts += [f"![{caption}](data:image/png;base64,{png})", ""]
     return "\n".join(parts)

@@ -11,6 +11,7 @@ from meeple.bench import baseline_ops_per_s, measure_game, measure_move_time
 from meeple.cli.common import fail, game_class_or_exit, parse_variants, stdout_console
 from meeple.core.errors import MeepleError
 from meeple.core.registry import registered_games
+from meeple.i18n import _
 
 
 def bench(
@@ -37,12 +38,12 @@ def bench(
         return
     baseline = baseline_ops_per_s()
     table = Table(
-        title=f"Engine speed (baseline: {baseline:,.0f} shuffle-and-scan ops/s)",
-        caption="n: players; dec/s: random-play decisions per second; x base: dec/s over the baseline ops/s",
+        title=_("Engine speed (baseline: {ops:,.0f} shuffle-and-scan ops/s)").format(ops=baseline),
+        caption=_("n: players; dec/s: random-play decisions per second; x base: dec/s over the baseline ops/s"),
     )
-    for col in ("game", "n", "dec/s", "x base", "games/s", "clones/s", "dec/game"):
+    for col in (_("game"), "n", _("dec/s"), _("x base"), _("games/s"), _("clones/s"), _("dec/game")):
         table.add_column(col, justify="right", no_wrap=True)
-    with console.status("measuring..."):
+    with console.status(_("measuring...")):
         for name in names:
             cls = game_class_or_exit(name)
             n = players if players is not None else cls.max_players
@@ -65,12 +66,12 @@ def bench(
 def _bench_bot(names: list[str], players: int | None, params: dict[str, str], bot: str, moves: int) -> None:
     console = stdout_console()
     table = Table(
-        title=f"Seconds per move of {bot} (seat 0; the other seats: heuristic)",
-        caption="moves with a single legal action are not timed",
+        title=_("Seconds per move of {bot} (seat 0; the other seats: heuristic)").format(bot=bot),
+        caption=_("moves with a single legal action are not timed"),
     )
-    for col in ("game", "n", "moves", "mean s", "p90 s", "max s"):
+    for col in (_("game"), "n", _("moves"), _("mean s"), _("p90 s"), _("max s")):
         table.add_column(col, justify="right", no_wrap=True)
-    with console.status(f"timing {bot}..."):
+    with console.status(_("timing {bot}...").format(bot=bot)):
         for name in names:
             cls = game_class_or_exit(name)
             n = players if players is not None else cls.max_players

@@ -22,6 +22,7 @@ from rich.markup import escape
 
 from meeple.cli.common import GAME_OPTIONS, fail, load_game_or_exit, stdout_console
 from meeple.core.errors import MeepleError
+from meeple.i18n import _
 from meeple.server.protocol import ClockSpec, CreateTable
 
 
@@ -92,18 +93,20 @@ def serve(
     base = public_url or f"http://{_reachable_host(host)}:{port}"
     if game is not None:
         table_id, tokens = _host_table(url, game, seats, players, variant, ctx.args, clock, grace)
-        console.print(f"Table [bold]{escape(table_id)}[/] ({escape(game)}). Invite each player with their line:")
+        intro = _("Table {table} ({game}). Invite each player with their line:").format(table=table_id, game=game)
+        console.print(escape(intro))
         for seat, token in tokens:
-            console.print(
-                f"  seat {seat}: meeple play --server {base} --table {table_id} --token {token}", soft_wrap=True
-            )
-        console.print(f"Spectators: meeple play --server {base} --table {table_id}", soft_wrap=True)
+            command = f"meeple play --server {base} --table {table_id} --token {token}"
+            console.print("  " + escape(_("seat {seat}: {command}").format(seat=seat, command=command)), soft_wrap=True)
+        watch = f"meeple play --server {base} --table {table_id}"
+        console.print(escape(_("Spectators: {command}").format(command=watch)), soft_wrap=True)
     elif seats or players or variant or clock:
-        fail("--seats, --players, --variant and --clock describe a table: give its GAME too")
+        fail(_("--seats, --players, --variant and --clock describe a table: give its GAME too"))
     config = ServerConfig(db=url, allow_seed=allow_seed)
     if bot_workers is not None:
         config = dataclasses.replace(config, bot_workers=bot_workers)
-    console.print(f"Serving on {base} (database {escape(url)}); the API is documented at {base}/docs", soft_wrap=True)
+    serving = _("Serving on {base} (database {db}); the API is documented at {base}/docs").format(base=base, db=url)
+    console.print(escape(serving), soft_wrap=True)
     sys.stdout.flush()  # the invitations must reach a pipe or a log before the server runs
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     # no per-message deflate: frames are small and compressing them cost more CPU than the rest of a move
@@ -161,11 +164,11 @@ def _host_table(
     seat_list = given if given is not None else ["human"] + ["bot:medium"] * (n - 1)
     clock_spec: ClockSpec | None = None
     if clock is not None:
-        initial, _, increment = clock.partition("+")
+        initial, _plus, increment = clock.partition("+")
         try:
             clock_spec = ClockSpec(initial=float(initial), increment=float(increment or 0))
         except ValueError:
-            fail(f"--clock takes INITIAL[+INCREMENT] in seconds (e.g. 600+10), not {clock!r}")
+            fail(_("--clock takes INITIAL[+INCREMENT] in seconds (e.g. 600+10), not {clock!r}").format(clock=clock))
     params: dict[str, Any] = loaded.params_dict()
     try:
         request = CreateTable(game=game, params=params, seats=seat_list, clock=clock_spec, grace=grace)

@@ -30,15 +30,17 @@ from meeple.cli.common import (
 )
 from meeple.core.errors import MeepleError
 from meeple.core.records import GameRecord, write_records
+from meeple.i18n import _, known, ngettext, tr
 
 
 def summary_table(summary: SimulationSummary) -> Table:
     """Return the per-seat and per-bot table of a :class:`SimulationSummary`."""
-    table = Table(title=f"{summary.games} games", title_justify="left")
-    for name in ("", "bot", "games", "wins", "shared", "win %", "mean score"):
-        table.add_column(name, justify="left" if name in ("", "bot") else "right")
-    rows = [(f"seat {s}", summary.labels[s], st) for s, st in enumerate(summary.seats)]
-    rows += [("all seats", label, st) for label, st in summary.bots.items()]
+    table = Table(title=ngettext("{n} game", "{n} games", summary.games).format(n=summary.games), title_justify="left")
+    columns = ("", _("bot"), _("games"), _("wins"), _("shared"), _("win %"), _("mean score"))
+    for i, name in enumerate(columns):
+        table.add_column(name, justify="left" if i < 2 else "right")
+    rows = [(_("seat {seat}").format(seat=s), summary.labels[s], st) for s, st in enumerate(summary.seats)]
+    rows += [(_("all seats"), label, st) for label, st in summary.bots.items()]
     for i, (who, label, st) in enumerate(rows):
         table.add_row(
             who,
@@ -69,35 +71,43 @@ def margin_summary(margins: list[int]) -> str:
     sd 10.0, 95% interval of the mean +8.7 to +31.3, median +20.0
     """
     mean = statistics.fmean(margins)
-    text = f"mean margin {mean:+.2f} points over {len(margins)} games (own score minus opponent's)"
+    text = _("mean margin {mean:+.2f} points over {n} games (own score minus opponent's)").format(
+        mean=mean, n=len(margins)
+    )
     if len(margins) < 2:
         return text
     sd = statistics.stdev(margins)
     half = 1.96 * sd / math.sqrt(len(margins))
     median = statistics.median(margins)
-    interval = f"95% interval of the mean {mean - half:+.1f} to {mean + half:+.1f}"
-    return f"{text}; sd {sd:.1f}, {interval}, median {median:+.1f}"
+    spread = _("sd {sd:.1f}, 95% interval of the mean {low:+.1f} to {high:+.1f}, median {median:+.1f}").format(
+        sd=sd, low=mean - half, high=mean + half, median=median
+    )
+    return f"{text}; {spread}"
 
 
 def print_summary(console: Console, summary: SimulationSummary) -> None:
     """Print the summary table, then ties, mean lengths and speed (speed on its own last line)."""
     console.print(summary_table(summary))
-    lost = "lost to the game-run opponent" if summary.solo_margins else "no winner"
-    console.print(f"Shared wins (ties): {summary.ties} games; {lost}: {summary.no_winner} games")
+    if summary.solo_margins:
+        outcome = _("Shared wins (ties): {ties} games; lost to the game-run opponent: {lost} games")
+    else:
+        outcome = _("Shared wins (ties): {ties} games; no winner: {lost} games")
+    console.print(outcome.format(ties=summary.ties, lost=summary.no_winner))
     if summary.mean_rounds is not None:
-        console.print(f"Mean length: {summary.mean_rounds:.2f} rounds")
-    console.print(f"Mean length: {summary.mean_decisions:.2f} decisions")
+        console.print(_("Mean length: {n:.2f} rounds").format(n=summary.mean_rounds))
+    console.print(_("Mean length: {n:.2f} decisions").format(n=summary.mean_decisions))
     if summary.solo_margins:
         margins = summary.solo_margins
-        console.print(f"Solo: {margin_summary(margins)}")
-        table = Table(title="Solo rating (rulebook scale)")
-        table.add_column("rating")
-        table.add_column("games", justify="right")
-        table.add_column("share", justify="right")
+        console.print(_("Solo: {summary}").format(summary=margin_summary(margins)))
+        table = Table(title=_("Solo rating (rulebook scale)"))
+        table.add_column(_("rating"))
+        table.add_column(_("games"), justify="right")
+        table.add_column(_("share"), justify="right")
         for label, count in summary.solo_ratings.items():
-            table.add_row(label, str(count), f"{count / len(margins):.0%}")
+            table.add_row(known(label), str(count), f"{count / len(margins):.0%}")
         console.print(table)
-    console.print(f"Speed: {summary.games_per_second:.1f} games/s ({summary.seconds:.2f} s)")
+    speed = _("Speed: {rate:.1f} games/s ({seconds:.2f} s)")
+    console.print(speed.format(rate=summary.games_per_second, seconds=summary.seconds))
 
 
 def simulate(
@@ -120,21 +130,23 @@ def simulate(
     labels = cycle(parse_bots(bots, game), loaded.num_players)
     params = loaded.params_dict()
     console = stdout_console()
-    intro = f"{loaded.title}: {n} games, {loaded.num_players} players: {', '.join(labels)}; seeds {seed}.."
+    intro = _("{game}: {n} games, {players} players: {bots}; seeds {seed}..").format(
+        game=known(loaded.title), n=n, players=loaded.num_players, bots=", ".join(labels), seed=seed
+    )
     console.print(escape(intro), soft_wrap=True)
     saver = _open_records(record, seed)
     start = time.perf_counter()
     log = _ProgressLines(console, n, start)
     try:
         with Progress(
-            TextColumn("simulating"),
+            TextColumn(_("simulating")),
             BarColumn(),
             MofNCompleteColumn(),
             TimeElapsedColumn(),
             console=console,
             transient=True,
         ) as progress:
-            task = progress.add_task("games", total=n)
+            task = progress.add_task(_("games"), total=n)
 
             def finished(batch: list[GameOutcome]) -> None:
                 progress.advance(task, len(batch))
@@ -153,13 +165,14 @@ def simulate(
                 on_progress=finished,
             )
     except (MeepleError, _RecordFileError) as exc:
-        fail(str(exc) + _saved_text(saver))
+        fail((tr(exc.message) if isinstance(exc, MeepleError) else str(exc)) + _saved_text(saver))
     except KeyboardInterrupt:
-        fail(f"interrupted after {log.done} of {n} games" + _saved_text(saver), 130)
+        fail(_("interrupted after {done} of {n} games").format(done=log.done, n=n) + _saved_text(saver), 130)
     summary = summarize(outcomes, labels, time.perf_counter() - start)
     print_summary(console, summary)
     if saver is not None:
-        console.print(f"Saved {saver.written} game records to {escape(str(saver.path))}", soft_wrap=True)
+        saved = _("Saved {n} game records to {file}").format(n=saver.written, file=saver.path)
+        console.print(escape(saved), soft_wrap=True)
 
 
 class _ProgressLines:
@@ -181,7 +194,11 @@ class _ProgressLines:
         if tenth > self.shown:
             self.shown = tenth
             elapsed = time.perf_counter() - self.start
-            self.console.print(f"simulated {self.done}/{self.total} games in {elapsed:.0f} s")
+            self.console.print(
+                _("simulated {done}/{total} games in {seconds:.0f} s").format(
+                    done=self.done, total=self.total, seconds=elapsed
+                )
+            )
 
 
 class _RecordSaver:
@@ -209,7 +226,10 @@ class _RecordSaver:
             try:
                 self.written += write_records(self.path, ready, append=True)
             except OSError as exc:  # a full disk, a file removed...
-                raise _RecordFileError(f"cannot write the records to {self.path}: {exc.strerror or exc}") from exc
+                problem = _("cannot write the records to {file}: {error}").format(
+                    file=self.path, error=exc.strerror or exc
+                )
+                raise _RecordFileError(problem) from exc
 
 
 class _RecordFileError(Exception):
@@ -221,9 +241,11 @@ def _saved_text(saver: _RecordSaver | None) -> str:
     if saver is None:
         return ""
     if not saver.written:
-        return f"; no game record was saved to {saver.path}"
+        return "; " + _("no game record was saved to {file}").format(file=saver.path)
     last = saver.first + saver.written - 1
-    return f"; the records of seeds {saver.first}..{last} ({saver.written} games) are saved in {saver.path}"
+    return "; " + _("the records of seeds {first}..{last} ({n} games) are saved in {file}").format(
+        first=saver.first, last=last, n=saver.written, file=saver.path
+    )
 
 
 def _open_records(path: Path | None, first_seed: int) -> _RecordSaver | None:
@@ -233,7 +255,7 @@ def _open_records(path: Path | None, first_seed: int) -> _RecordSaver | None:
     try:
         return _RecordSaver(path, first_seed)
     except OSError as exc:
-        fail(f"cannot write the records to {path}: {exc.strerror or exc}")
+        fail(_("cannot write the records to {file}: {error}").format(file=path, error=exc.strerror or exc))
 
 
 def register(app: typer.Typer) -> None:

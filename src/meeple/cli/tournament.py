@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from meeple.cli.common import (
@@ -23,6 +24,7 @@ from meeple.cli.common import (
     stdout_console,
 )
 from meeple.core.errors import MeepleError
+from meeple.i18n import _, known, tr
 
 if TYPE_CHECKING:
     from meeple.arena.store import ResultStore
@@ -59,9 +61,9 @@ def tournament(
     loaded = load_game_or_exit(game, players, variant)
     specs = [s.strip() for s in bots.split(",") if s.strip()]
     if not specs:
-        fail("--bots needs at least one bot spec")
+        fail(_("--bots needs at least one bot spec"))
     if engine not in ("multiprocessing", "ray"):
-        fail(f"unknown engine {engine!r}; use multiprocessing or ray")
+        fail(_("unknown engine {engine!r}; use multiprocessing or ray").format(engine=engine))
     try:
         config = TournamentConfig(
             game=game,
@@ -81,12 +83,23 @@ def tournament(
     store = None if db is None else _open_store(db)
     console = stdout_console()
     console.print(
-        f"{loaded.title}: {config.total_games} games ({config.deals} deals x {config.rotations} rotations), "
-        f"{config.players} players, bots {', '.join(config.labels)}, engine {engine}, jobs {jobs}"
+        _(
+            "{game}: {n} games ({deals} deals x {rotations} rotations), {players} players, bots {bots}, "
+            "engine {engine}, jobs {jobs}"
+        ).format(
+            game=known(loaded.title),
+            n=config.total_games,
+            deals=config.deals,
+            rotations=config.rotations,
+            players=config.players,
+            bots=", ".join(config.labels),
+            engine=engine,
+            jobs=jobs,
+        )
     )
     try:
         with Progress(
-            TextColumn("playing"),
+            TextColumn(_("playing")),
             BarColumn(),
             MofNCompleteColumn(),
             TimeElapsedColumn(),
@@ -94,11 +107,15 @@ def tournament(
             console=console,
             transient=True,
         ) as progress:
-            bar = progress.add_task("games", total=config.total_games)
+            bar = progress.add_task(_("games"), total=config.total_games)
 
             def started(todo: int, done: int) -> None:
                 if done:
-                    console.print(f"Resuming: {done} games already in {db}, {todo} to play")
+                    console.print(
+                        _("Resuming: {done} games already in {file}, {todo} to play").format(
+                            done=done, file=db, todo=todo
+                        )
+                    )
                 progress.update(bar, completed=done)
 
             results = run_tournament(
@@ -122,12 +139,14 @@ def tournament(
         console.print(table)
     if report is not None:
         try:
-            console.print(f"Report written to {write_report(rep, report)}")
+            console.print(_("Report written to {file}").format(file=write_report(rep, report)))
         except OSError as exc:
             kept = db if db is not None else _keep_results(config, results)
             fail(
-                f"cannot write the report to {report}: {exc.strerror or exc}; the results are kept in {kept} "
-                f"(meeple tournament-report --db {kept} --report FILE writes the report again)",
+                _(
+                    "cannot write the report to {file}: {error}; the results are kept in {kept} "
+                    "(meeple tournament-report --db {kept} --report FILE writes the report again)"
+                ).format(file=report, error=exc.strerror or exc, kept=kept),
                 code=1,
             )
 
@@ -139,7 +158,7 @@ def _open_store(db: Path) -> ResultStore:
     try:
         return ResultStore(db)
     except MeepleError as exc:
-        fail(f"--db: {exc}")
+        fail(f"--db: {tr(exc.message)}")
 
 
 def _keep_results(config: TournamentConfig, results: list[GameResult]) -> Path:
@@ -166,22 +185,23 @@ def tournament_report(
     from meeple.arena.report import build_report, rich_tables, summary_text, write_report
 
     if not db.exists():
-        fail(f"no such file: {db}")
+        fail(_("no such file: {file}").format(file=db))
     if report is not None:
         check_writable(report, "--report")
     console = stdout_console()
     with _open_store(db) as store:
         stored = store.tournaments()
         if not stored:
-            fail(f"{db} holds no tournament")
+            fail(_("{file} holds no tournament").format(file=db))
         for i, t in enumerate(stored):
             cfg = t.config
-            console.print(
-                f"[{i}] {cfg.game} {cfg.players}p bots {','.join(cfg.bots)} seed {cfg.seed}: {t.finished} games"
+            line = _("[{i}] {game} {players}p bots {bots} seed {seed}: {n} games").format(
+                i=i, game=cfg.game, players=cfg.players, bots=",".join(cfg.bots), seed=cfg.seed, n=t.finished
             )
+            console.print(escape(line))
         pick = len(stored) - 1 if index is None else index
         if not 0 <= pick < len(stored):
-            fail(f"--tournament must be between 0 and {len(stored) - 1}")
+            fail(_("--tournament must be between 0 and {last}").format(last=len(stored) - 1))
         chosen = stored[pick]
         results = store.results(chosen.id)
     rep = build_report(chosen.config, results)
@@ -191,9 +211,10 @@ def tournament_report(
         console.print(table)
     if report is not None:
         try:
-            console.print(f"Report written to {write_report(rep, report)}")
+            console.print(_("Report written to {file}").format(file=write_report(rep, report)))
         except OSError as exc:
-            fail(f"cannot write the report to {report}: {exc.strerror or exc} (the results stay in {db})", code=1)
+            problem = _("cannot write the report to {file}: {error} (the results stay in {db})")
+            fail(problem.format(file=report, error=exc.strerror or exc, db=db), code=1)
 
 
 def register(app: typer.Typer) -> None:
