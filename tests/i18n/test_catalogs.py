@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -55,8 +56,11 @@ def test_a_call_with_an_fstring_is_reported(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_the_wheel_ships_compiled_catalogs(tmp_path: Path) -> None:
+    source = tmp_path / "source"  # a copy: pip builds in the source tree (build/, egg-info)
+    skip = shutil.ignore_patterns(".venv", ".git", "build", "dist", "*.egg-info", "__pycache__", "*.mo", "records")
+    shutil.copytree(ROOT, source, ignore=skip)
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path), str(ROOT)],
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path), str(source)],
         check=True,
         capture_output=True,
     )

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from meeple.core.errors import InvalidActionError
+from meeple.i18n.message import M
 
 _CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
 
@@ -163,7 +164,13 @@ class ActionCodec:
             code = None
         if code is None:
             known = ", ".join(self._types)
-            raise InvalidActionError(f"{short_repr(action)} is not an action of this game (its action types: {known})")
+            raise InvalidActionError(
+                M(
+                    "{action} is not an action of this game (its action types: {types})",
+                    action=short_repr(action),
+                    types=known,
+                )
+            )
         return self._actions[code]
 
     def encode(self, action: Action) -> int:
@@ -185,7 +192,11 @@ class ActionCodec:
         """
         if isinstance(code, bool) or not isinstance(code, int) or not 0 <= code < len(self._actions):
             raise InvalidActionError(
-                f"action code {code!r} is out of range: codes are integers 0..{len(self._actions) - 1}"
+                M(
+                    "action code {code} is out of range: codes are integers 0..{last}",
+                    code=short_repr(code),
+                    last=len(self._actions) - 1,
+                )
             )
         return self._actions[code]
 
@@ -196,19 +207,32 @@ class ActionCodec:
             InvalidActionError: unknown type, missing or extra fields, or a field of the wrong type.
         """
         if not isinstance(data, Mapping) or "type" not in data:
-            raise InvalidActionError(f"an action is a JSON object with a 'type' key, got {short_repr(data)}")
+            raise InvalidActionError(
+                M("an action is a JSON object with a 'type' key, got {value}", value=short_repr(data))
+            )
         name = data["type"]
         cls = self._types.get(name) if isinstance(name, str) else None
         if cls is None:
-            raise InvalidActionError(f"unknown action type {short_repr(name)}; known types: {', '.join(self._types)}")
+            raise InvalidActionError(
+                M(
+                    "unknown action type {name}; known types: {types}",
+                    name=short_repr(name),
+                    types=", ".join(self._types),
+                )
+            )
         hints = _field_types(cls)
         given = {k: v for k, v in data.items() if k != "type"}
         missing = [k for k in hints if k not in given]
         extra = [k for k in given if k not in hints]
         if missing or extra:
             raise InvalidActionError(
-                f"{cls.type_name} takes the fields {sorted(hints) or 'none'}; "
-                f"missing {missing or 'none'}, unexpected {extra or 'none'}"
+                M(
+                    "{type} takes the fields {fields}; missing {missing}, unexpected {extra}",
+                    type=cls.type_name,
+                    fields=str(sorted(hints) or "none"),
+                    missing=str(missing or "none"),
+                    extra=str(extra or "none"),
+                )
             )
         kwargs = {}
         for name, hint in hints.items():
@@ -223,7 +247,11 @@ class ActionCodec:
         code = self._codes.get(action)
         if code is None:
             raise InvalidActionError(
-                f"{cls.type_name} with {short_repr(given)} is not an action of this game: a value is out of range "
-                "(every action of the game has an integer code; see legal_actions for the ones allowed now)"
+                M(
+                    "{type} with {fields} is not an action of this game: a value is out of range (every action of "
+                    "the game has an integer code; see legal_actions for the ones allowed now)",
+                    type=cls.type_name,
+                    fields=short_repr(given),
+                )
             )
         return self._actions[code]

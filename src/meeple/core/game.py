@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 from meeple.core.action import Action, ActionCodec, short_repr
 from meeple.core.errors import InvalidActionError, InvalidParameterError, InvalidStateError
 from meeple.core.params import ParamSpec, build_params, describe_params, params_to_json
-from meeple.i18n.message import VERBATIM, Message
+from meeple.i18n.message import VERBATIM, M, Message
 
 if TYPE_CHECKING:
     from meeple.core.state import State
@@ -77,7 +77,13 @@ class Game(ABC, Generic[P]):
         players = int(self.params.players)
         if not self.min_players <= players <= self.max_players:
             raise InvalidParameterError(
-                f"{self.name} is played by {self.min_players} to {self.max_players} players, not {players}"
+                M(
+                    "{game} is played by {low} to {high} players, not {players}",
+                    game=self.name,
+                    low=self.min_players,
+                    high=self.max_players,
+                    players=players,
+                )
             )
         self._check_params()
         self.codec: ActionCodec = self._make_codec()
@@ -153,7 +159,7 @@ class Game(ABC, Generic[P]):
         if seed is None:
             seed = secrets.randbits(63)  # 63 bits: too many to search for the seed of a deal seen
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-            raise InvalidParameterError(f"a seed is a non-negative integer, not {seed!r}")
+            raise InvalidParameterError(M("a seed is a non-negative integer, not {seed}", seed=repr(seed)))
         return self._new_state(seed)
 
     def state_from_json(self, data: Mapping[str, Any], *, check_history: bool = True) -> State[Any]:
@@ -221,7 +227,9 @@ class Game(ABC, Generic[P]):
             return self.codec.decode(action)
         if isinstance(action, Mapping):
             return self.codec.from_json(action)
-        raise InvalidActionError(f"an action is an Action, an integer code or a JSON object, not {short_repr(action)}")
+        raise InvalidActionError(
+            M("an action is an Action, an integer code or a JSON object, not {value}", value=short_repr(action))
+        )
 
     def __repr__(self) -> str:
         return f"load_game({self.name!r}, **{self.params_dict()!r})"

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from meeple.core.errors import InvalidParameterError
+from meeple.i18n.message import M
 
 P = TypeVar("P")
 
@@ -128,7 +129,12 @@ def build_params(cls: type[P], given: Mapping[str, Any], game: str = "game") -> 
     unknown = [k for k in given if k not in fields]
     if unknown:
         raise InvalidParameterError(
-            f"{game} has no parameter {', '.join(map(repr, unknown))}; its parameters are: {', '.join(fields)}"
+            M(
+                "{game} has no parameter {names}; its parameters are: {allowed}",
+                game=game,
+                names=", ".join(map(repr, unknown)),
+                allowed=", ".join(fields),
+            )
         )
     kwargs: dict[str, Any] = {}
     for name, value in given.items():
@@ -136,7 +142,13 @@ def build_params(cls: type[P], given: Mapping[str, Any], game: str = "game") -> 
             kwargs[name] = _coerce(value, hints[name])
         except TypeError:
             raise InvalidParameterError(
-                f"{game} parameter {name!r} cannot be {value!r}; allowed: {_allowed(hints[name])}"
+                M(
+                    "{game} parameter {name!r} cannot be {value}; allowed: {allowed}",
+                    game=game,
+                    name=name,
+                    value=repr(value),
+                    allowed=_allowed(hints[name]),
+                )
             ) from None
     try:
         return cls(**kwargs)

@@ -15,6 +15,7 @@ from typing import Any
 from meeple.core.errors import InvalidParameterError
 from meeple.core.game import Game
 from meeple.core.spec import GameSpec
+from meeple.i18n.message import M
 
 BUILTIN_GAMES: dict[str, str] = {
     "caprice": "meeple.games.caprice",
@@ -93,7 +94,7 @@ def game_class(name: str) -> type[Game[Any]]:
         return _GAMES[name]
     except KeyError:
         raise InvalidParameterError(
-            f"unknown game {name!r}; registered games: {', '.join(registered_games())}"
+            M("unknown game {name!r}; registered games: {games}", name=name, games=", ".join(registered_games()))
         ) from None
 
 

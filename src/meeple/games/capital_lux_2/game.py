@@ -59,22 +59,29 @@ class CapitalLux2Game(Game[CapitalLux2Params]):
         elif p.config == "custom":
             self.fixed_tiles = self._custom_tiles(p.tiles)
         elif p.tiles:
-            raise InvalidParameterError("capital_lux_2: tiles is only used with config='custom'")
+            raise InvalidParameterError(M("capital_lux_2: tiles is only used with config='custom'"))
         if self.fixed_tiles is not None:
             for tid in self.fixed_tiles:
                 tile = POWERS[tid]
                 if tile.provisional and not p.provisional_powers:
                     raise InvalidParameterError(
-                        f"capital_lux_2: {tile.label} is a provisional stand-in (the real annex text is unknown); "
-                        "pass provisional_powers=True (--provisional-powers) to use configurations B-D or their tiles"
+                        M(
+                            "capital_lux_2: {tile} is a provisional stand-in (the real annex text is unknown); pass "
+                            "provisional_powers=True (--provisional-powers) to use configurations B-D or their tiles",
+                            tile=tile.label_message,
+                        )
                     )
                 if p.players == 1 and not tile.solo_allowed:
+                    excluded = join([p.label_message for p in POWERS.values() if not p.solo_allowed])
                     raise InvalidParameterError(
-                        f"capital_lux_2: {tile.label} may not be used in the solo mode "
-                        "(excluded: Étranger, Prophète, Prosélytiste)"
+                        M(
+                            "capital_lux_2: {tile} may not be used in the solo mode (excluded: {excluded})",
+                            tile=tile.label_message,
+                            excluded=excluded,
+                        )
                     )
         if not p.agent_modifiers:
-            raise InvalidParameterError("capital_lux_2: agent_modifiers must not be empty")
+            raise InvalidParameterError(M("capital_lux_2: agent_modifiers must not be empty"))
         try:
             self.rob_cards = parse_rob_deck(p.rob_deck)
         except ValueError as exc:
@@ -87,12 +94,18 @@ class CapitalLux2Game(Game[CapitalLux2Params]):
         unknown = [t for t in ids if t not in POWERS]
         if unknown or len(ids) != 4:
             raise InvalidParameterError(
-                f"capital_lux_2: config='custom' needs tiles = four tile ids, one per colour; got {text!r}; "
-                f"known tiles: {', '.join(POWERS)}"
+                M(
+                    "capital_lux_2: config='custom' needs tiles = four tile ids, one per colour; got {text!r}; "
+                    "known tiles: {known}",
+                    text=text,
+                    known=", ".join(POWERS),
+                )
             )
         by_colour = {POWERS[t].colour: t for t in ids}
         if len(by_colour) != 4:
-            raise InvalidParameterError(f"capital_lux_2: custom tiles {text!r} must have one tile of each colour")
+            raise InvalidParameterError(
+                M("capital_lux_2: custom tiles {text!r} must have one tile of each colour", text=text)
+            )
         return tuple(by_colour[c] for c in range(4))
 
     def allowed_tiles(self, colour: int) -> list[str]:

@@ -24,7 +24,7 @@ from meeple.games.capitol.actions import (
 from meeple.games.capitol.data import NUM_CARDS, TOTAL_FLOORS, Zone, parse_layout
 from meeple.games.capitol.params import CapitolParams
 from meeple.games.capitol.state import CapitolState
-from meeple.i18n.message import Message
+from meeple.i18n.message import M, Message
 
 
 class ActionTables:
@@ -85,7 +85,7 @@ class Capitol(Game[CapitolParams]):
     def _check_params(self) -> None:
         params = self.params
         if not -1 <= params.first_consul < params.players:
-            raise InvalidParameterError(f"first_consul must be -1 or a seat 0..{params.players - 1}")
+            raise InvalidParameterError(M("first_consul must be -1 or a seat 0..{last}", last=params.players - 1))
         try:
             self.zones: tuple[Zone, ...] = parse_layout(params.board_layout)
         except ValueError as exc:

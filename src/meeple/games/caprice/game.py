@@ -82,7 +82,11 @@ class CapriceGame(Game[CapriceParams]):
         fp = self.params.first_player
         if not -1 <= fp < self.params.players:
             raise InvalidParameterError(
-                f"caprice parameter 'first_player' must be -1 (random) or a seat 0..{self.params.players - 1}, not {fp}"
+                M(
+                    "caprice parameter 'first_player' must be -1 (random) or a seat 0..{last}, not {seat}",
+                    last=self.params.players - 1,
+                    seat=fp,
+                )
             )
 
     def _make_codec(self) -> ActionCodec:

@@ -36,7 +36,7 @@ from meeple.games.citadels.actions import (
 from meeple.games.citadels.data import ASSASSIN, NUM_KINDS, deck_kinds
 from meeple.games.citadels.params import CitadelsParams
 from meeple.games.citadels.state import CitadelsState
-from meeple.i18n.message import Message
+from meeple.i18n.message import M, Message
 
 _FACEUP = {3: 2, 4: 2, 5: 1, 6: 0, 7: 0}
 _TURN_BOUND = 90
@@ -68,7 +68,7 @@ class Citadels(Game[CitadelsParams]):
         if parsed.players == 2:
             if not parsed.variant_2p_ffg:
                 raise InvalidParameterError(
-                    "citadels is played by 3 to 7 players (1st edition); 2 players need variant_2p_ffg=true"
+                    M("citadels is played by 3 to 7 players (1st edition); 2 players need variant_2p_ffg=true")
                 )
             setattr(self, "min_players", 2)  # noqa: B010 - this instance supports 2 players
         super().__init__(**params)
@@ -91,19 +91,21 @@ class Citadels(Game[CitadelsParams]):
         p = self.params
         n = p.players
         if p.variant_2p_ffg and p.variant_3p_ffg:
-            raise InvalidParameterError("citadels: variant_2p_ffg and variant_3p_ffg cannot both be on")
+            raise InvalidParameterError(M("citadels: variant_2p_ffg and variant_3p_ffg cannot both be on"))
         if p.variant_2p_ffg and n != 2:
-            raise InvalidParameterError(f"citadels: variant_2p_ffg is for 2 players, not {n}")
+            raise InvalidParameterError(M("citadels: variant_2p_ffg is for 2 players, not {n}", n=n))
         if n == 2 and not p.variant_2p_ffg:
             raise InvalidParameterError(
-                "citadels is played by 3 to 7 players (1st edition); 2 players need variant_2p_ffg=true"
+                M("citadels is played by 3 to 7 players (1st edition); 2 players need variant_2p_ffg=true")
             )
         if p.variant_3p_ffg and n != 3:
-            raise InvalidParameterError(f"citadels: variant_3p_ffg is for 3 players, not {n}")
+            raise InvalidParameterError(M("citadels: variant_3p_ffg is for 3 players, not {n}", n=n))
         if p.great_wall and p.deck != "en":
-            raise InvalidParameterError("citadels: great_wall needs deck='en' (the Great Wall is not in the fr1 deck)")
+            raise InvalidParameterError(
+                M("citadels: great_wall needs deck='en' (the Great Wall is not in the fr1 deck)")
+            )
         if p.max_rounds < 1:
-            raise InvalidParameterError(f"citadels: max_rounds must be at least 1, not {p.max_rounds}")
+            raise InvalidParameterError(M("citadels: max_rounds must be at least 1, not {n}", n=p.max_rounds))
         self.card_kind = deck_kinds(p.deck, p.great_wall)
         self.mode = "2p" if p.variant_2p_ffg else "3p" if p.variant_3p_ffg else "standard"
         first_edition_3p = n == 3 and self.mode == "standard"
