@@ -87,6 +87,11 @@ class Game(ABC, Generic[P]):
             )
         self._check_params()
         self.codec: ActionCodec = self._make_codec()
+        self.texts: dict[tuple[int, int, int | None], tuple[Message, Action, Action]] = {}
+        """Cache of ``State._text_entry``: ``(id(action), actor, perspective) -> (message, redacted, action)``.
+
+        A text depends only on the action, its actor and the perspective (never on the state), so it is computed once
+        per game object; resampling and information states then cost a lookup per past action."""
         self.info = GameInfo(
             name=self.name,
             title=self.title,

@@ -53,6 +53,9 @@ class HiddenAction(Action):
 
 
 _MAX_LISTED = 12
+_TEXT_CACHE_LIMIT = 1 << 18
+"""Entries of a game's text cache before it is emptied (the built-in games stay far below: at most
+distinct actions x seats x perspectives, about 20,000 for Capital Lux 2 with 4 players)."""
 
 
 def _more(count: int) -> Message | str:
@@ -317,12 +320,36 @@ class State(ABC, Generic[G]):
         return self._message_of(action, actor, perspective)
 
     def _message_of(self, action: Action, actor: int, perspective: int | None) -> Message:
-        if type(action) is HiddenAction:
-            assert isinstance(action, HiddenAction)
-            if action.message is not None:
-                return Message.from_json(action.message)
-            return Message(action.text, None, VERBATIM)
-        return self._describe(action, actor, perspective)
+        return self._text_entry(action, actor, perspective)[0]
+
+    def _text_entry(self, action: Action, actor: int, perspective: int | None) -> tuple[Message, Action, Action]:
+        """Return ``(message, redacted, action)`` of ``action`` by ``actor`` seen from ``perspective`` (cached).
+
+        ``redacted`` is ``action`` itself when ``perspective`` sees all of it, else the :class:`HiddenAction` that
+        stands for it in a resampled history. The cache (``game.texts``) is keyed by the action's identity, which is
+        cheap to hash (actions are interned by the codec); the entry keeps the action alive, so that its identity is
+        never reused by another object while the entry exists.
+        """
+        key = (id(action), actor, perspective)
+        entry = self.game.texts.get(key)
+        if entry is None:
+            if type(action) is HiddenAction:
+                assert isinstance(action, HiddenAction)
+                message = (
+                    Message(action.text, None, VERBATIM)
+                    if action.message is None
+                    else Message.from_json(action.message)
+                )
+                entry = (message, action, action)
+            else:
+                message = self._describe(action, actor, perspective)
+                full = message if perspective is None else self._message_of(action, actor, None)
+                redacted = action if message == full else HiddenAction(str(message), message.to_json())
+                entry = (message, redacted, action)
+            if len(self.game.texts) >= _TEXT_CACHE_LIMIT:  # a game whose actions are not interned: stay bounded
+                self.game.texts.clear()
+            self.game.texts[key] = entry
+        return entry
 
     def history_texts(self, perspective: int | None, start: int = 0) -> list[tuple[int, str]]:
         """Return ``(actor, English text)`` for each action since ``start``, as ``perspective`` saw it.
@@ -342,17 +369,21 @@ class State(ABC, Generic[G]):
             start: index in :attr:`history` of the first action.
         """
         out: list[tuple[int, Message]] = []
+        texts = self.game.texts
+        last_actor, last_message = -99, None
         for actor, action in self.history[start:]:
-            message = self._message_of(action, actor, perspective)
+            entry = texts.get((id(action), actor, perspective)) or self._text_entry(action, actor, perspective)
+            message = entry[0]
             if (
-                out
-                and out[-1] == (actor, message)
+                actor == last_actor
                 and perspective is not None
                 and actor != perspective
-                and (type(action) is HiddenAction or self._message_of(action, actor, None) != message)
+                and (entry[1] is not action or type(action) is HiddenAction)
+                and (message is last_message or message == last_message)
             ):
                 continue
             out.append((actor, message))
+            last_actor, last_message = actor, message
         return out
 
     def string_to_action(self, text: str, player: int | None = None) -> Action:
@@ -428,10 +459,7 @@ class State(ABC, Generic[G]):
 
     def _redacted(self, action: Action, actor: int, perspective: int) -> Action:
         """Return ``action`` if ``perspective`` saw all of it, else a :class:`HiddenAction` with what it saw."""
-        seen = self._message_of(action, actor, perspective)
-        if seen == self._message_of(action, actor, None):
-            return action
-        return HiddenAction(str(seen), seen.to_json())
+        return self._text_entry(action, actor, perspective)[1]
 
     def clone(self) -> State[G]:
         """Return an exact, independent deep copy (random generator included)."""

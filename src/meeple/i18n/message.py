@@ -67,12 +67,13 @@ class Message:
         plural: the English plural form; the count is the argument ``n``.
     """
 
-    __slots__ = ("msgid", "args", "context", "plural")
+    __slots__ = ("msgid", "args", "context", "plural", "_english")
 
     msgid: str
     args: Mapping[str, Any]
     context: str | None
     plural: str | None
+    _english: str | None
 
     def __init__(
         self, msgid: str, args: Mapping[str, Any] | None = None, context: str | None = None, plural: str | None = None
@@ -81,11 +82,14 @@ class Message:
         object.__setattr__(self, "args", args or {})
         object.__setattr__(self, "context", context)
         object.__setattr__(self, "plural", plural)
+        object.__setattr__(self, "_english", None)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("a Message is immutable")
 
     def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
         return (
             type(other) is Message
             and self.msgid == other.msgid
@@ -103,7 +107,11 @@ class Message:
         return f"Message({ctx}{self.msgid!r}{extra})"
 
     def __str__(self) -> str:
-        return self.render(SOURCE)
+        english = self._english
+        if english is None:
+            english = self.render(SOURCE)
+            object.__setattr__(self, "_english", english)
+        return english
 
     def to_json(self) -> dict[str, Any]:
         """Return the message as JSON, for observations and network frames.
