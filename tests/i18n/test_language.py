@@ -126,3 +126,21 @@ def test_every_action_message_renders_in_french_without_falling_back(name: str) 
 
 _SAME_IN_BOTH: set[str] = set()
 """Action texts that read the same in French and English (none so far)."""
+
+
+def test_the_text_cache_is_shared_by_a_games_states_and_not_pickled() -> None:
+    import pickle
+
+    game = load_game("capital_lux_2", players=3)
+    state = game.new_initial_state(2)
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    texts = state.history_texts(1)
+    assert game.texts, "the history's texts are cached on the game"
+    fresh = load_game("capital_lux_2", players=3).new_initial_state(2)
+    for action in [a for _, a in state.history]:
+        fresh.apply_action(action)
+    assert fresh.history_texts(1) == texts  # same texts without the cache
+    copy = pickle.loads(pickle.dumps(state))
+    assert copy.game.texts == {} and copy.history_texts(1) == texts
+    assert len(pickle.dumps(game)) < 100_000

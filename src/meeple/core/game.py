@@ -134,6 +134,12 @@ class Game(ABC, Generic[P]):
         """Return every parameter (given or default) as a JSON-able dict; ``load_game(name, **d)`` rebuilds it."""
         return params_to_json(self.params)
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickle without the text cache (a bot worker or a Ray task rebuilds what it needs)."""
+        state = self.__dict__.copy()
+        state["texts"] = {}
+        return state
+
     @classmethod
     def describe_params(cls) -> list[ParamSpec]:
         """List the parameters (variant flags) with types, defaults, choices and descriptions."""
