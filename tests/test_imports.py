@@ -3,7 +3,7 @@
 Every ``import meeple...`` of every module counts, at module level or inside a function (a cycle hidden in a
 function is still a cycle); imports under ``if TYPE_CHECKING:`` do not (they never run). Layers, lowest first:
 i18n (messages and catalogs: it imports nothing of meeple), core, games, bots, arena and server (side by side: neither
-imports the other), cli (architecture "Layers").
+imports the other), web (the browser pages over the server), cli (architecture "Layers").
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import ast
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[1] / "src"
-LAYERS = {"i18n": 0, "core": 1, "games": 2, "bots": 3, "arena": 4, "server": 4, "cli": 5}
+LAYERS = {"i18n": 0, "core": 1, "games": 2, "bots": 3, "arena": 4, "server": 4, "web": 5, "cli": 6}
 
 
 def _module_name(path: Path) -> str:

@@ -85,7 +85,8 @@ def serve(
     """Serve tables over HTTP and WebSockets (see docs/server.md); Ctrl-C stops it, and the tables are kept."""
     import uvicorn
 
-    from meeple.server.app import ServerConfig, create_app
+    from meeple.server.app import ServerConfig
+    from meeple.web import create_web_app
 
     url = db or default_db()
     _check_db(url)
@@ -111,7 +112,7 @@ def serve(
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     # no per-message deflate: frames are small and compressing them cost more CPU than the rest of a move
     uvicorn.run(
-        create_app(config),
+        create_web_app(config),
         host=host,
         port=port,
         log_level="warning",

@@ -94,6 +94,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         service = TableService(engine, bots, process=config.process, allow_seed=config.allow_seed)
         hub = Hub(service)
         state.update(service=service, hub=hub)
+        app.state.meeple = state  # the web pages (meeple.web) reach the service through it
         await asyncio.to_thread(service.wake_all)
         loop = asyncio.get_running_loop()
         if service.postgres:

@@ -1,0 +1,91 @@
+"""What a game's board template needs beyond the view: names in the reader's language, click codes.
+
+Each clickable piece of the board carries the code of the legal action played on it.
+
+A board element is clickable only when a legal action stands behind it: ``codes[(kind, key)]`` is that action's
+integer code, found from the legal actions' JSON (``type`` and fields). The move list under the board offers every
+legal action too, so nothing depends on a board drawing every move.
+
+Rules: issue "Play online: the browser client" (every legal move on the board, ``data-action-code``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from meeple.i18n import Translator
+
+CLICKS: dict[str, dict[str, tuple[str, ...]]] = {
+    "citadels": {
+        "pick_character": ("character",),
+        "discard_character": ("character",),
+        "build_district": ("kind",),
+        "keep_card": ("kind",),
+        "select_card": ("kind",),
+        "discard_for_gold": ("kind",),
+        "assassinate": ("character",),
+        "rob": ("character",),
+        "swap_hands": ("seat",),
+        "destroy_district": ("seat", "kind"),
+    },
+    "caprice": {"place": ("piece", "space"), "move": ("source", "target"), "order_symbol": ("symbol",)},
+    "capitol": {"play_card": ("card", "act"), "add_to_bid": ("card",), "place_tile": ("zone",), "draw_card": ("pile",)},
+    "capital_lux_2": {
+        "keep_card": ("card",),
+        "play_to_city": ("card",),
+        "play_to_capital": ("card",),
+        "select_card": ("card",),
+        "give_card": ("card",),
+        "take_card": ("card",),
+        "choose_district": ("district",),
+    },
+}
+"""Per game: action type -> the JSON fields that identify the board element it is played on."""
+
+
+def action_codes(game: str, legal: list[dict[str, Any]]) -> dict[tuple[Any, ...], int]:
+    """Return ``(action type, *identifying fields) -> code`` for the legal actions a board can draw as clicks."""
+    wanted = CLICKS.get(game, {})
+    out: dict[tuple[Any, ...], int] = {}
+    for action in legal:
+        data = action["json"]
+        fields = wanted.get(data["type"])
+        if fields is not None:
+            out[(data["type"], *(data[f] for f in fields))] = action["code"]
+    return out
+
+
+def board_context(game: str, view: dict[str, Any], seat: int | None, reader: Translator) -> dict[str, Any]:
+    """Return the names and click codes the board template of ``game`` uses.
+
+    Args:
+        game: the registry name.
+        view: ``game_view(state, seat, log, reader)`` (observation, legal actions with codes and texts).
+        seat: the reader's seat (None: spectator).
+        reader: the reader's language.
+    """
+    context: dict[str, Any] = {"codes": action_codes(game, view["legal_actions"])}
+    if game == "citadels":
+        from meeple.games.citadels.data import COLOURS
+        from meeple.games.citadels.vocabulary import CHARACTER, COLOUR, DISTRICT
+
+        context["character"] = [reader.message(m) for m in CHARACTER]
+        context["district"] = [reader.message(m) for m in DISTRICT]
+        context["colour"] = {name: reader.message(COLOUR[i]) for i, name in enumerate(COLOURS)}
+    elif game == "capital_lux_2":
+        from meeple.games.capital_lux_2.powers import POWERS
+        from meeple.games.capital_lux_2.vocabulary import COLOUR, LETTER
+
+        context["colour"] = [reader.message(m) for m in COLOUR]
+        context["letter"] = [reader.message(m) for m in LETTER]
+        context["tile"] = {t: reader.message(p.label_message) for t, p in POWERS.items()}
+        context["effect"] = {t: reader.gettext(p.effect) for t, p in POWERS.items()}
+    elif game == "capitol":
+        from meeple.games.capitol.vocabulary import CARD
+
+        context["card"] = [reader.message(m) for m in CARD]
+    elif game == "caprice":
+        from meeple.games.caprice.vocabulary import PIECE
+
+        context["piece"] = {code: reader.message(m) for code, m in PIECE.items()}
+    return context

@@ -1,0 +1,65 @@
+// meeple's browser client: one WebSocket per table page (docs/server.md), the board re-rendered by the server.
+// On each "state" frame the page fetches /tables/ID/board (the same view, as HTML) and swaps it in; a click on an
+// element with data-action-code sends that move with the version of the board it was drawn from.
+(function () {
+  "use strict";
+  const root = document.getElementById("table");
+  if (!root) return;
+  const table = root.dataset.table, token = root.dataset.token, lang = root.dataset.lang;
+  const board = document.getElementById("board"), note = document.getElementById("connection");
+  const error = document.getElementById("error");
+  const query = "?lang=" + encodeURIComponent(lang) + (token ? "&token=" + encodeURIComponent(token) : "");
+  let socket = null, retry = 500, pending = null, loading = false, again = false;
+
+  function version() {
+    const section = board.querySelector("[data-version]");
+    return section ? Number(section.dataset.version) : 0;
+  }
+
+  async function refresh() {
+    if (loading) { again = true; return; }
+    loading = true;
+    try {
+      const answer = await fetch("/tables/" + encodeURIComponent(table) + "/board" + query, { cache: "no-store" });
+      if (answer.ok) board.innerHTML = await answer.text();
+    } finally {
+      loading = false;
+      if (again) { again = false; refresh(); }
+    }
+  }
+
+  function connect() {
+    const scheme = location.protocol === "https:" ? "wss://" : "ws://";
+    socket = new WebSocket(scheme + location.host + "/api/tables/" + encodeURIComponent(table) + "/ws" + query);
+    socket.onopen = function () { retry = 500; note.textContent = ""; };
+    socket.onmessage = function (event) {
+      const message = JSON.parse(event.data);
+      if (message.type === "state") { error.hidden = true; refresh(); }
+      else if (message.type === "error") { error.textContent = message.message; error.hidden = false; }
+    };
+    socket.onclose = function () {
+      note.textContent = note.dataset.lost || "…";
+      setTimeout(connect, retry);
+      retry = Math.min(retry * 2, 10000);
+    };
+  }
+
+  function play(element) {
+    if (!socket || socket.readyState !== WebSocket.OPEN) return;
+    pending = Math.random().toString(16).slice(2);
+    socket.send(JSON.stringify({
+      type: "move", version: version(), action: Number(element.dataset.actionCode), move_id: pending,
+    }));
+    board.querySelectorAll("[data-action-code]").forEach(function (e) { e.setAttribute("aria-disabled", "true"); });
+  }
+
+  board.addEventListener("click", function (event) {
+    const element = event.target.closest("[data-action-code]");
+    if (element && element.getAttribute("aria-disabled") !== "true") play(element);
+  });
+  board.addEventListener("keydown", function (event) {
+    const element = event.target.closest("[data-action-code]");
+    if (element && (event.key === "Enter" || event.key === " ")) { event.preventDefault(); play(element); }
+  });
+  connect();
+})();

@@ -1,0 +1,61 @@
+"""The board fragment is a new channel to a seat: it must read the same in every world the seat cannot tell apart.
+
+Every board is rendered for each seat and a spectator from the real state and from states resampled for that seat
+(``resample_from_infostate``), in English and French; the HTML must be identical. No server is needed: the page
+renders exactly this (``meeple.web.app._board_args``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from meeple.core.registry import load_game
+from meeple.core.rng import Rng
+from meeple.i18n import translator
+from meeple.web.app import TEMPLATES, _board_args
+
+GAMES = [("citadels", 4), ("capitol", 3), ("capital_lux_2", 3), ("capital_lux_2", 1), ("caprice", 3)]
+
+
+def _html(state: Any, seat: int | None, lang: str) -> str:
+    args = _board_args(state, seat, state.history_messages(-3 if seat is None else seat), translator(lang))
+    return TEMPLATES.get_template("board.html").render(**args)
+
+
+@pytest.mark.parametrize(("name", "players"), GAMES)
+def test_a_seats_board_is_the_same_in_every_world_it_cannot_tell_apart(name: str, players: int) -> None:
+    state = load_game(name, players=players).new_initial_state(4)
+    rng = Rng(4)
+    checked = 0
+    step = 0
+    while not state.is_terminal():
+        if step % 9 == 0:
+            for seat in range(players):
+                world = state.resample_from_infostate(seat, rng.fork())
+                for lang in ("en", "fr"):
+                    assert _html(world, seat, lang) == _html(state, seat, lang), f"{name} seat {seat} step {step}"
+                checked += 1
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randrange(len(legal))])
+        step += 1
+    assert checked >= 5
+
+
+@pytest.mark.parametrize(("name", "players"), GAMES)
+def test_every_legal_move_is_offered_with_its_code(name: str, players: int) -> None:
+    state = load_game(name, players=players).new_initial_state(6)
+    rng = Rng(6)
+    for _ in range(40):
+        if state.is_terminal():
+            break
+        seat = state.current_player()
+        html = _html(state, seat, "en")
+        for code in state.legal_action_codes():
+            assert f'data-action-code="{code}"' in html
+        other = (seat + 1) % players
+        if other != seat:
+            assert "data-action-code" not in _html(state, other, "en")
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randrange(len(legal))])

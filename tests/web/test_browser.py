@@ -1,0 +1,152 @@
+"""The browser client in a real browser: Debian's Chromium driven by Playwright against a running ``meeple serve``.
+
+Playwright's own browser download is not used: ``executable_path`` points at the system Chromium (``.ci/run``
+installs it). Without it these tests are skipped, except under CI where they fail.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from meeple.core.records import GameRecord
+from tests.server.helpers import ServerProcess, http_json
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+if CHROMIUM is None:
+    if os.environ.get("CI"):
+        raise RuntimeError("Chromium is missing: .ci/run installs Debian's chromium package for the browser tests")
+    pytest.skip("no Chromium on this machine (apt-get install chromium)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api")
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    folder = tmp_path_factory.mktemp("web")
+    process = ServerProcess(f"sqlite:///{folder / 'web.db'}", log=folder / "server.log").start()
+    yield process
+    process.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking"],
+        )
+        yield launched
+        launched.close()
+
+
+def _table(server: ServerProcess, game: str, seats: list[str], seed: int) -> tuple[str, dict[int, str]]:
+    body = {"game": game, "params": {"players": len(seats)}, "seats": seats, "seed": seed}
+    answer = http_json(f"{server.url}/api/tables", body)
+    return answer["table"], {s["seat"]: s["token"] for s in answer["seats"]}
+
+
+def _play_to_the_end(page: Any, limit: float = 240) -> list[float]:
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        board = page.locator("section.board")
+        returns = board.get_attribute("data-returns") if board.count() else None
+        if returns:
+            return [float(r) for r in returns.split(",")]
+        moves = page.locator("section.board [data-action-code]:not([aria-disabled=true])")
+        if moves.count():
+            moves.first.click()
+        page.wait_for_timeout(30)
+    raise AssertionError("the game did not end in time")
+
+
+@pytest.mark.parametrize("game", ["citadels", "capitol", "capital_lux_2", "caprice"])
+def test_a_whole_game_through_the_page_ends_as_the_record_replays(
+    server: ServerProcess, browser: Any, game: str
+) -> None:
+    table, tokens = _table(server, game, ["human", "bot:random", "bot:random"], seed=21)
+    page = browser.new_page()
+    page.goto(f"{server.url}/tables/{table}?token={tokens[0]}&lang=fr")
+    assert page.locator("html").get_attribute("lang") == "fr"
+    shown = _play_to_the_end(page)
+    record = GameRecord.from_json(http_json(f"{server.url}/api/tables/{table}/record"))
+    assert shown == record.replay().returns()
+    page.goto(f"{server.url}/tables/{table}/replay-view?version=3&seat=0")
+    assert page.locator(".replay-board section.board").count() == 1
+    page.close()
+
+
+def test_two_seats_see_only_their_own_hand_and_a_reload_keeps_the_seat(server: ServerProcess, browser: Any) -> None:
+    table, tokens = _table(server, "citadels", ["human", "human", "bot:random", "bot:random"], seed=5)
+    pages, frames = [], {0: [], 1: []}
+    for seat in (0, 1):
+        context = browser.new_context()
+        page = context.new_page()
+        page.on("websocket", lambda ws, s=seat: ws.on("framereceived", lambda data: frames[s].append(data)))
+        page.goto(f"{server.url}/tables/{table}?token={tokens[seat]}")
+        pages.append(page)
+    for _ in range(12):  # a few moves by whoever is to move
+        for page in pages:
+            moves = page.locator("section.board .moves [data-action-code]:not([aria-disabled=true])")
+            if moves.count():
+                moves.first.click()
+                page.wait_for_timeout(200)
+    for seat, page in enumerate(pages):
+        assert page.locator(".me").inner_text().endswith(str(seat))
+        assert page.locator("section.hand").count() == 1  # its own hand, no other
+        for raw in frames[seat]:
+            message = json.loads(raw)
+            if message["type"] == "state":
+                assert message["seat"] == seat and message["observation"]["seat"] == seat
+                assert message["observation"]["hand"] is not None
+                other = 1 - seat
+                assert message["observation"]["seats"][other].get("hand") is None
+        before = page.locator("section.board").get_attribute("data-version")
+        page.reload()
+        page.wait_for_selector("section.board")
+        assert page.locator(".me").inner_text().endswith(str(seat))
+        assert page.locator("section.board").get_attribute("data-version") == before
+    # no page holds the other's hand: the hand section of each lists the cards only its seat holds
+    hands = [sorted(p.locator("section.hand .district").all_inner_texts()) for p in pages]
+    own = [http_json(f"{server.url}/api/tables/{table}")["observation"]["seats"][s]["hand_size"] for s in (0, 1)]
+    assert [len(h) for h in hands] == own
+
+
+def test_the_lobby_creates_a_table_and_shows_the_invitations(server: ServerProcess, browser: Any) -> None:
+    page = browser.new_page(extra_http_headers={"Accept-Language": "fr-FR,fr;q=0.9"})
+    page.goto(f"{server.url}/")
+    assert page.locator("html").get_attribute("lang") == "fr"
+    card = page.locator("#game-caprice")
+    card.locator("summary").click()
+    card.locator("button[type=submit]").click()
+    links = page.locator("ul.invites input")
+    assert links.count() == 1  # seat 0 human, the others bots
+    page.goto(links.first.input_value())
+    assert page.locator("section.board").count() == 1
+    page.close()
+
+
+@pytest.mark.skipif(not os.environ.get("MEEPLE_SCREENSHOTS"), reason="MEEPLE_SCREENSHOTS=1 writes docs/screenshots")
+@pytest.mark.parametrize("game", ["citadels", "capitol", "capital_lux_2", "caprice"])
+def test_write_the_screenshots(server: ServerProcess, browser: Any, game: str) -> None:
+    table, tokens = _table(server, game, ["human", "bot:random", "bot:random"], seed=8)
+    for name, size in (("desktop", {"width": 1280, "height": 900}), ("phone", {"width": 390, "height": 844})):
+        page = browser.new_page(viewport=size)
+        page.goto(f"{server.url}/tables/{table}?token={tokens[0]}")
+        for _ in range(6):
+            moves = page.locator("section.board .moves [data-action-code]:not([aria-disabled=true])")
+            if moves.count():
+                moves.first.click()
+                page.wait_for_timeout(400)
+        page.evaluate("window.scrollTo(0, 0)")
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / f"{game}-{name}.png"))
+        page.close()
