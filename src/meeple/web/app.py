@@ -23,6 +23,7 @@ from meeple.core.records import GameRecord
 from meeple.core.registry import game_class, registered_games
 from meeple.i18n import LANGUAGES, N_, Message, Translator, language_from_accept, translator
 from meeple.server.app import ServerConfig, create_app
+from meeple.server.clock import clock_view
 from meeple.server.live import LiveTable, TableNotFound
 from meeple.server.protocol import ClockSpec, CreateTable
 from meeple.server.tables import TableService
@@ -239,6 +240,9 @@ def _board_args(
         "view": view,
         "log": log_texts(log, reader),
         "seats": live.public_seats() if live is not None else None,
+        "clock": clock_view(live.clock) if live is not None else None,
+        "table": live.id if live is not None else None,
+        "scores": list(state.scores()) if state.is_terminal() else None,
         "status": live.status if live is not None else "finished",
         "board": board_context(state.game.name, view, seat, reader),
     }

@@ -67,11 +67,12 @@ def board_context(game: str, view: dict[str, Any], seat: int | None, reader: Tra
     context: dict[str, Any] = {"codes": action_codes(game, view["legal_actions"])}
     if game == "citadels":
         from meeple.games.citadels.data import COLOURS
-        from meeple.games.citadels.vocabulary import CHARACTER, COLOUR, DISTRICT
+        from meeple.games.citadels.vocabulary import CHARACTER, COLOUR, DISTRICT, PURPLE_TEXT
 
         context["character"] = [reader.message(m) for m in CHARACTER]
         context["district"] = [reader.message(m) for m in DISTRICT]
         context["colour"] = {name: reader.message(COLOUR[i]) for i, name in enumerate(COLOURS)}
+        context["purple"] = {kind: reader.message(m) for kind, m in PURPLE_TEXT.items()}
     elif game == "capital_lux_2":
         from meeple.games.capital_lux_2.powers import POWERS
         from meeple.games.capital_lux_2.vocabulary import COLOUR, LETTER
@@ -81,9 +82,13 @@ def board_context(game: str, view: dict[str, Any], seat: int | None, reader: Tra
         context["tile"] = {t: reader.message(p.label_message) for t, p in POWERS.items()}
         context["effect"] = {t: reader.gettext(p.effect) for t, p in POWERS.items()}
     elif game == "capitol":
-        from meeple.games.capitol.vocabulary import CARD
+        from meeple.games.capitol.data import ROOF_NAMES, TILE_NAMES
+        from meeple.games.capitol.vocabulary import CARD, CARD_TYPE_NAME, ROOF_NAME, TILE_NAME
 
         context["card"] = [reader.message(m) for m in CARD]
+        context["card_type"] = [reader.message(m) for m in CARD_TYPE_NAME]
+        context["tile_name"] = {name: reader.message(TILE_NAME[i]) for i, name in enumerate(TILE_NAMES)}
+        context["roof_name"] = {name: reader.message(ROOF_NAME[i]) for i, name in enumerate(ROOF_NAMES)}
     elif game == "caprice":
         from meeple.games.caprice.vocabulary import PIECE
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from meeple.games.citadels.data import CHARACTER_NAMES, COLOURS, KINDS
+from meeple.games.citadels.data import CHARACTER_NAMES, COLOURS, KIND_INDEX, KINDS
 from meeple.i18n.message import Message
 
 CHARACTER_CONTEXT: Final = "citadels character"
@@ -31,6 +31,36 @@ COLOUR: Final[tuple[Message, ...]] = tuple(Message(c, None, COLOUR_CONTEXT) for 
 """A colour's name by colour index: "blue" / "bleu"."""
 
 
+PURPLE_TEXT: Final[dict[int, Message]] = {
+    KIND_INDEX[key]: Message(text, None, "citadels purple card")
+    for key, text in (
+        (
+            "cour_des_miracles",
+            "For the final scoring, counts as a district of the colour of your choice; not if you built it in the "
+            "last round.",
+        ),
+        ("donjon", "The Warlord cannot destroy the Keep."),
+        ("laboratoire", "Once per turn, you may discard a district card from your hand and receive 1 gold."),
+        ("manufacture", "Once per turn, you may pay 3 gold to draw 3 cards."),
+        (
+            "observatoire",
+            "If you choose to draw cards at the start of your turn, draw 3, keep 1 and discard the others.",
+        ),
+        (
+            "cimetiere",
+            "When the Warlord destroys a district, you may pay 1 gold to take it into your hand, unless you are the "
+            "Warlord.",
+        ),
+        ("bibliotheque", "If you choose to draw cards at the start of your turn, draw 2 and keep both."),
+        ("ecole_de_magie", "For income, counts as a district of the colour of your choice."),
+        ("universite", "Costs 6 gold to build but is worth 8 points at the end of the game."),
+        ("dracoport", "Costs 6 gold to build but is worth 8 points at the end of the game."),
+        ("grande_muraille", "The Warlord pays 1 more gold to destroy any other district in your city."),
+    )
+}
+"""The text of each purple card (citadels.md §5.1; French: the rulebook's card texts)."""
+
+
 def vocabulary() -> list[Message]:
     """Return every word of Citadels (for the catalogs' template)."""
-    return [*CHARACTER[1:], *THE_CHARACTER[1:], *DISTRICT, *COLOUR]
+    return [*CHARACTER[1:], *THE_CHARACTER[1:], *DISTRICT, *COLOUR, *PURPLE_TEXT.values()]

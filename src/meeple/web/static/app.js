@@ -61,5 +61,12 @@
     const element = event.target.closest("[data-action-code]");
     if (element && (event.key === "Enter" || event.key === " ")) { event.preventDefault(); play(element); }
   });
+  // the running clock counts down from its deadline (the server's clock decides; this only shows it)
+  setInterval(function () {
+    board.querySelectorAll(".clock[data-deadline]").forEach(function (e) {
+      const left = Math.max(0, Math.round(Number(e.dataset.deadline) - Date.now() / 1000));
+      e.textContent = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
+    });
+  }, 1000);
   connect();
 })();
