@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
+
+from meeple.core.errors import InvalidStateError
 from meeple.games.capitol.data import AMPHITHEATRE, CARD_REP, ROUND, TEMPLE, TRIANGULAR
 from meeple.games.capitol.state import CONSTRUCTION, END, OVER, PILE_PUBLIC, PILE_SHUFFLED, CapitolState
 from tests.games.capitol.helpers import do, fresh, names, place, set_hand, texts
@@ -32,6 +35,23 @@ def test_scoring_in_game_with_fountains_and_temple() -> None:
     # Z1: seat 0 first (2), seat 1 second (0 fountains); Z4: seat 2 first, doubled (4); Z2: shared first (2+1 each);
     # tiles were placed by the Consul in Z9 (two fountains, nobody there) and the amphitheatre in Z9.
     assert s.points == [2, 3, 4 + 3]
+    # the breakdown by zone and seat is public, in the observation of every seat and the spectator
+    (scoring,) = s.observation(None)["scorings"]
+    assert scoring["round"] == 1 and scoring["total"] == [2, 3, 7]
+    assert scoring["zones"][0] == [2, 0, 0] and scoring["zones"][1] == [0, 3, 3] and scoring["zones"][3] == [0, 0, 4]
+    assert all(z == [0, 0, 0] for i, z in enumerate(scoring["zones"]) if i not in (0, 1, 3))
+    assert s.observation(1)["scorings"] == s.observation(None)["scorings"]
+    copy = type(s).restore(s.game, s.to_json())  # kept in snapshots, checked against the points
+    assert copy.observation(None)["scorings"] == [scoring]
+
+
+def test_a_snapshot_whose_scorings_do_not_add_up_is_refused() -> None:
+    s = fresh(3)
+    to_end_phase(s)
+    data = s.to_json()
+    data["body"]["scorings"][0][0] += 1
+    with pytest.raises(InvalidStateError, match="scorings"):
+        s.game.state_from_json(data)
 
 
 def test_end_phase_draws_six_one_at_a_time_consul_first() -> None:

@@ -203,6 +203,22 @@ def _pending_text(obs: CapitolObservation, pending: Pending) -> str:
     return _("place the {tile} just won on a free large space (mandatory)").format(tile=tile)
 
 
+def _scoring(obs: CapitolObservation) -> Table | None:
+    """The last round's scoring by zone and seat (capitol.md §5.2 Phase 3), or None before the first scoring."""
+    if not obs["scorings"]:
+        return None
+    last = obs["scorings"][-1]
+    table = Table(title=_("Scoring of round {round}").format(round=last["round"]), title_justify="left")
+    table.add_column(_("zone"))
+    for p in range(len(last["total"])):
+        table.add_column(_seat(p), justify="right")
+    for zone, points in zip(obs["zones"], last["zones"], strict=True):
+        if any(points):
+            table.add_row(zone["name"], *(str(x) for x in points))
+    table.add_row(Text(_("total"), style="bold"), *(Text(str(x), style="bold") for x in last["total"]))
+    return table
+
+
 def render(obs: CapitolObservation, seat: int | None) -> RenderableType:
     """Draw a Capitol observation for ``seat`` (None = public view)."""
     supply = obs["tiles_supply"]
@@ -222,6 +238,9 @@ def render(obs: CapitolObservation, seat: int | None) -> RenderableType:
         style="bold",
     )
     parts: list[RenderableType] = [head, _zones(obs), _players(obs), _piles(obs)]
+    scoring = _scoring(obs)
+    if scoring is not None and obs["phase"] in ("end", "over", "construction"):
+        parts.append(scoring)
     if obs["phase"] == "improvement" or obs["auction"]["log"]:
         parts.append(_auction(obs, seat))
     pending = obs["pending"]

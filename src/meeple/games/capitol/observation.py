@@ -113,6 +113,16 @@ class Pending(TypedDict):
     data: list[int]
 
 
+class Scoring(TypedDict):
+    """One round's scoring, public (capitol.md §5.2 Phase 3)."""
+
+    round: int
+    zones: list[list[int]]
+    """Per zone (board order), the points each seat scored there."""
+    total: list[int]
+    """Per seat, the points of this scoring."""
+
+
 class CapitolObservation(TypedDict):
     """What ``player`` may know of a Capitol position (``observation(player)``).
 
@@ -142,6 +152,8 @@ class CapitolObservation(TypedDict):
     auction: Auction
     pending: Pending | None
     draw_queue: list[list[int]]
+    scorings: list[Scoring]
+    """Every scoring so far, by zone and seat (the breakdown shown after each round)."""
     """The end draws still to come ``[seat, cards]``."""
     hand: list[int] | None
     """My hand's card ids, sorted (own); None for the spectator."""
@@ -237,8 +249,15 @@ def build_observation(state: CapitolState, player: int | None) -> CapitolObserva
         "auction": auction,
         "pending": pending,
         "draw_queue": [list(e) for e in state.draw_queue],
+        "scorings": [_scoring(i + 1, flat, n) for i, flat in enumerate(state.scorings)],
         "hand": sorted(state.hands[player]) if mine and player is not None else None,
     }
+
+
+def _scoring(round_: int, flat: list[int], n: int) -> Scoring:
+    """A scoring's public breakdown from its flat ``[zone * n + seat]`` points."""
+    zones = [flat[z : z + n] for z in range(0, len(flat), n)]
+    return {"round": round_, "zones": zones, "total": [sum(zone[p] for zone in zones) for p in range(n)]}
 
 
 def _public_bids(bids: list[list[int]] | None) -> list[list[int]] | None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from meeple.core import TERMINAL, Action, Decision, Rng, SealedCommitments, State
+from meeple.core.errors import InvalidStateError
 from meeple.core.snapshot import expect, expect_each_once, expect_int, expect_ints
 from meeple.games.capitol import rules
 from meeple.games.capitol.actions import (
@@ -112,6 +113,8 @@ class CapitolState(State["Capitol"]):
         """This round's auctions: ``[kind, winner (-1 none), bids per seat (None = not revealed), zone]``."""
         self.draw_queue: list[tuple[int, int]] = []
         self.bonus = [0] * n
+        self.scorings: list[list[int]] = []
+        """Each scoring so far (one per round): the points of every zone and seat, ``[z * n + seat]`` (public)."""
         self._start_construction()
 
     # ================================================================ contract
@@ -497,22 +500,27 @@ class CapitolState(State["Capitol"]):
             self.zone_floors[sl], self.zone_tall[sl], self.game.params.shared_first_blocks_second
         )
 
-    def board_points(self) -> list[int]:
-        """Return what each seat would score if the board were scored now (capitol.md §5.2 Phase 3)."""
+    def zone_points(self) -> list[list[int]]:
+        """Return, per zone, what each seat would score if the board were scored now (capitol.md §5.2 Phase 3)."""
         n = self.game.num_players
         flag = self.game.params.shared_first_blocks_second
-        total = [0] * n
+        out = []
         for z, zone in enumerate(self.game.zones):
             sl = slice(z * n, z * n + n)
             fountains = zone.printed_fountains + self.zone_ftiles[z]
             temple = self.zone_large[z] == TEMPLE
-            pts = rules.score_zone(self.zone_floors[sl], self.zone_tall[sl], fountains, temple, flag)
-            for p in range(n):
-                total[p] += pts[p]
-        return total
+            out.append(rules.score_zone(self.zone_floors[sl], self.zone_tall[sl], fountains, temple, flag))
+        return out
+
+    def board_points(self) -> list[int]:
+        """Return what each seat would score if the board were scored now (capitol.md §5.2 Phase 3)."""
+        return [sum(column) for column in zip(*self.zone_points(), strict=True)]
 
     def _score_round(self) -> None:
-        self.points = [s + b for s, b in zip(self.points, self.board_points(), strict=True)]
+        per_zone = self.zone_points()
+        self.scorings.append([p for zone in per_zone for p in zone])
+        gained = [sum(column) for column in zip(*per_zone, strict=True)]
+        self.points = [s + b for s, b in zip(self.points, gained, strict=True)]
         if self.round == ROUNDS and self.game.params.final_round_end_phase == "skip":
             self.phase = OVER
             return
@@ -648,6 +656,13 @@ class CapitolState(State["Capitol"]):
         for name, size in (("points", n), ("active", n), ("bonus", n), ("reserve", 2 * n), ("zone_bld", nz)):
             expect(len(getattr(self, name)) == size, f"body.{name}", f"{size} entries")
         expect_ints(self.points, "body.points", 0, 10_000)
+        if len(self.scorings) > self.round or any(len(r) != nz * n for r in self.scorings):
+            raise InvalidStateError(f"body.scorings: at most one scoring per round played, {nz} x {n} points each")
+        for i, scoring in enumerate(self.scorings):
+            expect_ints(scoring, f"body.scorings[{i}]", 0, 1_000)
+        gained = [sum(r[z * n + p] for r in self.scorings for z in range(nz)) for p in range(n)]
+        if gained != list(self.points):
+            raise InvalidStateError(f"body.points {self.points} are not the sum of body.scorings {gained}")
         self._check_cards()
         self._check_buildings()
         for k, total in ((AMPHITHEATRE, 2), (TEMPLE, 2), (FOUNTAIN, 8)):
@@ -729,4 +744,4 @@ _FLAT_LISTS = (
     "draw_queue",
     "bonus",
 )
-_NESTED_LISTS = ("hands", "known", "piles", "discards", "offboard", "zone_bld")
+_NESTED_LISTS = ("hands", "known", "piles", "discards", "offboard", "zone_bld", "scorings")
