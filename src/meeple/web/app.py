@@ -139,10 +139,7 @@ def create_web_app(config: ServerConfig) -> FastAPI:
         request: Request, table_id: str, token: str | None = None, lang: str | None = None
     ) -> HTMLResponse:
         """A seat's table (``?token=``) or a spectator's; the script keeps it up to date."""
-        reader = _reader(request, lang)
-        live = await table(table_id)
-        seat = await _seat(table_id, token)
-        board = await _board(live, seat, reader)
+        reader, live, seat, board = await _view(request, table_id, token, lang)
         return _page(
             "table.html", reader, request, table=table_id, game=live.game, seat=seat, token=token or "", board=board
         )
@@ -152,10 +149,7 @@ def create_web_app(config: ServerConfig) -> FastAPI:
         request: Request, table_id: str, token: str | None = None, lang: str | None = None
     ) -> HTMLResponse:
         """The board of a seat (or a spectator) now: the fragment the script swaps in after each state frame."""
-        reader = _reader(request, lang)
-        live = await table(table_id)
-        seat = await _seat(table_id, token)
-        return HTMLResponse(await _board(live, seat, reader))
+        return HTMLResponse((await _view(request, table_id, token, lang))[3])
 
     @app.get("/tables/{table_id}/replay-view", response_class=HTMLResponse, include_in_schema=False)
     async def replay_page(
@@ -208,6 +202,15 @@ def create_web_app(config: ServerConfig) -> FastAPI:
             }
             for row, seats, online in rows
         ]
+
+    async def _view(
+        request: Request, table_id: str, token: str | None, lang: str | None
+    ) -> tuple[Translator, LiveTable, int | None, str]:
+        """The reader's language, the table, the token's seat (403 for a wrong token) and that seat's board HTML."""
+        reader = _reader(request, lang)
+        live = await table(table_id)
+        seat = await _seat(table_id, token)
+        return reader, live, seat, await _board(live, seat, reader)
 
     async def _seat(table_id: str, token: str | None) -> int | None:
         if not token:
