@@ -99,6 +99,11 @@ def test_two_seats_see_only_their_own_hand_and_a_reload_keeps_the_seat(server: S
             if moves.count():
                 moves.first.click()
                 page.wait_for_timeout(200)
+    deadline = time.monotonic() + 30  # let the bots finish: then only a human's click changes the table
+    while not any(p.locator("section.board .moves").count() for p in pages):
+        assert time.monotonic() < deadline, "no human seat got the turn"
+        pages[0].wait_for_timeout(100)
+    pages[0].wait_for_timeout(500)  # both pages' last board fetches have landed
     for seat, page in enumerate(pages):
         assert page.locator(".me").inner_text().endswith(str(seat))
         assert page.locator("section.hand").count() == 1  # its own hand, no other
