@@ -144,3 +144,14 @@ def test_the_text_cache_is_shared_by_a_games_states_and_not_pickled() -> None:
     copy = pickle.loads(pickle.dumps(state))
     assert copy.game.texts == {} and copy.history_texts(1) == texts
     assert len(pickle.dumps(game)) < 100_000
+
+
+def test_the_french_catalog_agrees_with_the_rulebook_names_in_the_game_data() -> None:
+    """``name_fr`` in the data (district table, power tiles) and the French catalog say the same."""
+    from meeple.games.capital_lux_2.powers import POWERS
+    from meeple.games.citadels.data import KINDS
+
+    fr = translator("fr")
+    assert [fr.message(DISTRICT[i]) for i in range(len(KINDS))] == [k.name_fr for k in KINDS]
+    for tile in POWERS.values():
+        assert fr.pgettext("capital lux 2 tile", tile.name_en) == tile.name_fr, tile.tile_id

@@ -290,10 +290,10 @@ class State(ABC, Generic[G]):
             return repr(action)
 
     def _illegal_message(self, action: Action, legal: list[Action], actor: int) -> Message:
-        shown = [self._describe(a, actor, actor) for a in legal[:_MAX_LISTED]]
+        shown = [self._message_of(a, actor, actor) for a in legal[:_MAX_LISTED]]
         return M(
             "{action} is not legal now for seat {seat}; legal: {legal}{more}",
-            action=self._describe(action, actor, actor),
+            action=self._message_of(action, actor, actor),
             seat=actor,
             legal=join(shown, "; "),
             more=_more(len(legal)),

@@ -19,7 +19,6 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 from meeple.i18n.message import M, Message
 
@@ -232,8 +231,3 @@ def tr(message: Message | str) -> str:
 def N_(message: str) -> str:  # noqa: N802 - gettext's name
     """Mark ``message`` for extraction without translating it now (it is translated where it is shown)."""
     return message
-
-
-def render_args(args: Mapping[str, Any]) -> dict[str, Any]:
-    """Return ``args`` with every :class:`Message` value rendered in the current language."""
-    return {k: tr(v) if isinstance(v, Message) else v for k, v in args.items()}

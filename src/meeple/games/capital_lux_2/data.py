@@ -15,7 +15,6 @@ GREEN: Final = 3
 DISTRICTS: Final[tuple[int, ...]] = (BLUE, PINK, YELLOW, GREEN)
 """District order everywhere it matters (spec §2)."""
 COLOUR_NAMES: Final[tuple[str, ...]] = ("blue", "pink", "yellow", "green")
-COLOUR_NAMES_FR: Final[tuple[str, ...]] = ("bleu", "rose", "jaune", "vert")
 
 NUM_CARDS: Final = 100
 CARDS_PER_COLOUR: Final = 25

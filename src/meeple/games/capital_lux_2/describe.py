@@ -24,7 +24,7 @@ from meeple.games.capital_lux_2.actions import (
 )
 from meeple.games.capital_lux_2.data import CARD_COLOUR
 from meeple.games.capital_lux_2.powers import PowerTile
-from meeple.games.capital_lux_2.vocabulary import CARD, COLOUR, tile_label
+from meeple.games.capital_lux_2.vocabulary import CARD, COLOUR
 from meeple.i18n.message import M, Message
 
 
@@ -47,7 +47,9 @@ def describe(tiles: Sequence[PowerTile], action: Action, actor: int, perspective
         case PlayToCity(card=card):
             return M("play {card} to the City", card=CARD[card])
         case PlayToCapital(card=card):
-            return M("play {card} to the Capital ({tile})", card=CARD[card], tile=tile_label(tiles[CARD_COLOUR[card]]))
+            return M(
+                "play {card} to the Capital ({tile})", card=CARD[card], tile=tiles[CARD_COLOUR[card]].label_message
+            )
         case TakeCard(card=card):
             return M("take {card}", card=CARD[card])
         case SelectCard(card=card):

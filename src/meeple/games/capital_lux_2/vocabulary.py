@@ -21,7 +21,7 @@ from meeple.games.capital_lux_2.data import (
     ROB_RED,
     SOLO_RATINGS,
 )
-from meeple.games.capital_lux_2.powers import POWERS, PowerTile
+from meeple.games.capital_lux_2.powers import POWERS
 from meeple.games.capital_lux_2.powers.base import TILE_CONTEXT
 from meeple.i18n.message import M, Message, join
 
@@ -46,11 +46,6 @@ RATING: Final[dict[str, Message]] = {
     name: Message(name, None, "capital lux 2 rating") for name in ("lost", *(n for _, n in SOLO_RATINGS))
 }
 """A solo rating label (the rulebook's "taux de réussite" scale): "decent" / ..."""
-
-
-def tile_label(tile: PowerTile) -> Message:
-    """Return a tile's name, marked "(provisional)" for a stand-in effect."""
-    return tile.label_message
 
 
 def rob_card(code: int) -> Message:

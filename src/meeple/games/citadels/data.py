@@ -43,18 +43,6 @@ CHARACTER_NAMES: Final[tuple[str, ...]] = (
     "Warlord",
 )
 """English character names by number (index 0 unused)."""
-CHARACTER_NAMES_FR: Final[tuple[str, ...]] = (
-    "",
-    "Assassin",
-    "Voleur",
-    "Magicien",
-    "Roi",
-    "Évêque",
-    "Marchand",
-    "Architecte",
-    "Condottiere",
-)
-"""French character names by number (index 0 unused)."""
 CHARACTER_COLOUR: Final[tuple[int, ...]] = (-1, -1, -1, -1, YELLOW, BLUE, GREEN, -1, RED)
 """The colour whose districts pay income to each character (-1: none)."""
 
@@ -65,7 +53,7 @@ class DistrictKind:
 
     Attributes:
         key: stable identifier, e.g. ``"temple"``.
-        name_fr: French name.
+        name_fr: the French rulebook's name (the French catalog translates ``name`` to it: tests/i18n checks).
         name: English name.
         colour: colour index (see :data:`COLOURS`).
         cost: building cost in gold.
