@@ -10,6 +10,8 @@ import json
 import os
 import shutil
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -52,6 +54,16 @@ def _table(server: ServerProcess, game: str, seats: list[str], seed: int) -> tup
     body = {"game": game, "params": {"players": len(seats)}, "seats": seats, "seed": seed}
     answer = http_json(f"{server.url}/api/tables", body)
     return answer["table"], {s["seat"]: s["token"] for s in answer["seats"]}
+
+
+def _card_ids(value: Any) -> set[int]:
+    """Every card id in ``value``: Citadels names a card by id only where its holder sees it (public: by kind)."""
+    if isinstance(value, dict):
+        found = {value["id"]} if "id" in value and "kind" in value else set()
+        return found.union(*(_card_ids(v) for v in value.values()))
+    if isinstance(value, list):
+        return set().union(*(_card_ids(v) for v in value))
+    return set()
 
 
 def _play_to_the_end(page: Any, limit: float = 240) -> list[float]:
@@ -107,22 +119,28 @@ def test_two_seats_see_only_their_own_hand_and_a_reload_keeps_the_seat(server: S
     for seat, page in enumerate(pages):
         assert page.locator(".me").inner_text().endswith(str(seat))
         assert page.locator("section.hand").count() == 1  # its own hand, no other
-        for raw in frames[seat]:
-            message = json.loads(raw)
-            if message["type"] == "state":
-                assert message["seat"] == seat and message["observation"]["seat"] == seat
-                assert message["observation"]["hand"] is not None
-                other = 1 - seat
-                assert message["observation"]["seats"][other].get("hand") is None
+        states = [m for m in map(json.loads, frames[seat]) if m["type"] == "state"]
+        assert states
+        for message in states:
+            obs = message["observation"]
+            assert message["seat"] == seat and obs["seat"] == seat
+            # a card id names one private card: every id a seat receives is in its own hand or its own decision
+            pending = obs["pending"] if obs["pending"] and obs["pending"]["player"] == seat else None
+            allowed = _card_ids(obs["hand"]) | _card_ids(pending)
+            assert _card_ids(obs) <= allowed, f"seat {seat} received another seat's card"
         before = page.locator("section.board").get_attribute("data-version")
         page.reload()
         page.wait_for_selector("section.board")
         assert page.locator(".me").inner_text().endswith(str(seat))
         assert page.locator("section.board").get_attribute("data-version") == before
-    # no page holds the other's hand: the hand section of each lists the cards only its seat holds
+    # each page's hand section holds as many cards as its seat's hand, and no page shows the other seat's hand
     hands = [sorted(p.locator("section.hand .district").all_inner_texts()) for p in pages]
     own = [http_json(f"{server.url}/api/tables/{table}")["observation"]["seats"][s]["hand_size"] for s in (0, 1)]
     assert [len(h) for h in hands] == own
+    # a game in progress has no replay yet: its replay page would show every hand
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(f"{server.url}/tables/{table}/replay-view?version=1", timeout=30)
+    assert refused.value.code == 409
 
 
 def test_the_lobby_creates_a_table_and_shows_the_invitations(server: ServerProcess, browser: Any) -> None:
@@ -134,7 +152,11 @@ def test_the_lobby_creates_a_table_and_shows_the_invitations(server: ServerProce
     card.locator("button[type=submit]").click()
     links = page.locator("ul.invites input")
     assert links.count() == 1  # seat 0 human, the others bots
-    page.goto(links.first.input_value())
+    invite = links.first.input_value()
+    page.goto(f"{server.url}/")  # the lobby lists the table but none of its keys
+    token = invite.rsplit("token=", 1)[1]
+    assert invite.split("/tables/")[1].split("?")[0] in page.content() and token not in page.content()
+    page.goto(invite)
     assert page.locator("section.board").count() == 1
     page.close()
 

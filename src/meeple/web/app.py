@@ -42,7 +42,7 @@ PITCHES = {
 }
 """One line per game for the lobby (English msgids: translated with the page)."""
 STATUS = {"live": N_("live"), "finished": N_("finished")}
-"""A table's status in words."""
+"""A table's status in words: marked here for the catalogs; the lobby template translates ``status`` by its id."""
 
 
 def _reader(request: Request, lang: str | None) -> Translator:
