@@ -59,3 +59,40 @@ def test_every_legal_move_is_offered_with_its_code(name: str, players: int) -> N
             assert "data-action-code" not in _html(state, other, "en")
         legal = state.legal_actions()
         state.apply_action(legal[rng.randrange(len(legal))])
+
+
+def _board_without_the_list(html: str) -> str:
+    start = html.index('<details class="moves">')
+    return html[:start] + html[html.index("</details>", start) :]
+
+
+CONFIGURATIONS = [
+    ("citadels", {"players": 3}),
+    ("citadels", {"players": 2, "variant_2p_ffg": True}),
+    ("citadels", {"players": 6}),
+    ("capitol", {"players": 2}),
+    ("capitol", {"players": 4}),
+    ("capital_lux_2", {"players": 1}),
+    ("capital_lux_2", {"players": 3}),
+    ("caprice", {"players": 2}),
+    ("caprice", {"players": 3}),
+]
+
+
+@pytest.mark.parametrize(("name", "params"), CONFIGURATIONS)
+def test_every_legal_move_is_on_the_board_itself_not_only_in_the_list(name: str, params: dict[str, Any]) -> None:
+    """Through whole games, every legal code is an element of the board drawing (the move list is a fallback)."""
+    missing: dict[str, set[str]] = {}
+    for seed in (1, 2):
+        state = load_game(name, **params).new_initial_state(seed)
+        rng = Rng(seed)
+        while not state.is_terminal():
+            seat = state.current_player()
+            board = _board_without_the_list(_html(state, seat, "en"))
+            legal = state.legal_actions()
+            for action in legal:
+                code = state.game.codec.encode(action)
+                if f'data-action-code="{code}"' not in board:
+                    missing.setdefault(action.type_name, set()).add(state.action_to_string(action, seat))
+            state.apply_action(legal[rng.randrange(len(legal))])
+    assert not missing, missing

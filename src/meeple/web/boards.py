@@ -29,7 +29,15 @@ CLICKS: dict[str, dict[str, tuple[str, ...]]] = {
         "destroy_district": ("seat", "kind"),
     },
     "caprice": {"place": ("piece", "space"), "move": ("source", "target"), "order_symbol": ("symbol",)},
-    "capitol": {"play_card": ("card", "act"), "add_to_bid": ("card",), "place_tile": ("zone",), "draw_card": ("pile",)},
+    "capitol": {
+        "play_card": ("card", "act"),
+        "add_to_bid": ("card",),
+        "place_tile": ("zone",),
+        "draw_card": ("pile",),
+        "place_floor": ("onto",),
+        "place_roof": ("height", "roof"),
+        "place_building": ("height", "roof", "zone"),
+    },
     "capital_lux_2": {
         "keep_card": ("card",),
         "play_to_city": ("card",),
@@ -38,9 +46,31 @@ CLICKS: dict[str, dict[str, tuple[str, ...]]] = {
         "give_card": ("card",),
         "take_card": ("card",),
         "choose_district": ("district",),
+        "choose_seat": ("seat",),
+        "pay_excess": ("district", "gold"),
+        "discard_district": ("district",),
     },
 }
 """Per game: action type -> the JSON fields that identify the board element it is played on."""
+
+CONTROLS: dict[str, tuple[str, ...]] = {
+    "citadels": (
+        "take_gold",
+        "draw_cards",
+        "take_income",
+        "exchange_cards",
+        "confirm_exchange",
+        "use_smithy",
+        "end_turn",
+        "decline_destroy",
+        "recover_district",
+        "decline_recover",
+    ),
+    "capitol": ("pass", "seal_bid"),
+    "capital_lux_2": (),
+    "caprice": ("skip_move", "keep_symbol", "exchange_symbol"),
+}
+"""Per game: the decisions no piece stands for (take gold, pass, seal the bid...), drawn as the board's buttons."""
 
 
 def action_codes(game: str, legal: list[dict[str, Any]]) -> dict[tuple[Any, ...], int]:
@@ -64,7 +94,18 @@ def board_context(game: str, view: dict[str, Any], seat: int | None, reader: Tra
         seat: the reader's seat (None: spectator).
         reader: the reader's language.
     """
-    context: dict[str, Any] = {"codes": action_codes(game, view["legal_actions"])}
+    controls = CONTROLS.get(game, ())
+    codes = action_codes(game, view["legal_actions"])
+
+    def pick(*keys: tuple[Any, ...]) -> int | None:
+        """The code of the first of ``keys`` that is a legal action (code 0 included), else None."""
+        return next((codes[k] for k in keys if k in codes), None)
+
+    context: dict[str, Any] = {
+        "codes": codes,
+        "pick": pick,
+        "controls": [a for a in view["legal_actions"] if a["json"]["type"] in controls],
+    }
     if game == "citadels":
         from meeple.games.citadels.data import COLOURS
         from meeple.games.citadels.vocabulary import CHARACTER, COLOUR, DISTRICT, PURPLE_TEXT
@@ -74,18 +115,27 @@ def board_context(game: str, view: dict[str, Any], seat: int | None, reader: Tra
         context["colour"] = {name: reader.message(COLOUR[i]) for i, name in enumerate(COLOURS)}
         context["purple"] = {kind: reader.message(m) for kind, m in PURPLE_TEXT.items()}
     elif game == "capital_lux_2":
+        from meeple.games.capital_lux_2.data import SOLO_RATINGS
         from meeple.games.capital_lux_2.powers import POWERS
-        from meeple.games.capital_lux_2.vocabulary import COLOUR, LETTER
+        from meeple.games.capital_lux_2.vocabulary import COLOUR, LETTER, RATING
+
+        lows = [low for low, _name in SOLO_RATINGS]
+        highs = [low - 1 for low in lows[1:]] + [None]
+        context["scale"] = [{"low": None, "high": -1, "label": reader.message(RATING["lost"])}] + [
+            {"low": low, "high": high, "label": reader.message(RATING[name])}
+            for (low, name), high in zip(SOLO_RATINGS, highs, strict=True)
+        ]
 
         context["colour"] = [reader.message(m) for m in COLOUR]
         context["letter"] = [reader.message(m) for m in LETTER]
         context["tile"] = {t: reader.message(p.label_message) for t, p in POWERS.items()}
         context["effect"] = {t: reader.gettext(p.effect) for t, p in POWERS.items()}
     elif game == "capitol":
-        from meeple.games.capitol.data import ROOF_NAMES, TILE_NAMES
+        from meeple.games.capitol.data import CARD_REP, ROOF_NAMES, TILE_NAMES
         from meeple.games.capitol.vocabulary import CARD, CARD_TYPE_NAME, ROOF_NAME, TILE_NAME
 
         context["card"] = [reader.message(m) for m in CARD]
+        context["rep"] = CARD_REP  # actions name a card by the first id of its kind: identical cards are one move
         context["card_type"] = [reader.message(m) for m in CARD_TYPE_NAME]
         context["tile_name"] = {name: reader.message(TILE_NAME[i]) for i, name in enumerate(TILE_NAMES)}
         context["roof_name"] = {name: reader.message(ROOF_NAME[i]) for i, name in enumerate(ROOF_NAMES)}

@@ -21,11 +21,20 @@
     loading = true;
     try {
       const answer = await fetch("/tables/" + encodeURIComponent(table) + "/board" + query, { cache: "no-store" });
-      if (answer.ok) board.innerHTML = await answer.text();
+      board.removeAttribute("aria-busy");
+      if (answer.ok) { board.innerHTML = await answer.text(); showTurn(); }
     } finally {
       loading = false;
       if (again) { again = false; refresh(); }
     }
+  }
+
+  // whose turn: the board carries "my-turn" when this seat has legal moves; the tab's title says so too, so that a
+  // player in another tab sees it
+  const title = document.title;
+  function showTurn() {
+    const mine = board.querySelector("section.board.my-turn") !== null;
+    document.title = (mine ? "● " : "") + title;
   }
 
   function connect() {
@@ -35,7 +44,11 @@
     socket.onmessage = function (event) {
       const message = JSON.parse(event.data);
       if (message.type === "state") { error.hidden = true; refresh(); }
-      else if (message.type === "error") { error.textContent = message.message; error.hidden = false; }
+      else if (message.type === "error") {
+        error.textContent = message.message; error.hidden = false;
+        board.removeAttribute("aria-busy");
+        refresh();  // the refused move's board comes back clickable
+      }
     };
     socket.onclose = function () {
       note.textContent = note.dataset.lost || "…";
@@ -50,6 +63,9 @@
     socket.send(JSON.stringify({
       type: "move", version: version(), action: Number(element.dataset.actionCode), move_id: pending,
     }));
+    // at once, before the server answers: the chosen move is marked and the others wait for the new board
+    element.classList.add("chosen");
+    board.setAttribute("aria-busy", "true");
     board.querySelectorAll("[data-action-code]").forEach(function (e) { e.setAttribute("aria-disabled", "true"); });
   }
 
@@ -68,5 +84,6 @@
       e.textContent = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
     });
   }, 1000);
+  showTurn();
   connect();
 })();
