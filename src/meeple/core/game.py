@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 from meeple.core.action import Action, ActionCodec, short_repr
 from meeple.core.errors import InvalidActionError, InvalidParameterError, InvalidStateError
 from meeple.core.params import ParamSpec, build_params, describe_params, params_to_json
+from meeple.core.tensor import TensorLayout, TensorWriter
 from meeple.i18n.message import VERBATIM, M, Message
 
 if TYPE_CHECKING:
@@ -129,6 +130,42 @@ class Game(ABC, Generic[P]):
     def num_players(self) -> int:
         """The player count of this game."""
         return self.info.num_players
+
+    def num_distinct_actions(self) -> int:
+        """Return the size of the fixed action space: every action has a code from 0 to this size minus one.
+
+        Codes are stable across versions for the same parameters (``tests/conformance/test_action_codes.py`` pins
+        them); ``state.legal_actions_mask(player)`` marks the legal ones.
+        """
+        return self.info.num_distinct_actions
+
+    def observation_tensor_layout(self) -> TensorLayout:
+        """The fields of ``state.observation_tensor(player)`` for these parameters (offsets, sizes, meanings).
+
+        Raises:
+            NotImplementedError: the game defines no tensor (every built-in game does).
+        """
+        layout = self.__dict__.get("_tensor_layout")
+        if layout is None:
+            layout = self._observation_layout()
+            self.__dict__["_tensor_layout"] = layout
+        return layout
+
+    def observation_tensor_shape(self) -> list[int]:
+        """``[length]`` of the flat observation tensor (OpenSpiel's ``observation_tensor_shape``)."""
+        return [self.observation_tensor_layout().size]
+
+    def observation_tensor_size(self) -> int:
+        """The length of the flat observation tensor."""
+        return self.observation_tensor_layout().size
+
+    def _observation_layout(self) -> TensorLayout:
+        """Return the observation tensor's layout; games with a tensor override it and :meth:`_encode_observation`."""
+        raise NotImplementedError(f"{self.name} has no observation tensor")
+
+    def _encode_observation(self, observation: Mapping[str, Any], out: TensorWriter) -> None:
+        """Fill ``out`` from ``observation`` (the typed observation of one seat): only what that seat may see."""
+        raise NotImplementedError(f"{self.name} has no observation tensor")
 
     def params_dict(self) -> dict[str, Any]:
         """Return every parameter (given or default) as a JSON-able dict; ``load_game(name, **d)`` rebuilds it."""

@@ -20,6 +20,7 @@ from meeple.core.action import Action, short_repr
 from meeple.core.errors import IllegalActionError, InvalidActionError, NotYourTurnError
 from meeple.core.game import STATE_FORMAT
 from meeple.core.rng import Rng
+from meeple.core.tensor import to_array
 from meeple.i18n.message import VERBATIM, M, Message, join, plural
 
 if TYPE_CHECKING:
@@ -196,6 +197,54 @@ class State(ABC, Generic[G]):
         if player is not None and player != self.current_player():
             return []
         return list(self._legal)
+
+    def observation_tensor(self, player: int) -> Any:
+        """Return ``player``'s observation as a flat float32 numpy vector of ``game.observation_tensor_shape()``.
+
+        Built from ``observation(player)`` only (what that seat may see), so the same in every world
+        :meth:`resample_from_infostate` gives it; the fields are ``game.observation_tensor_layout().describe()``
+        (docs/research.md). Needs numpy (``meeple[rl]``).
+
+        Raises:
+            NotImplementedError: the game defines no tensor.
+        """
+        return to_array(self.observation_tensor_values(player))
+
+    def observation_tensor_values(self, player: int) -> list[float]:
+        """The values of :meth:`observation_tensor` as a Python list (no numpy needed)."""
+        out = self.game.observation_tensor_layout().writer()
+        self.game._encode_observation(self.observation(player), out)
+        return out.values
+
+    def information_state_tensor(self, player: int) -> Any:
+        """Not provided: no bounded perfect-recall tensor fits these games (docs/research.md says why).
+
+        A perfect-recall tensor must hold the whole redacted history; the games' histories run to hundreds of
+        decisions (``game.info.max_game_length``), with hidden steps that have no public action code. Use
+        :meth:`information_state_string` (perfect recall, exact) or :meth:`observation_tensor` (which carries the
+        public record each game keeps: past calls, auction logs, towers' moves...).
+
+        Raises:
+            NotImplementedError: always.
+        """
+        raise NotImplementedError(
+            "meeple games give no information_state_tensor: use information_state_string (perfect recall) or "
+            "observation_tensor (docs/research.md)"
+        )
+
+    def legal_actions_mask(self, player: int | None = None) -> Any:
+        """Return a numpy int8 vector of ``game.num_distinct_actions()``: 1 at each legal action's code.
+
+        Args:
+            player: a seat; another seat than the one to move gets all zeros (as :meth:`legal_actions`).
+        """
+        import numpy as np
+
+        mask = np.zeros(self.game.info.num_distinct_actions, dtype=np.int8)
+        encode = self.game.codec.encode
+        for action in self.legal_actions(player):
+            mask[encode(action)] = 1
+        return mask
 
     def edited(self) -> None:
         """Tell the state its fields were set by hand (an explicit position in a test or a tool).

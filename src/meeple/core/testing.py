@@ -23,6 +23,7 @@ resampled state whose history cannot be replayed, loads into a position that pla
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -350,6 +351,20 @@ class _Checker:
                 json.dumps(obs)
             except (TypeError, ValueError) as exc:
                 self.fail(f"observation({seat}) is not JSON-able: {exc}")
+            if seat is not None and self.tensor_size is not None:
+                values = state.observation_tensor_values(seat)
+                if len(values) != self.tensor_size:
+                    self.fail(f"observation_tensor({seat}) has {len(values)} values, not {self.tensor_size}")
+                if not all(math.isfinite(v) for v in values):
+                    self.fail(f"observation_tensor({seat}) holds a value that is not finite")
+
+    @property
+    def tensor_size(self) -> int | None:
+        """The game's observation tensor length, or None when it has no tensor."""
+        try:
+            return self.game.observation_tensor_size()
+        except NotImplementedError:
+            return None
 
     def check_no_leak(self, state: State[Any], player: int) -> None:
         before = _dump(state)
@@ -370,6 +385,10 @@ class _Checker:
                 self.fail(f"resample_from_infostate({player}) changed that player's legal actions")
             if other.observation_key(player) != key:
                 self.fail(f"resample_from_infostate({player}) changed that player's observation_key (it leaks)")
+            if self.tensor_size is not None and other.observation_tensor_values(
+                player
+            ) != state.observation_tensor_values(player):
+                self.fail(f"resample_from_infostate({player}) changed that player's observation_tensor (it leaks)")
             _dump(other)
             rng_seed = self.seed * 41 + self.step
             if _dump(state.resample_from_infostate(player, Rng(rng_seed))) != _dump(

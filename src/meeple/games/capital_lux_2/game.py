@@ -14,6 +14,8 @@ from meeple.core.game import Game
 from meeple.core.registry import register_game
 from meeple.core.rng import Rng
 from meeple.core.state import State
+from meeple.core.tensor import TensorLayout, TensorWriter
+from meeple.games.capital_lux_2 import tensor
 from meeple.games.capital_lux_2.actions import (
     ACTION_TYPES,
     MAX_PAY,
@@ -143,6 +145,12 @@ class CapitalLux2Game(Game[CapitalLux2Params]):
 
     def _make_codec(self) -> ActionCodec:
         return ActionCodec(ACTION_TYPES, self._all)
+
+    def _observation_layout(self) -> TensorLayout:
+        return tensor.layout(self.params.players)
+
+    def _encode_observation(self, observation: Mapping[str, Any], out: TensorWriter) -> None:
+        tensor.encode(observation, out)
 
     def _max_game_length(self) -> int:
         n = self.params.players

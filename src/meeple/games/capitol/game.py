@@ -9,6 +9,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from meeple.core import Action, ActionCodec, Game, InvalidParameterError, State, register_game
+from meeple.core.tensor import TensorLayout, TensorWriter
+from meeple.games.capitol import tensor
 from meeple.games.capitol.actions import (
     ACTION_TYPES,
     AddToBid,
@@ -101,6 +103,12 @@ class Capitol(Game[CapitolParams]):
 
     def _make_codec(self) -> ActionCodec:
         return ActionCodec(ACTION_TYPES, self.tables.all_actions())
+
+    def _observation_layout(self) -> TensorLayout:
+        return tensor.layout(self.params.players)
+
+    def _encode_observation(self, observation: Mapping[str, Any], out: TensorWriter) -> None:
+        tensor.encode(observation, out)
 
     def _max_game_length(self) -> int:
         n = self.params.players

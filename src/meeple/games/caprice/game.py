@@ -13,6 +13,8 @@ from meeple.core.errors import InvalidParameterError
 from meeple.core.game import Game
 from meeple.core.registry import register_game
 from meeple.core.state import State
+from meeple.core.tensor import TensorLayout, TensorWriter
+from meeple.games.caprice import tensor
 from meeple.games.caprice.actions import (
     ACTION_TYPES,
     ExchangeSymbol,
@@ -110,6 +112,12 @@ class CapriceGame(Game[CapriceParams]):
                     actions.append(self.move_table[a][b])
         actions += [self.skip_action, self.keep_action, self.exchange_action, *self.order_table]
         return ActionCodec(ACTION_TYPES, actions)
+
+    def _observation_layout(self) -> TensorLayout:
+        return tensor.layout(self.params.players)
+
+    def _encode_observation(self, observation: Mapping[str, Any], out: TensorWriter) -> None:
+        tensor.encode(observation, out)
 
     def _max_game_length(self) -> int:
         n = self.params.players

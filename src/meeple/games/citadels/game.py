@@ -10,6 +10,8 @@ from typing import Any
 
 from meeple.core import Action, ActionCodec, Game, InvalidParameterError, register_game
 from meeple.core.params import build_params
+from meeple.core.tensor import TensorLayout, TensorWriter
+from meeple.games.citadels import tensor
 from meeple.games.citadels.actions import (
     ACTION_TYPES,
     Assassinate,
@@ -147,6 +149,12 @@ class Citadels(Game[CitadelsParams]):
         every += [self.a_end, *(a for row in self.a_destroy for a in row), self.a_decline_destroy]
         every += [self.a_recover, self.a_decline_recover]
         return ActionCodec(ACTION_TYPES, every)
+
+    def _observation_layout(self) -> TensorLayout:
+        return tensor.layout(self.params.players)
+
+    def _encode_observation(self, observation: Mapping[str, Any], out: TensorWriter) -> None:
+        tensor.encode(observation, out)
 
     def _max_game_length(self) -> int:
         per_round = 10 + 8 * _TURN_BOUND

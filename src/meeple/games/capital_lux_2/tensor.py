@@ -1,0 +1,128 @@
+"""Capital Lux 2's observation tensor: the Capital, every City, the power tiles, your hand and draft, ROB in solo.
+
+Built from :class:`~meeple.games.capital_lux_2.observation.CapitalLux2Observation` only (what the seat may see: a
+face-down modifier is only counted unless it is yours). Participants are relative to the observer (slot 0 = me;
+in solo, slot 1 is ROB). Cards are counted by class, colour x value (4 colours x values 2-6 = 20 classes, index
+``colour * 5 + value - 2``). Field by field: ``layout(players).describe()``; docs/research.md.
+
+Rules: capital_lux_2.md §7-§10 (draft, play, resolution, solo).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from meeple.core.tensor import TensorLayout, TensorWriter, relative
+from meeple.games.capital_lux_2.observation import PHASES
+from meeple.games.capital_lux_2.powers import POWERS
+
+COLOURS = 4
+VALUES = 5
+CLASSES = COLOURS * VALUES
+TILE_IDS = list(POWERS)
+PENDING = [*TILE_IDS, "bonus", "rob_bonus"]
+
+
+def card_class(card: Any) -> int:
+    """The class of a card ``{"colour", "value"}``: ``colour * 5 + value - 2``."""
+    return int(card["colour"]) * VALUES + int(card["value"]) - 2
+
+
+def layout(players: int) -> TensorLayout:
+    """Return the layout for ``players`` seats (1 = solo against ROB, 2-4)."""
+    n = players + 1 if players == 1 else players
+    t = TensorLayout()
+    t.add("phase", len(PHASES), "phase one-hot: " + ", ".join(PHASES))
+    t.add("progress", 4, "round / 3, turn / 10, the game is ending, solo")
+    t.add("current_player", n, "participant to move (relative)")
+    t.add("emperor", n, "participant holding the Emperor (relative)")
+    t.add("tiles", COLOURS * len(TILE_IDS), "the power tile of each district (blue, pink, yellow, green) x tile id")
+    t.add("capital", COLOURS * VALUES, "Capital cards: district x value 2-6 (count)")
+    t.add("capital_total", COLOURS, "Capital district totals / 30")
+    t.add("capital_hidden", COLOURS * 3, "district x (face-down items / 4, sum of those I know / 10, MAX / 30)")
+    t.add("cities", n * COLOURS * VALUES, "City cards: participant (relative) x district x value (count)")
+    t.add("city_totals", n * COLOURS, "City district totals: participant (relative) x district / 30")
+    t.add("hand_size", n, "hand sizes per participant (relative) / 10")
+    t.add("gold", n, "gold per participant (relative) / 10")
+    t.add("bonus_count", n, "bonus cards per participant (relative) / 5")
+    t.add("deck", 1, "cards left in the deck / 100")
+    t.add("discard", CLASSES, "discarded cards by class (count)")
+    t.add("hand", CLASSES, "my hand by class (count)")
+    t.add("bonus", CLASSES, "my bonus pile by class (count)")
+    t.add("peek", CLASSES, "cards a power lets me look at now, by class")
+    t.add("draft", 2, "draft stage / 3, in the draft")
+    t.add("pack", CLASSES, "the draft pack I choose from, by class")
+    t.add("first_pick", CLASSES, "my first pick of this draft, by class")
+    t.add("pack_sizes", n, "pack sizes per participant (relative) / 10")
+    t.add("pending", len(PENDING), "pending decision: power tile id, bonus or ROB's bonus")
+    t.add("pending_mine", 1, "the pending decision is mine")
+    t.add("rob_hand", 2 * CLASSES, "solo: ROB's hand, left then right, by class")
+    t.add("rob_reserve", CLASSES, "solo: ROB's reserve by class (count)")
+    t.add("rob_numbers", 5, "solo: red cards / 5, deck left / 100, gold / 10, score / 50, my margin / 30")
+    t.add("scores", n, "final scores per participant (relative) / 50, at the end")
+    return t
+
+
+def encode(obs: Any, out: TensorWriter) -> None:
+    """Fill ``out`` (a writer of :func:`layout`) from one seat's observation."""
+    n = len(obs["cities"])
+    me = obs["seat"]
+    out.one_hot("phase", PHASES.index(obs["phase"]))
+    out.put("progress", [obs["round"] / 3, obs["turn"] / 10, float(obs["ending"]), float(obs["solo"])])
+    out.one_hot("current_player", relative(obs["current_player"], me, n))
+    out.one_hot("emperor", relative(obs["emperor"], me, n))
+    for d, tile in enumerate(obs["tiles"]):
+        out.one_hot("tiles", d * len(TILE_IDS) + TILE_IDS.index(tile["id"]))
+    for d, district in enumerate(obs["capital"]):
+        for card in district["cards"]:
+            out.add("capital", d * VALUES + card["value"] - 2)
+        out.set("capital_total", district["total"] / 30, d)
+        known = [item["value"] for item in district["face_down"] if item["value"] != "hidden"]
+        hidden = [len(district["face_down"]) / 4, sum(known) / 10, district.get("max", 0) / 30]
+        for i, v in enumerate(hidden):
+            out.set("capital_hidden", v, d * 3 + i)
+    for p, city in enumerate(obs["cities"]):
+        slot = relative(p, me, n)
+        for d, cards in enumerate(city["districts"]):
+            for card in cards:
+                out.add("cities", (slot * COLOURS + d) * VALUES + card["value"] - 2)
+            out.set("city_totals", city["totals"][d] / 30, slot * COLOURS + d)
+    for name, key, scale in (("hand_size", "hand_sizes", 10), ("gold", "gold", 10), ("bonus_count", "bonus_counts", 5)):
+        for p, value in enumerate(obs[key][:n]):  # in solo, ROB's gold is in rob_numbers
+            out.set(name, value / scale, relative(p, me, n))
+    out.set("deck", obs["deck_size"] / 100)
+    for name, key in (("discard", "discard"), ("hand", "hand"), ("bonus", "bonus"), ("peek", "peek")):
+        for card in obs.get(key) or ():
+            out.add(name, card_class(card))
+    _draft(obs.get("draft"), me, n, out)
+    pending = obs["pending"]
+    if pending is not None:
+        out.one_hot("pending", PENDING.index(pending["kind"]))
+        out.set("pending_mine", float(pending["player"] == me))
+    _rob(obs.get("rob"), out)
+    for p, score in enumerate(obs.get("scores") or ()):
+        out.set("scores", score / 50, relative(p, me, n))
+
+
+def _draft(draft: Any, me: int | None, n: int, out: TensorWriter) -> None:
+    if draft is None:
+        return
+    out.put("draft", [draft["stage"] / 3, 1.0])
+    for card in draft["pack"] or ():
+        out.add("pack", card_class(card))
+    if draft["first_pick"] is not None:
+        out.one_hot("first_pick", card_class(draft["first_pick"]))
+    for p, size in enumerate(draft["pack_sizes"][:n]):
+        out.set("pack_sizes", size / 10, relative(p, me, n))
+
+
+def _rob(rob: Any, out: TensorWriter) -> None:
+    if rob is None:
+        return
+    for i, card in enumerate(rob["hand"][:2]):
+        if card is not None:
+            out.add("rob_hand", i * CLASSES + card_class(card))
+    for card in rob["reserve"]:
+        out.add("rob_reserve", card_class(card))
+    numbers = [rob["red_cards"] / 5, rob["deck_left"] / 100, rob["gold"] / 10, rob["score"] / 50, rob["margin"] / 30]
+    out.put("rob_numbers", numbers)
