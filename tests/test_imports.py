@@ -12,7 +12,7 @@ import ast
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[1] / "src"
-LAYERS = {"i18n": 0, "core": 1, "games": 2, "bots": 3, "arena": 4, "server": 4, "web": 5, "cli": 6}
+LAYERS = {"i18n": 0, "core": 1, "games": 2, "bots": 3, "arena": 4, "server": 4, "adapters": 4, "web": 5, "cli": 6}
 
 
 def _module_name(path: Path) -> str:
