@@ -13,13 +13,16 @@ def run(*cmd: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=900)
 
 
+PATHS = ("src", "tests", "benchmarks", "tools", "examples", "setup.py")
+
+
 def test_ruff_is_clean() -> None:
-    result = run(sys.executable, "-m", "ruff", "check", "src", "tests", "benchmarks", "tools", "setup.py")
+    result = run(sys.executable, "-m", "ruff", "check", *PATHS)
     assert result.returncode == 0, result.stdout + result.stderr
 
 
 def test_ruff_format_is_applied() -> None:
-    result = run(sys.executable, "-m", "ruff", "format", "--check", "src", "tests", "benchmarks", "tools", "setup.py")
+    result = run(sys.executable, "-m", "ruff", "format", "--check", *PATHS)
     assert result.returncode == 0, result.stdout + result.stderr
 
 

@@ -1,0 +1,186 @@
+"""Adapter overhead and tensor speed, in one process; and OpenSpiel's ISMCTS against meeple's at equal iterations.
+
+    python benchmarks/adapters.py                 # steps/s native, through pyspiel, through PettingZoo; tensors/s
+    python benchmarks/adapters.py --ismcts 40     # + 40 games of OpenSpiel's ISMCTS vs meeple's (caprice, 2 players)
+
+Every speed is measured on random play of whole games with the same seeds, and reported as a ratio to the native
+API in the same process (issue "For researchers": goal >= 50 % of native):
+
+- native: ``legal_action_codes()`` and ``apply_action(code)`` on a meeple state;
+- native + observations: the same, plus the mover's ``observation_tensor`` and ``legal_actions_mask`` at each step
+  (what an RL loop reads; PettingZoo's ``last()`` builds exactly these);
+- pyspiel: ``legal_actions()`` and ``apply_action`` through ``pyspiel.load_game("meeple_...")``;
+- PettingZoo: ``last()`` then ``step(action)`` on ``meeple.adapters.pettingzoo.env``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+import meeple
+from meeple.adapters import openspiel as spiel_adapter
+from meeple.adapters.pettingzoo import env as pz_env
+from meeple.bench import baseline_ops_per_s
+from meeple.bots.factory import make_bot
+from meeple.core.rng import Rng
+from meeple.core.view import SeatView
+
+GAMES = [("citadels", 4), ("capitol", 4), ("capital_lux_2", 3), ("caprice", 3)]
+
+
+def _rate(run: Callable[[int], int], seconds: float) -> float:
+    """Steps per second of ``run(seed)`` (one whole game per call, returns its steps) over about ``seconds``."""
+    steps, seed, start = 0, 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        steps += run(seed)
+        seed += 1
+    return steps / (time.perf_counter() - start)
+
+
+def native(game: meeple.Game[Any], observe: bool) -> Callable[[int], int]:
+    def run(seed: int) -> int:
+        state = game.new_initial_state(seed)
+        rng = Rng(seed)
+        steps = 0
+        while not state.is_terminal():
+            if observe:
+                seat = state.current_player()
+                state.observation_tensor(seat)
+                state.legal_actions_mask(seat)
+            codes = state.legal_action_codes()
+            state.apply_action(codes[rng.randrange(len(codes))])
+            steps += 1
+        return steps
+
+    return run
+
+
+def through_pyspiel(name: str, players: int) -> Callable[[int], int]:
+    game = pyspiel.load_game(f"meeple_{name}(players={players})")
+
+    def run(seed: int) -> int:
+        state = game.new_initial_state()
+        state.apply_action(seed % spiel_adapter.DEALS)
+        rng = Rng(seed)
+        steps = 0
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+            steps += 1
+        return steps
+
+    return run
+
+
+def through_pettingzoo(name: str, players: int) -> Callable[[int], int]:
+    e = pz_env(name, players=players)
+
+    def run(seed: int) -> int:
+        e.reset(seed=seed)
+        rng = Rng(seed)
+        steps = 0
+        for _agent in e.agent_iter():
+            observation, _reward, terminated, truncated, _info = e.last()
+            if terminated or truncated:
+                e.step(None)
+                continue
+            legal = np.flatnonzero(observation["action_mask"])
+            e.step(int(legal[rng.randrange(len(legal))]))
+            steps += 1
+        return steps
+
+    return run
+
+
+def tensors_per_second(game: meeple.Game[Any], seconds: float) -> float:
+    """observation_tensor calls per second over the positions of a few random games."""
+    states = []
+    for seed in range(3):
+        state = game.new_initial_state(seed)
+        rng = Rng(seed)
+        while not state.is_terminal():
+            states.append(state.clone())
+            codes = state.legal_action_codes()
+            state.apply_action(codes[rng.randrange(len(codes))])
+    done, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for s in states[:200]:
+            s.observation_tensor(s.current_player())
+        done += min(200, len(states))
+    return done / (time.perf_counter() - start)
+
+
+def overhead(seconds: float) -> None:
+    base = baseline_ops_per_s(1.0)
+    print(f"baseline: {base:,.0f} ops/s")
+    header = "| game | native steps/s | + observations | pyspiel (x native) | PettingZoo (x native+obs) | tensors/s |"
+    print(header)
+    print("|---|---:|---:|---:|---:|---:|")
+    for name, players in GAMES:
+        game = meeple.load_game(name, players=players)
+        plain = _rate(native(game, False), seconds)
+        observed = _rate(native(game, True), seconds)
+        spiel = _rate(through_pyspiel(name, players), seconds)
+        pz = _rate(through_pettingzoo(name, players), seconds)
+        tensors = tensors_per_second(game, seconds)
+        print(
+            f"| {name} {players}p | {plain:,.0f} | {observed:,.0f} | {spiel:,.0f} ({spiel / plain:.2f}) "
+            f"| {pz:,.0f} ({pz / observed:.2f}; {pz / plain:.2f} of plain) | {tensors:,.0f} |"
+        )
+
+
+def ismcts_match(games: int, iterations: int) -> None:
+    """OpenSpiel's ISMCTSBot against meeple's ``ismcts:N``, equal iterations, random rollouts, seats alternated."""
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = pyspiel.load_game("meeple_caprice(players=2)")
+    wins = [0.0, 0.0]  # meeple, openspiel
+    seconds = [0.0, 0.0]
+    moves = [0, 0]
+    for g in range(games):
+        rng = np.random.RandomState(g)
+        evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+        theirs = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=iterations, random_state=rng)
+        ours = make_bot(f"ismcts:{iterations}", "caprice", seed=g)
+        meeple_seat = g % 2
+        state = game.new_initial_state()
+        state.apply_action(g)
+        while not state.is_terminal():
+            seat = state.current_player()
+            start = time.perf_counter()
+            if seat == meeple_seat:
+                action = game.meeple.codec.encode(ours.select_action(SeatView(state.meeple, seat)))
+                who = 0
+            else:
+                action = theirs.step(state)
+                who = 1
+            seconds[who] += time.perf_counter() - start
+            moves[who] += 1
+            state.apply_action(int(action))
+        returns = state.returns()
+        wins[0] += returns[meeple_seat]
+        wins[1] += returns[1 - meeple_seat]
+    print(f"ISMCTS, caprice 2 players, {iterations} iterations, {games} games (seats alternated):")
+    print(f"  meeple:    {wins[0]:.1f} wins, {1000 * seconds[0] / max(moves[0], 1):.1f} ms per move")
+    print(f"  OpenSpiel: {wins[1]:.1f} wins, {1000 * seconds[1] / max(moves[1], 1):.1f} ms per move")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=2.0, help="seconds per measurement")
+    parser.add_argument("--ismcts", type=int, default=0, help="games of OpenSpiel's ISMCTS vs meeple's (0: none)")
+    parser.add_argument("--iterations", type=int, default=200, help="ISMCTS iterations per move for both")
+    args = parser.parse_args()
+    overhead(args.seconds)
+    if args.ismcts:
+        ismcts_match(args.ismcts, args.iterations)
+
+
+if __name__ == "__main__":
+    main()
