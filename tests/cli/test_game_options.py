@@ -69,3 +69,13 @@ def test_measure_move_time_counts_only_real_choices() -> None:
 def test_bot_specs_are_printed_verbatim_not_as_emoji(cli: Cli) -> None:
     result = cli(["simulate", "caprice", "--players", "2", "-n", "1", "--bots", "ismcts:100:c=0.5,random"])
     assert "ismcts:100:c=0.5" in result.output and "\N{HUNDRED POINTS SYMBOL}" not in result.output
+
+
+def test_the_play_header_names_the_variant_flags_in_words() -> None:
+    from meeple import load_game
+    from meeple.cli.common import variant_words
+
+    words = variant_words(load_game("citadels", players=4, deck="en", great_wall=True, quick_game="7"))
+    assert words == "quick game: 7; deck: en; great wall: yes"
+    assert "{" not in variant_words(load_game("capital_lux_2", players=3, agent_modifiers="4,2,-1,-1"))
+    assert variant_words(load_game("caprice")).startswith("none")

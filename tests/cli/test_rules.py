@@ -31,3 +31,25 @@ def test_help_lists_the_commands(cli: Cli) -> None:
     out = cli(["--help"]).output
     for command in ("play", "simulate", "replay", "rules", "games"):
         assert command in out
+
+
+def test_play_help_with_a_game_lists_that_games_flags_as_options(cli: Cli) -> None:
+    out = cli(["play", "caprice", "--help"]).output
+    assert "--symbol-order" in out and "--third-symbol-exchange" in out and "manual" in out
+    assert "--great-wall" not in out  # a Citadels flag, not a Caprice one
+    assert "--great-wall" in cli(["play", "citadels", "--help"]).output
+    assert "variant flags, as options" not in cli(["play", "--help"]).output  # no game named: no table
+
+
+def test_a_table_written_to_a_pipe_is_not_cut_at_80_columns() -> None:
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+    done = subprocess.run(
+        [sys.executable, "-m", "meeple", "rules", "caprice"], capture_output=True, text=True, env=env, check=True
+    )
+    lines = done.stdout.splitlines()
+    assert max(len(line) for line in lines) > 80
+    assert any("'mandatory' = it is always set aside" in line for line in lines)  # a description in one piece

@@ -6,6 +6,8 @@ error), never a traceback: use :func:`fail` and :func:`load_game_or_exit`.
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -46,17 +48,30 @@ RecordOpt = Annotated[
 ]
 
 
+PIPE_WIDTH = 200
+"""Columns of a table written to a file or a pipe (rich would cut it at 80); ``COLUMNS`` overrides it."""
+
+
+def _width(stream: Any) -> int | None:
+    """None (rich's own choice) on a terminal or with ``COLUMNS`` set; else :data:`PIPE_WIDTH`."""
+    isatty = getattr(stream, "isatty", None)
+    if os.environ.get("COLUMNS") or (isatty is not None and isatty()):
+        return None
+    return PIPE_WIDTH
+
+
 def stdout_console() -> Console:
     """Return a console on the current ``sys.stdout`` (so that test runners can capture it).
 
-    Emoji codes are off: bot specs such as ``ismcts:100:rollout=heuristic`` contain ``:100:``.
+    Emoji codes are off: bot specs such as ``ismcts:100:rollout=heuristic`` contain ``:100:``. Written to a file or a
+    pipe, lines are up to :data:`PIPE_WIDTH` columns wide, not cut at 80.
     """
-    return Console(highlight=False, emoji=False)
+    return Console(highlight=False, emoji=False, width=_width(sys.stdout))
 
 
 def stderr_console() -> Console:
     """Return a console on the current ``sys.stderr``."""
-    return Console(stderr=True, highlight=False, emoji=False)
+    return Console(stderr=True, highlight=False, emoji=False, width=_width(sys.stderr))
 
 
 def fail(message: str | Exception, code: int = USAGE_ERROR) -> NoReturn:
@@ -150,6 +165,29 @@ def variant_options(args: Sequence[str]) -> list[str]:
         out.append(f"{name}={value}")
         i += 1
     return out
+
+
+def variant_words(game: Game[Any]) -> str:
+    """The game's variant flags that differ from their defaults, in words (the play header).
+
+    Example: ``"great wall: yes; quick game: 7"``; with every flag at its default, a sentence saying so. ``players``
+    is left out (the header names the seats).
+    """
+    defaults = {p.name: p.default for p in game.describe_params()}
+    parts = []
+    for name, value in game.params_dict().items():
+        default = defaults.get(name)
+        same = list(value) == list(default) if isinstance(value, list | tuple) else value == default
+        if name == "players" or same:
+            continue
+        if isinstance(value, bool):
+            shown = _("yes") if value else _("no")
+        elif isinstance(value, list | tuple):
+            shown = ", ".join(str(v) for v in value)
+        else:
+            shown = str(value)
+        parts.append(f"{name.replace('_', ' ')}: {shown}")
+    return "; ".join(parts) if parts else _("none: every flag at its default (see `meeple rules GAME`)")
 
 
 def parse_bots(text: str | None, game_name: str) -> list[str]:

@@ -108,11 +108,35 @@ def _translated(command: Any) -> Iterator[None]:
 
 
 class TranslatedCommand(TyperCommand):
-    """A typer command whose help screen is in the current language."""
+    """A typer command whose help screen is in the current language.
+
+    A command that takes a game's variant flags as options (``meeple play GAME --help``) also lists that game's
+    flags, when the game is named before ``--help``.
+    """
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:  # noqa: D102
+        ctx.meta["meeple.args"] = list(args)  # --help is handled while parsing: keep what came with it
+        return list(super().parse_args(ctx, args))
 
     def format_help(self, ctx: Any, formatter: Any) -> None:  # noqa: D102
         with _translated(self):
             super().format_help(ctx, formatter)
+        if self.context_settings.get("allow_extra_args"):
+            _print_game_flags(ctx.meta.get("meeple.args", ()))
+
+
+def _print_game_flags(args: Sequence[str]) -> None:
+    """Print the variant flags of the first registered game named in ``args``, written as options."""
+    from meeple.cli.rules import params_table
+    from meeple.core.registry import game_class, registered_games
+
+    games = set(registered_games())
+    name = next((a for a in args if a in games), None)
+    if name is None:
+        return
+    from meeple.cli.common import stdout_console
+
+    stdout_console().print(params_table(game_class(name), as_options=True))
 
 
 class TranslatedGroup(TyperGroup):

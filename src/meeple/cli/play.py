@@ -36,6 +36,7 @@ from meeple.cli.common import (
     parse_bots,
     seat_label,
     stdout_console,
+    variant_words,
 )
 from meeple.cli.moves import Command, Problem, allowed, interpret
 from meeple.cli.render import Renderer, renderer_for
@@ -383,7 +384,7 @@ def _intro(console: Console, game: Game[Any], state: State[Any], labels: Sequenc
     )
     console.print(f"[bold]{escape(known(game.title))}[/] — {escape(players)}", soft_wrap=True)
     # The seed rebuilds every hand: it is the game master's secret until the game is over (see _final).
-    console.print(escape(_("Variant {flags}").format(flags=json.dumps(game.params_dict()))), soft_wrap=True)
+    console.print(escape(_("Variants: {flags}").format(flags=variant_words(game))), soft_wrap=True)
     console.print(_("Type [bold]help[/] at your turn for the commands."))
 
 

@@ -29,9 +29,17 @@ def _allowed(spec: ParamSpec) -> str:
     return spec.type_name
 
 
-def params_table(cls: type[Game[Any]]) -> Table:
-    """Return a table of the game's parameters: name, allowed values, default and description."""
-    title = _("{game}: variant flags (--variant NAME=VALUE)").format(game=known(cls.title))
+def params_table(cls: type[Game[Any]], as_options: bool = False) -> Table:
+    """Return a table of the game's parameters: name, allowed values, default and description.
+
+    Args:
+        cls: the game class.
+        as_options: name each flag as the option that sets it (``--quick-game``), as ``meeple play GAME --help``.
+    """
+    if as_options:
+        title = _("{game}: variant flags, as options (--name VALUE)").format(game=known(cls.title))
+    else:
+        title = _("{game}: variant flags (--variant NAME=VALUE)").format(game=known(cls.title))
     table = Table(title=title, title_justify="left")
     table.add_column(_("name"), style="bold", no_wrap=True)
     table.add_column(_("allowed values"), max_width=22)
@@ -43,7 +51,10 @@ def params_table(cls: type[Game[Any]]) -> Table:
         if spec.name == "players":
             allowed = f"{cls.min_players}..{cls.max_players}"
             doc = (doc + " " + _("(set with --players)")).strip()
-        table.add_row(spec.name, allowed, _value(spec.default), doc)
+        name = spec.name
+        if as_options:
+            name = "--players" if spec.name == "players" else "--" + spec.name.replace("_", "-")
+        table.add_row(name, allowed, _value(spec.default), doc)
     return table
 
 
