@@ -323,3 +323,25 @@ def test_cli_tournament_keeps_the_results_when_the_report_cannot_be_written(
     monkeypatch.undo()
     again = runner.invoke(app, ["tournament-report", "--db", str(kept)])
     assert again.exit_code == 0 and "2 games" in again.output
+
+
+def test_cli_tournament_names_the_extra_before_any_game_when_openskill_is_missing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A plain ``pip install .`` has no openskill or matplotlib: say which extra to install, play nothing."""
+    import importlib.util
+
+    from meeple.cli.app import app
+
+    real = importlib.util.find_spec
+    for missing in ("openskill", "matplotlib"):
+        monkeypatch.setattr(importlib.util, "find_spec", lambda name, m=missing: None if name == m else real(name))
+        report = ["--report", str(tmp_path / "r.md")] if missing == "matplotlib" else []
+        base = ["tournament", "toy_auction", "--bots", "random", "--games", "2", "--players", "2"]
+        res = CliRunner().invoke(app, base + report)
+        assert res.exit_code == 2, res.output
+        assert "pip install 'meeple[arena]'" in res.output and missing in res.output
+        assert "games (" not in res.output  # the tournament never started
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None if name == "matplotlib" else real(name))
+    res = CliRunner().invoke(app, ["tournament", "toy_auction", "--bots", "random", "--games", "2", "--players", "2"])
+    assert res.exit_code == 0, res.output  # no report asked: matplotlib is not needed

@@ -6,6 +6,7 @@ tournament can be resumed by re-running the same command, and re-analysed with `
 
 from __future__ import annotations
 
+import importlib.util
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -36,6 +37,28 @@ ReportOpt = Annotated[
 ]
 
 
+ARENA_MODULES = {"openskill": "openskill>=6.0", "sqlalchemy": "sqlalchemy>=2.0"}
+"""What every tournament needs (ratings, the results store)."""
+REPORT_MODULES = {"matplotlib": "matplotlib>=3.9"}
+"""What a written report needs (its plots)."""
+
+
+def require_arena(report: bool) -> None:
+    """Exit with code 2, before any game is played, if the arena's dependencies are missing; name the extra.
+
+    Args:
+        report: a report file is asked for (its plots need matplotlib).
+    """
+    wanted = {**ARENA_MODULES, **(REPORT_MODULES if report else {})}
+    missing = [requirement for module, requirement in wanted.items() if importlib.util.find_spec(module) is None]
+    if missing:
+        fail(
+            _("tournaments need {missing}: install them with pip install 'meeple[arena]'").format(
+                missing=", ".join(missing)
+            )
+        )
+
+
 def tournament(
     game: GameArg,
     bots: Annotated[
@@ -55,6 +78,7 @@ def tournament(
     variant: VariantOpt = None,
 ) -> None:
     """Play a tournament between bots with rotated seats on paired deals; print ratings and balance tables."""
+    require_arena(report is not None)
     from meeple.arena.report import build_report, rich_tables, summary_text, write_report
     from meeple.arena.tournament import TournamentConfig, run_tournament
 
@@ -182,6 +206,7 @@ def tournament_report(
     ] = None,
 ) -> None:
     """Print (and optionally write) the report of a stored tournament; lists the tournaments of the file."""
+    require_arena(report is not None)
     from meeple.arena.report import build_report, rich_tables, summary_text, write_report
 
     if not db.exists():
