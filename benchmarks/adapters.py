@@ -66,7 +66,8 @@ def through_pyspiel(name: str, players: int) -> Callable[[int], int]:
 
     def run(seed: int) -> int:
         state = game.new_initial_state()
-        state.apply_action(seed % spiel_adapter.DEALS)
+        for digit in spiel_adapter.deal_digits(seed % spiel_adapter.DEALS):
+            state.apply_action(digit)
         rng = Rng(seed)
         steps = 0
         while not state.is_terminal():
@@ -150,7 +151,8 @@ def ismcts_match(games: int, iterations: int) -> None:
         ours = make_bot(f"ismcts:{iterations}", "caprice", seed=g)
         meeple_seat = g % 2
         state = game.new_initial_state()
-        state.apply_action(g)
+        for digit in spiel_adapter.deal_digits(g):
+            state.apply_action(digit)
         while not state.is_terminal():
             seat = state.current_player()
             start = time.perf_counter()

@@ -12,7 +12,7 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-from meeple.adapters.openspiel import FreshSearch  # noqa: E402  (importing it registers the games)
+from meeple.adapters.openspiel import FreshSearch, deal_digits  # noqa: E402  (importing it registers the games)
 from meeple.core import game_class  # noqa: E402
 from meeple.core.registry import BUILTIN_GAMES  # noqa: E402
 
@@ -55,7 +55,9 @@ def test_a_flag_reaches_the_engine() -> None:
 def _dealt(spec: str, seed: int, steps: int) -> Any:
     game = pyspiel.load_game(spec)
     state = game.new_initial_state()
-    state.apply_action(seed)
+    for digit in deal_digits(seed):
+        state.apply_action(digit)
+    assert state.meeple.seed == seed
     rng = np.random.default_rng(seed)
     for _ in range(steps):
         if state.is_terminal():

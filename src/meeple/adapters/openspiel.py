@@ -4,13 +4,15 @@ Importing this module registers ``meeple_citadels``, ``meeple_capitol``, ``meepl
 ``meeple_caprice`` with pyspiel. Every variant flag of a game is a game parameter (a tuple flag such as
 ``agent_modifiers`` is written ``"4;2;-1;-3"``: a game string holds no ``,`` or ``=`` in a value).
 
-- **Chance: one explicit chance node, the deal.** A game starts at a chance node whose outcome (one of
-  ``DEALS`` = 65,536, equally likely) is the seed of meeple's generator; every later random event (reshuffles,
-  Capitol's piles, ROB's draws, Caprice's bag) follows from it, as in meeple's own records. We would have used
+- **Chance: explicit chance nodes, the deal.** A game starts with ``DEAL_DIGITS`` = 3 chance nodes of ``DEAL_BASE`` =
+  256 equally likely outcomes each: the digits (base 256) of the seed of meeple's generator, one of 16,777,216 deals;
+  every later random event (reshuffles, Capitol's piles, ROB's draws, Caprice's bag) follows from it, as in meeple's
+  own records. Three small chance nodes rather than one of 16.7 million outcomes: OpenSpiel lists a chance node's
+  outcomes whenever it samples one (65,536 outcomes cost 0.1 s a game in ``rl_environment``). We would have used
   ``SAMPLED_STOCHASTIC`` (no chance node), but OpenSpiel serializes a sampled-stochastic game with its generator
   (``Game::GetRNGState``), which a Python game cannot provide, so such a game cannot pass ``random_sim_test`` with
-  serialization; one chance node keeps every OpenSpiel tool working (sampled chance in MCTS, ISMCTS,
-  ``evaluate_bots``; the 65,536 outcomes are listed, not enumerated further).
+  serialization; explicit chance nodes keep every OpenSpiel tool working (sampled chance in MCTS, ISMCTS,
+  ``evaluate_bots``, ``rl_environment``).
 - **Actions** are meeple's stable integer codes (``game.num_distinct_actions()``, docs/research.md); legal actions
   are given in ascending order, as OpenSpiel requires.
 - **Observations**: the observation tensor and string of a seat (``observation_tensor``: its float32 fields;
@@ -38,8 +40,17 @@ from meeple.core.rng import Rng
 from meeple.core.state import State
 
 PREFIX = "meeple_"
-DEALS = 1 << 16
-"""Outcomes of the deal's chance node: the seed of the game's generator."""
+DEAL_BASE = 256
+"""Outcomes of each of the deal's chance nodes."""
+DEAL_DIGITS = 3
+"""Chance nodes of the deal: the seed is their outcomes read as base-256 digits, most significant first."""
+DEALS = DEAL_BASE**DEAL_DIGITS
+"""Distinct deals (seeds 0 .. 16,777,215)."""
+
+
+def deal_digits(seed: int) -> list[int]:
+    """The chance outcomes that deal ``seed`` (``0 <= seed < DEALS``), most significant first."""
+    return [(seed // DEAL_BASE**k) % DEAL_BASE for k in reversed(range(DEAL_DIGITS))]
 
 
 def spiel_name(name: str) -> str:
@@ -110,22 +121,24 @@ class _Holder:
     makes the first meeple's exact ``clone()`` and the second meeple's exact JSON snapshot.
     """
 
-    __slots__ = ("game", "state")
+    __slots__ = ("digits", "game", "state")
 
-    def __init__(self, game: Game[Any], state: State[Any] | None) -> None:
+    def __init__(self, game: Game[Any], state: State[Any] | None, digits: tuple[int, ...] = ()) -> None:
         self.game = game
         self.state = state
+        self.digits = digits
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Holder:
-        return _Holder(self.game, None if self.state is None else self.state.clone())
+        return _Holder(self.game, None if self.state is None else self.state.clone(), self.digits)
 
     def __getstate__(self) -> dict[str, Any]:
         snapshot = None if self.state is None else self.state.to_json()
-        return {"name": self.game.name, "params": self.game.params_dict(), "state": snapshot}
+        return {"name": self.game.name, "params": self.game.params_dict(), "state": snapshot, "digits": self.digits}
 
     def __setstate__(self, data: dict[str, Any]) -> None:
         self.game = _meeple_game(data["name"], data["params"])
         self.state = None if data["state"] is None else self.game.state_from_json(data["state"])
+        self.digits = tuple(data["digits"])
 
 
 class MeepleSpielGame(pyspiel.Game):  # type: ignore[misc]
@@ -143,16 +156,16 @@ class MeepleSpielGame(pyspiel.Game):  # type: ignore[misc]
         info = self.meeple.info
         game_info = pyspiel.GameInfo(
             num_distinct_actions=info.num_distinct_actions,
-            max_chance_outcomes=DEALS,
+            max_chance_outcomes=DEAL_BASE,
             num_players=info.num_players,
             min_utility=info.min_utility,
             max_utility=info.max_utility,
-            max_game_length=info.max_game_length + 1,
+            max_game_length=info.max_game_length + DEAL_DIGITS,
         )
         super().__init__(_game_type(self.meeple_name), game_info, dict(params or {}))
 
     def new_initial_state(self) -> MeepleSpielState:
-        """A new game at its chance node: the deal."""
+        """A new game at its first chance node: the deal."""
         return MeepleSpielState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> MeepleObserver:
@@ -188,22 +201,28 @@ class MeepleSpielState(pyspiel.State):  # type: ignore[misc]
         return state.current_player()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """The deal: ``DEALS`` equally likely seeds."""
-        p = 1.0 / DEALS
-        return [(seed, p) for seed in range(DEALS)]
+        """The next digit of the deal: ``DEAL_BASE`` equally likely outcomes."""
+        p = 1.0 / DEAL_BASE
+        return [(digit, p) for digit in range(DEAL_BASE)]
 
     def _legal_actions(self, player: int) -> list[int]:
         return sorted(self._dealt().legal_action_codes()) if player == self.current_player() else []
 
     def _apply_action(self, action: int) -> None:
-        if self._holder.state is None:
-            self._holder.state = self._holder.game.new_initial_state(int(action))
+        holder = self._holder
+        if holder.state is None:
+            holder.digits = (*holder.digits, int(action))
+            if len(holder.digits) == DEAL_DIGITS:
+                seed = 0
+                for digit in holder.digits:
+                    seed = seed * DEAL_BASE + digit
+                holder.state = holder.game.new_initial_state(seed)
         else:
             self._holder.state.apply_action(int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"deal {action}"
+            return f"deal digit {action}"
         state = self._dealt()
         return state.action_to_string(state.game.codec.decode(int(action)))
 
@@ -231,7 +250,7 @@ class MeepleSpielState(pyspiel.State):  # type: ignore[misc]
     def __str__(self) -> str:
         state = self._holder.state
         if state is None:
-            return "deal pending"
+            return f"deal digits {list(self._holder.digits)}"
         encode = state.game.codec.encode
         codes = [encode(action) for _actor, action in state.history]
         return f"seed={state.seed} history={codes}"
