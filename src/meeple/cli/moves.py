@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from meeple.cli.render import ParseFn
+from meeple.cli.render import InputProblem, ParseFn
 from meeple.i18n import _
 
 HELP_WORDS = ("help", "h", "?", "aide")
@@ -88,7 +88,10 @@ def interpret(
             return Moves((shown[k - 1],))
         return Problem(_("{k} is not a legal move number: {allowed}.").format(k=k, allowed=allowed(count)))
     if parse_input is not None:
-        expanded = parse_input(text, english)
+        try:
+            expanded = parse_input(text, english)
+        except InputProblem as problem:
+            return Problem(str(problem))
         if expanded is not None:
             if not expanded:
                 return Problem(_("{text!r} gives no move: {allowed}.").format(text=text, allowed=allowed(count)))

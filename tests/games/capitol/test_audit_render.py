@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.console import Console
 
-from meeple.cli.moves import Moves, interpret
+from meeple.cli.moves import Moves, Problem, interpret
 from meeple.cli.render.capitol import parse_input, render
 from tests.games.capitol.helpers import do, fresh, names, set_hand, texts
 from tests.games.capitol.test_improvement import to_auction
@@ -18,7 +18,7 @@ def show(obs: dict, seat: int | None) -> str:  # type: ignore[type-arg]
 
 def test_bid_hint_only_for_the_bidder_and_typed_bid_is_played() -> None:
     s = fresh(3)
-    set_hand(s, 0, ["floor3", "floor5", "roof7", "permitC1-5"])
+    set_hand(s, 0, ["floor3", "floor5", "roof7", "permitC1-6"])  # one card of each value: "5" is floor5
     to_auction(s)
     assert "bid 3 5 7" in show(s.observation(0), 0)
     assert "bid 3 5 7" not in show(s.observation(1), 1)
@@ -57,3 +57,17 @@ def test_parse_input_stop_and_values_of_several_kinds() -> None:
     legal = texts(s)
     assert parse_input("bid stop", legal) == ["seal the bid"]
     assert parse_input("bid 5 5", legal) == ["bid: add floor5", "bid: add permitC1-5", "seal the bid"]
+
+
+def test_a_value_shared_by_two_kinds_is_not_guessed() -> None:
+    """Issue "Comfort": ``bid 4`` with a roof 4 and a floor 4 asks which one (it used to take the roof silently)."""
+    s = fresh(2)
+    set_hand(s, 0, ["floor4", "roof4", "floor6"])
+    to_auction(s)
+    legal = texts(s)
+    problem = interpret("bid 4", legal, parse_input)
+    assert isinstance(problem, Problem)
+    assert "ambiguous" in problem.message and "floor4" in problem.message and "roof4" in problem.message
+    assert sorted(parse_input("bid 4 4", legal) or []) == ["bid: add floor4", "bid: add roof4", "seal the bid"]
+    assert parse_input("bid 6", legal) == ["bid: add floor6", "seal the bid"]
+    assert parse_input("bid roof4", legal) == ["bid: add roof4", "seal the bid"]

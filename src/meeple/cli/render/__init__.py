@@ -42,6 +42,14 @@ RenderFn = Callable[[Mapping[str, Any], int | None], RenderableType]
 ParseFn = Callable[[str, list[str]], list[str] | None]
 """``parse_input(text, legal_texts)``: expands a typed line into action texts, or ``None``."""
 
+
+class InputProblem(ValueError):
+    """Raised by a ``parse_input`` hook for a line it understands but cannot play as typed (an ambiguous card).
+
+    The message, in the current language, says why and what to type instead.
+    """
+
+
 _INLINE_LIMIT = 60
 
 

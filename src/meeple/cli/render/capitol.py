@@ -12,6 +12,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from meeple.cli.render import InputProblem
 from meeple.games.capitol.const import PHASE_NAMES
 from meeple.games.capitol.data import CARD_BY_NAME, CARD_TYPES, CARD_VALUE, COLOUR_ALIASES, TILE_NAMES
 from meeple.games.capitol.observation import CapitolObservation, Pending
@@ -290,6 +291,14 @@ def parse_input(text: str, legal_texts: list[str]) -> list[str] | None:
             candidates = [n for n in offered if CARD_VALUE[CARD_BY_NAME[n]] == int(w)]
             if not candidates:
                 return []
+            kinds = sorted(set(candidates), key=candidates.index)
+            typed = sum(1 for other in words[1:] if other.lower().strip(",") == w)
+            if typed < len(kinds):  # "bid 4" with a roof 4 and a floor 4: never guess which one was meant
+                raise InputProblem(
+                    _("{value} is ambiguous: {cards}; type the card instead, e.g. bid {first}").format(
+                        value=w, cards=" / ".join(kinds), first=kinds[0]
+                    )
+                )
             name = min(candidates, key=lambda n: used.get(n, 0))
         elif w in by_lower:
             name = by_lower[w]
