@@ -41,7 +41,8 @@ def test_the_french_game_shows_the_rulebook_names(cli: Cli) -> None:
 
 @pytest.mark.parametrize("typed", ["keep the drawn symbol", "garder le symbole tiré", "GARDER LE"])
 def test_a_move_typed_in_either_language_is_understood(cli: Cli, typed: str) -> None:
-    out = cli(["--lang", "fr", "play", "caprice", "--seed", "1", "--bots", "random"], input=f"{typed}\n" + "1\n" * 400)
+    args = ["--lang", "fr", "play", "caprice", "--seed", "1", "--bots", "random", "--no-auto"]
+    out = cli(args, input=f"{typed}\n" + "1\n" * 400)
     assert "Place 0 (vous): garder le symbole tiré" in out.output
     assert "n'est pas un coup légal" not in out.output
 

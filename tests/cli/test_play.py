@@ -221,3 +221,32 @@ def test_a_failed_save_shows_the_record_instead_of_losing_it(
     assert "Cannot save to" in out and "No space left on device" in out
     line = next(text for text in out.splitlines() if text.startswith('{"format":"meeple-record/1"'))
     assert json.loads(line)["seed"] == 3 and "Traceback" not in out
+
+
+def test_a_single_legal_move_is_played_for_the_human_and_the_log_says_so(cli: Cli) -> None:
+    """Caprice's first decision is keeping the drawn symbol (no exchange possible yet): one legal move."""
+    out = cli(["play", "caprice", "--seed", "1", "--bots", "random"], input="1\n" * 400).output
+    assert "Seat 0 (you): keep the drawn symbol (the only legal move, played for you)" in out
+    manual = cli(["play", "caprice", "--seed", "1", "--bots", "random", "--no-auto"], input="1\n" * 400).output
+    assert "played for you" not in manual and "Seat 0 (you): keep the drawn symbol" in manual
+
+
+def test_a_bot_that_searches_shows_that_it_is_thinking() -> None:
+    import io
+
+    from rich.console import Console
+
+    import meeple
+    from meeple.bots import make_bot
+    from meeple.cli.play import PlaySession
+    from meeple.cli.render import renderer_for
+
+    state = meeple.load_game("caprice", players=2).new_initial_state(3)
+    out = io.StringIO()
+    console = Console(file=out, force_terminal=True, width=100)
+    bots = {1: make_bot("random", "caprice", seed=1)}
+    session = PlaySession(console, state, [0], bots, ["human", "random"], renderer_for("caprice"), None)
+    while state.current_player() != 1:
+        state.apply_action(state.legal_actions()[0])
+    session._bot_turn(1)
+    assert "Seat 1 (random) is thinking…" in out.getvalue()

@@ -83,6 +83,7 @@ class PlaySession:
         labels: a label per seat (``"human"`` or the bot kind), stored in the record.
         renderer: the game's renderer.
         record: file to save the record to, or ``None``.
+        auto: play a human's decision that has a single legal move for them, and say so in the log.
     """
 
     def __init__(
@@ -94,8 +95,10 @@ class PlaySession:
         labels: Sequence[str],
         renderer: Renderer,
         record: Path | None,
+        auto: bool = True,
     ) -> None:
         self.console = console
+        self.auto = auto
         self.state = state
         self.humans = sorted(humans)
         self.bots = bots
@@ -239,7 +242,22 @@ class PlaySession:
             return _("that action is not a legal move now.")
         return [action]
 
+    def _only_move(self, seat: int) -> bool:
+        """Play the seat's only legal move for it (``--no-auto`` turns this off); the log line says so."""
+        legal = self.state.legal_actions()
+        if not self.auto or len(legal) != 1:
+            return False
+        # hot seat: the screen is shared, so the move is shown as the other seats see it
+        perspective = SPECTATOR if self.hot_seat else seat
+        text = tr(self.state.action_message(legal[0], perspective=perspective))
+        self.state.apply_action(legal[0], player=seat)
+        note = _("the only legal move, played for you")
+        self.console.print(f"[green]{escape(self._name(seat))}: {escape(text)}[/] [dim]({escape(note)})[/]")
+        return True
+
     def _human_turn(self, seat: int) -> None:
+        if self._only_move(seat):
+            return
         if self.hot_seat and seat != self.last_human:
             self._hand_over(seat)
         self.last_human = seat
@@ -294,7 +312,11 @@ class PlaySession:
             self._show_moves(texts)
 
     def _bot_turn(self, seat: int) -> None:
-        action = self.bots[seat].select_action(self.views[seat])
+        if self.console.is_terminal:  # a search takes seconds: say so (nothing is drawn in a pipe or a file)
+            with self.console.status(escape(_("{player} is thinking…").format(player=self._name(seat)))):
+                action = self.bots[seat].select_action(self.views[seat])
+        else:
+            action = self.bots[seat].select_action(self.views[seat])
         perspective = self._live_perspective()
         message = self.state.action_message(action, perspective=perspective, actor=seat)
         hidden = message != self.state.action_message(action, perspective=None, actor=seat)
@@ -407,6 +429,10 @@ def play(
     token: Annotated[
         str | None, typer.Option("--token", help="With --server: your seat's token (none: watch as a spectator).")
     ] = None,
+    auto: Annotated[
+        bool,
+        typer.Option("--auto/--no-auto", help="Play a decision with a single legal move for you (the log says so)."),
+    ] = True,
 ) -> None:
     """Play GAME in the terminal: human seats against bots (several humans play hot seat).
 
@@ -435,7 +461,7 @@ def play(
         fail(exc)
     console = stdout_console()
     _intro(console, loaded, state, labels, human_seats)
-    session = PlaySession(console, state, human_seats, bot_objects, labels, renderer_for(game), record)
+    session = PlaySession(console, state, human_seats, bot_objects, labels, renderer_for(game), record, auto=auto)
     code = session.run()
     if code:
         raise typer.Exit(code)
