@@ -3,8 +3,8 @@
     pip install 'meeple[openspiel]' torch dm-tree
     python examples/dqn_caprice.py --episodes 6000        # about 5 minutes on one CPU core
 
-Two DQN agents learn by self-play, one per seat, from the seat's observation tensor (legal actions masked by
-OpenSpiel's DQN itself). Every ``--eval-every`` episodes, each agent plays ``--eval-games`` games against OpenSpiel's
+Two DQN agents learn, one per seat, each against OpenSpiel's ``RandomAgent`` in the other seat (a best response to
+random play), from the seat's observation tensor (legal actions masked by OpenSpiel's DQN itself). Every ``--eval-every`` episodes, each agent plays ``--eval-games`` games against OpenSpiel's
 ``RandomAgent`` in its own seat, greedily; the script prints the win rates with a 95 % interval (Wilson) and exits
 with status 0 only if, at the end, both agents' intervals lie above the 50 % a random player would get.
 
@@ -83,7 +83,7 @@ def main() -> int:
             batch_size=128,
             learning_rate=0.001,
             optimizer_str="adam",
-            epsilon_decay_duration=args.episodes * 20,
+            epsilon_decay_duration=args.episodes * 10,
             epsilon_decay_schedule_str="linear",
             min_buffer_size_to_learn=1000,
             seed=args.seed + seat,
@@ -93,8 +93,11 @@ def main() -> int:
     start = time.perf_counter()
     result = evaluate(env, learners, args.eval_games)
     print(f"episode 0: win rate vs random, seat 0 {result[0][0]:.1%}, seat 1 {result[1][0]:.1%}", flush=True)
+    randoms = [random_agent.RandomAgent(player_id=seat, num_actions=actions) for seat in range(2)]
     for episode in range(1, args.episodes + 1):
-        play(env, learners, learn=True)
+        seat = episode % 2
+        agents = [learners[0], randoms[1]] if seat == 0 else [randoms[0], learners[1]]
+        play(env, agents, learn=True)
         if episode % args.eval_every == 0 or episode == args.episodes:
             result = evaluate(env, learners, args.eval_games)
             minutes = (time.perf_counter() - start) / 60

@@ -250,3 +250,11 @@ def test_a_bot_that_searches_shows_that_it_is_thinking() -> None:
         state.apply_action(state.legal_actions()[0])
     session._bot_turn(1)
     assert "Seat 1 (random) is thinking…" in out.getvalue()
+
+
+def test_caprice_says_when_the_turn_passes_because_no_piece_can_move(cli: Cli) -> None:
+    """The first placement of a game leaves one piece, just placed: nothing can move, the turn passes (§7)."""
+    out = cli(["play", "caprice", "--seed", "1", "--bots", "random"], input="1\n" * 400).output
+    assert "(no piece can move: the turn passes)" in out
+    lines = [line for line in out.splitlines() if "no piece can move" in line]
+    assert all("place" in line for line in lines)  # only after a placement

@@ -242,6 +242,16 @@ class PlaySession:
             return _("that action is not a legal move now.")
         return [action]
 
+    def _passed(self, seat: int, action: Action) -> str:
+        """`` (why the turn passed)`` when ``action`` passed the turn where it usually does not, else ``""``."""
+        reason = self.renderer.passes.get(action.type_name)
+        state = self.state
+        if reason and not state.is_terminal() and state.current_player() != seat:
+            # the next seat makes the same kind of move (places in turn): not the end of the placements
+            if any(a.type_name == action.type_name for a in state.legal_actions()):
+                return f" ({known(reason)})"
+        return ""
+
     def _only_move(self, seat: int) -> bool:
         """Play the seat's only legal move for it (``--no-auto`` turns this off); the log line says so."""
         legal = self.state.legal_actions()
@@ -291,6 +301,7 @@ class PlaySession:
             for action in chosen:
                 text = tr(state.action_message(action, perspective=seat))
                 state.apply_action(action, player=seat)
+                text += self._passed(seat, action)
                 self.console.print(f"[green]{escape(self._name(seat))}: {escape(text)}[/]")
             self.seen[seat] = len(state.history)
             return
@@ -322,6 +333,7 @@ class PlaySession:
         hidden = message != self.state.action_message(action, perspective=None, actor=seat)
         text = tr(message)
         self.state.apply_action(action, player=seat)
+        text += self._passed(seat, action)
         if hidden and self._last_live == (seat, text):
             return  # a run of hidden steps (a sealed bid entered card by card) is shown once
         self._last_live = (seat, text) if hidden else None
