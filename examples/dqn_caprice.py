@@ -4,11 +4,12 @@
     python examples/dqn_caprice.py --episodes 6000        # about 5 minutes on one CPU core
 
 Two DQN agents learn, one per seat, each against OpenSpiel's ``RandomAgent`` in the other seat (a best response to
-random play), from the seat's observation tensor (legal actions masked by OpenSpiel's DQN itself). Every ``--eval-every`` episodes, each agent plays ``--eval-games`` games against OpenSpiel's
-``RandomAgent`` in its own seat, greedily; the script prints the win rates with a 95 % interval (Wilson) and exits
-with status 0 only if, at the end, both agents' intervals lie above the 50 % a random player would get.
+random play), from the seat's observation tensor (legal actions masked by OpenSpiel's DQN itself). Every
+``--eval-every`` episodes, each agent plays ``--eval-games`` games against ``RandomAgent`` in its own seat,
+greedily; the script prints the win rates with a 95 % interval (Wilson) and exits with status 0 only if, at the
+end, both agents' intervals lie above the 50 % a random player would get.
 
-docs/research.md shows a run. Rules of the environment: ``meeple.adapters.openspiel`` (one chance node, the deal).
+docs/research.md shows a run. Rules of the environment: ``meeple.adapters.openspiel`` (the deal as chance nodes).
 """
 
 from __future__ import annotations

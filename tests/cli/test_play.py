@@ -255,6 +255,6 @@ def test_a_bot_that_searches_shows_that_it_is_thinking() -> None:
 def test_caprice_says_when_the_turn_passes_because_no_piece_can_move(cli: Cli) -> None:
     """The first placement of a game leaves one piece, just placed: nothing can move, the turn passes (§7)."""
     out = cli(["play", "caprice", "--seed", "1", "--bots", "random"], input="1\n" * 400).output
-    assert "(no piece can move: the turn passes)" in out
-    lines = [line for line in out.splitlines() if "no piece can move" in line]
-    assert all("place" in line for line in lines)  # only after a placement
+    lines = out.splitlines()
+    passes = [i for i, line in enumerate(lines) if line.endswith(": no piece can move: the turn passes")]
+    assert passes and all(" place " in lines[i - 1] for i in passes)  # each right after a placement

@@ -210,15 +210,15 @@ class MeepleSpielState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         holder = self._holder
-        if holder.state is None:
-            holder.digits = (*holder.digits, int(action))
-            if len(holder.digits) == DEAL_DIGITS:
-                seed = 0
-                for digit in holder.digits:
-                    seed = seed * DEAL_BASE + digit
-                holder.state = holder.game.new_initial_state(seed)
-        else:
-            self._holder.state.apply_action(int(action))
+        if holder.state is not None:
+            holder.state.apply_action(int(action))
+            return
+        holder.digits = (*holder.digits, int(action))
+        if len(holder.digits) == DEAL_DIGITS:
+            seed = 0
+            for digit in holder.digits:
+                seed = seed * DEAL_BASE + digit
+            holder.state = holder.game.new_initial_state(seed)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:

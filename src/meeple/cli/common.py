@@ -177,7 +177,10 @@ def variant_words(game: Game[Any]) -> str:
     parts = []
     for name, value in game.params_dict().items():
         default = defaults.get(name)
-        same = list(value) == list(default) if isinstance(value, list | tuple) else value == default
+        if isinstance(value, list | tuple):
+            same = isinstance(default, list | tuple) and list(value) == list(default)
+        else:
+            same = value == default
         if name == "players" or same:
             continue
         if isinstance(value, bool):

@@ -242,16 +242,6 @@ class PlaySession:
             return _("that action is not a legal move now.")
         return [action]
 
-    def _passed(self, seat: int, action: Action) -> str:
-        """`` (why the turn passed)`` when ``action`` passed the turn where it usually does not, else ``""``."""
-        reason = self.renderer.passes.get(action.type_name)
-        state = self.state
-        if reason and not state.is_terminal() and state.current_player() != seat:
-            # the next seat makes the same kind of move (places in turn): not the end of the placements
-            if any(a.type_name == action.type_name for a in state.legal_actions()):
-                return f" ({known(reason)})"
-        return ""
-
     def _only_move(self, seat: int) -> bool:
         """Play the seat's only legal move for it (``--no-auto`` turns this off); the log line says so."""
         legal = self.state.legal_actions()
@@ -260,10 +250,17 @@ class PlaySession:
         # hot seat: the screen is shared, so the move is shown as the other seats see it
         perspective = SPECTATOR if self.hot_seat else seat
         text = tr(self.state.action_message(legal[0], perspective=perspective))
+        before = len(self.state.log_events)
         self.state.apply_action(legal[0], player=seat)
         note = _("the only legal move, played for you")
         self.console.print(f"[green]{escape(self._name(seat))}: {escape(text)}[/] [dim]({escape(note)})[/]")
+        self._print_events(before)
         return True
+
+    def _print_events(self, before: int) -> None:
+        """Print what the rules did on their own after the last move (public: a character revealed, a theft...)."""
+        for _after, seat, message in self.state.log_events[before:]:
+            self.console.print(f"[dim]{escape(self._name(seat))}: {escape(tr(message))}[/]")
 
     def _human_turn(self, seat: int) -> None:
         if self._only_move(seat):
@@ -278,7 +275,7 @@ class PlaySession:
         if recent:
             self.console.print(Panel("\n".join(recent), title=_("Since your last turn"), expand=False))
         legal = state.legal_actions()
-        texts = [tr(state.action_message(a, perspective=seat)) for a in legal]
+        texts = [tr(state.offer_message(a, perspective=seat)) for a in legal]
         english = [state.action_to_string(a, perspective=seat) for a in legal]
         self._show_moves(texts)
         while True:
@@ -300,9 +297,10 @@ class PlaySession:
                 continue
             for action in chosen:
                 text = tr(state.action_message(action, perspective=seat))
+                before = len(state.log_events)
                 state.apply_action(action, player=seat)
-                text += self._passed(seat, action)
                 self.console.print(f"[green]{escape(self._name(seat))}: {escape(text)}[/]")
+                self._print_events(before)
             self.seen[seat] = len(state.history)
             return
 
@@ -332,12 +330,13 @@ class PlaySession:
         message = self.state.action_message(action, perspective=perspective, actor=seat)
         hidden = message != self.state.action_message(action, perspective=None, actor=seat)
         text = tr(message)
+        before = len(self.state.log_events)
         self.state.apply_action(action, player=seat)
-        text += self._passed(seat, action)
         if hidden and self._last_live == (seat, text):
             return  # a run of hidden steps (a sealed bid entered card by card) is shown once
         self._last_live = (seat, text) if hidden else None
         self.console.print(f"[dim]{escape(self._name(seat))}: {escape(text)}[/]")
+        self._print_events(before)
 
     # ------------------------------------------------------------------ game
     def run(self) -> int:

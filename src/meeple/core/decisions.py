@@ -116,7 +116,16 @@ class SealedCommitments(Generic[T]):
 
     @classmethod
     def from_json(cls, data: dict[str, Any], decode: Callable[[Any], T] = lambda v: v) -> SealedCommitments[T]:
-        """Rebuild from :meth:`to_json` output."""
+        """Rebuild from :meth:`to_json` output.
+
+        Raises:
+            ValueError: a seat twice in ``order``, or commitments that are not the first seats of ``order`` (seats
+                commit in order): no snapshot of a real game has them.
+        """
         out: SealedCommitments[T] = cls([int(s) for s in data["order"]])
+        if len(set(out.order)) != len(out.order):
+            raise ValueError(f"order: each seat once, not {list(out.order)}")
         out.values = {int(s): decode(v) for s, v in data["values"]}
+        if list(out.values) != list(out.order[: len(out.values)]):
+            raise ValueError(f"values: the first seats of order {list(out.order)}, in order, not {list(out.values)}")
         return out

@@ -4,7 +4,8 @@
 
 1. **Form**: JSON data (no NaN, no object that JSON cannot hold), the common fields well typed: ``seed`` a
    non-negative integer, ``rng`` a generator state, ``history`` a list of ``[seat, action]`` with every seat in
-   range and every action one of the game's (or a ``HiddenAction`` placeholder of a resampled state).
+   range and every action one of the game's (or a ``HiddenAction`` placeholder of a resampled state), ``log_events``
+   a list of ``[after, seat, message]`` in history order.
 2. **Types**: the game restores its body, and serializing the restored state gives back the snapshot exactly,
    types included (``"3"``, ``3.0`` and ``true`` are not ``3``): a value of the wrong type or shape is named.
 3. **Ranges and conservation**: the game's :meth:`State.check_consistency` (every card, piece and token exactly
@@ -101,7 +102,7 @@ def check_common(game: Game[Any], data: Mapping[str, Any]) -> None:
     Raises:
         InvalidStateError: the first malformed field, named.
     """
-    for key in ("seed", "rng", "history", "body"):
+    for key in ("seed", "rng", "history", "log_events", "body"):
         if key not in data:
             raise InvalidStateError(f"the snapshot has no {key!r} field")
     seed = data["seed"]
@@ -141,6 +142,35 @@ def check_common(game: Game[Any], data: Mapping[str, Any]) -> None:
             game.action_from_json(action)
         except MeepleError as exc:
             raise InvalidStateError(f"history[{i}]: {exc}") from None
+    check_events(data["log_events"], len(history), n)
+
+
+def check_events(events: Any, moves: int, players: int) -> None:
+    """Check the ``log_events`` field: ``[after, seat, message]`` lists, ``after`` non-decreasing within the history.
+
+    Raises:
+        InvalidStateError: the first malformed event, named.
+    """
+    if not isinstance(events, list):
+        raise InvalidStateError(f"log_events: a list of [after, seat, message], not {short_repr(events)}")
+    last = 0
+    for i, event in enumerate(events):
+        valid = isinstance(event, list) and len(event) == 3
+        if valid:
+            after, seat, message = event
+            valid = all(isinstance(v, int) and not isinstance(v, bool) for v in (after, seat))
+            valid = valid and last <= after <= moves and 0 <= seat < players
+            if valid:
+                try:
+                    Message.from_json(message)
+                except (ValueError, TypeError, KeyError, IndexError, AttributeError):
+                    valid = False
+        if not valid:
+            raise InvalidStateError(
+                f"log_events[{i}]: [after, seat, message] with 0 <= after <= {moves} (in order), a seat from 0 to "
+                f"{players - 1} and a message, not {short_repr(event)}"
+            )
+        last = after
 
 
 def check_round_trip(wire: Mapping[str, Any], state: State[Any]) -> None:

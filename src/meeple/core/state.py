@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
+from bisect import bisect_right
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Self, TypeVar
@@ -59,6 +60,10 @@ _TEXT_CACHE_LIMIT = 1 << 18
 distinct actions x seats x perspectives, about 20,000 for Capital Lux 2 with 4 players)."""
 
 
+def _event_after(event: tuple[int, int, Message]) -> int:
+    return event[0]
+
+
 def _more(count: int) -> Message | str:
     """Return " (and N more)" when an error lists only the first :data:`_MAX_LISTED` of ``count`` moves."""
     return plural(" (and {n} more)", " (and {n} more)", count - _MAX_LISTED) if count > _MAX_LISTED else ""
@@ -72,6 +77,9 @@ class State(ABC, Generic[G]):
         seed: the seed the game was started with.
         rng: the state's own random generator; nothing else draws randomness.
         history: ``(seat, action)`` pairs applied since the initial state.
+        log_events: ``(after, seat, message)``: what the rules did on their own, public, for the log (a character
+            revealed when called, a theft and its amount, a face-up card drawn, a turn passed). ``after`` is the
+            length of :attr:`history` when it happened: the line follows the action ``history[after - 1]``.
     """
 
     def __init__(self, game: G, seed: int) -> None:
@@ -79,6 +87,7 @@ class State(ABC, Generic[G]):
         self.seed = seed
         self.rng = Rng(seed)
         self.history: list[tuple[int, Action]] = []
+        self.log_events: list[tuple[int, int, Message]] = []
         self._legal: list[Action] | None = None
 
     # ================================================================ to implement
@@ -368,6 +377,21 @@ class State(ABC, Generic[G]):
             actor = self.current_player()
         return self._message_of(action, actor, perspective)
 
+    def offer_message(self, action: Action, perspective: int | None = None) -> Message:
+        """Return the text of a legal action as offered to the seat to move, with what it costs now.
+
+        :meth:`action_message`, plus the note the game adds from the position (Citadels: the Warlord's price to
+        destroy a district, which depends on the target city); not cached, since it reads the state. Clients list
+        the legal moves with it; logs use :meth:`action_message`.
+        """
+        base = self.action_message(action, perspective)
+        note = self._offer_note(action)
+        return base if note is None else Message("{action} ({note})", {"action": base, "note": note}, VERBATIM)
+
+    def _offer_note(self, action: Action) -> Message | None:
+        """What ``action`` costs or brings now, for :meth:`offer_message` (games override; default: nothing)."""
+        return None
+
     def _message_of(self, action: Action, actor: int, perspective: int | None) -> Message:
         return self._text_entry(action, actor, perspective)[0]
 
@@ -400,6 +424,13 @@ class State(ABC, Generic[G]):
             self.game.texts[key] = entry
         return entry
 
+    def _event(self, seat: int, message: Message) -> None:
+        """Log ``message`` about ``seat`` after the action being applied (games call it from :meth:`_apply`).
+
+        An event is public: every seat and the spectator read it, so it must hold nothing hidden.
+        """
+        self.log_events.append((len(self.history), seat, message))
+
     def history_texts(self, perspective: int | None, start: int = 0) -> list[tuple[int, str]]:
         """Return ``(actor, English text)`` for each action since ``start``, as ``perspective`` saw it.
 
@@ -412,27 +443,39 @@ class State(ABC, Generic[G]):
 
         A run of consecutive redacted actions of one other seat that read the same (the cards of a sealed bid
         entered one by one, say) is shown once: a seat does not learn how many hidden steps another seat took.
+        The public :attr:`log_events` come right after the action they followed (``(seat, message)`` lines too).
 
         Args:
             perspective: a seat, :data:`SPECTATOR`, or ``None`` for the full texts (nothing collapsed).
-            start: index in :attr:`history` of the first action.
+            start: index in :attr:`history` of the first action; the events of that action and later ones follow.
         """
         out: list[tuple[int, Message]] = []
         texts = self.game.texts
         last_actor, last_message = -99, None
-        for actor, action in self.history[start:]:
+        events = self.log_events
+        e = 0
+        if events and start:  # the events of earlier actions were read with them
+            e = bisect_right(events, start, key=_event_after)
+        while e < len(events) and events[e][0] == 0:  # before the first action (start == 0 only)
+            out.append((events[e][1], events[e][2]))
+            e += 1
+        for index, (actor, action) in enumerate(self.history[start:], start + 1):
             entry = texts.get((id(action), actor, perspective)) or self._text_entry(action, actor, perspective)
             message = entry[0]
-            if (
+            if not (
                 actor == last_actor
                 and perspective is not None
                 and actor != perspective
                 and (entry[1] is not action or type(action) is HiddenAction)
                 and (message is last_message or message == last_message)
             ):
-                continue
-            out.append((actor, message))
-            last_actor, last_message = actor, message
+                out.append((actor, message))
+                last_actor, last_message = actor, message
+            if e < len(events) and events[e][0] == index:
+                while e < len(events) and events[e][0] == index:
+                    out.append((events[e][1], events[e][2]))
+                    e += 1
+                last_actor, last_message = -99, None  # an event ends a run of hidden steps
         return out
 
     def string_to_action(self, text: str, player: int | None = None) -> Action:
@@ -499,6 +542,7 @@ class State(ABC, Generic[G]):
         """
         other = self._resample(player, rng)
         other.history = [(p, a if p == player else self._redacted(a, p, player)) for p, a in self.history]
+        other.log_events = list(self.log_events)  # public: the same in every world
         other.rng = rng.fork()
         # The seed is the game master's secret: ``new_initial_state(seed)`` rebuilds every hand and the deck order.
         # The copy gets a seed drawn from ``rng`` (what the seat knows and its own randomness), never the real one.
@@ -517,6 +561,7 @@ class State(ABC, Generic[G]):
         other.seed = self.seed
         other.rng = self.rng.clone()
         other.history = list(self.history)
+        other.log_events = list(self.log_events)
         other._legal = self._legal
         self._copy_fields(other)
         return other
@@ -530,6 +575,7 @@ class State(ABC, Generic[G]):
             "seed": self.seed,
             "rng": self.rng.to_json(),
             "history": [[p, a.to_json()] for p, a in self.history],
+            "log_events": [[after, seat, message.to_json()] for after, seat, message in self.log_events],
             "body": self._body_to_json(),
         }
 
@@ -566,6 +612,7 @@ class State(ABC, Generic[G]):
             )
             for p, a in data["history"]
         ]
+        self.log_events = [(int(after), int(seat), Message.from_json(m)) for after, seat, m in data["log_events"]]
         self._legal = None
 
     def __str__(self) -> str:

@@ -46,8 +46,11 @@ class LogCache:
             if self.upto == 0:
                 self.lines = state.history_messages(self.perspective)
             else:
-                # the first line re-read is the last action already seen: equal to (or collapsed into) lines[-1]
-                self.lines.extend(state.history_messages(self.perspective, self.upto - 1)[1:])
+                # the first line re-read is the last action already seen: equal to (or collapsed into) lines[-1];
+                # the events that followed it were read with it
+                seen_events = sum(1 for after, _seat, _m in reversed(state.log_events) if after == self.upto)
+                again = state.history_messages(self.perspective, self.upto - 1)
+                self.lines.extend(again[1 + seen_events :])
             self.upto = end
         return self.lines
 
@@ -68,7 +71,7 @@ def legal_actions_view(state: State[Any], seat: int | None, translator: Translat
     encode = state.game.codec.encode
     out = []
     for action in state.legal_actions(seat):
-        message = state.action_message(action, perspective=seat, actor=seat)
+        message = state.offer_message(action, perspective=seat)
         out.append(
             {
                 "code": encode(action),

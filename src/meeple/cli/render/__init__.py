@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -62,16 +62,12 @@ class Renderer:
         render: draws an observation (the game's own, or :func:`render_generic`).
         parse_input: the game's input hook, or ``None``.
         generic: True when the game has no renderer module.
-        passes: action type -> why the turn passed to the next seat right after it (an English msgid): Caprice's
-            ``place`` is followed by a move unless no piece can move; the log then says "no piece can move: the turn
-            passes".
     """
 
     game: str
     render: RenderFn
     parse_input: ParseFn | None = None
     generic: bool = False
-    passes: Mapping[str, str] = field(default_factory=dict)
 
 
 def _is_scalar(value: Any) -> bool:
@@ -147,8 +143,7 @@ def renderer_for(game_name: str) -> Renderer:
     if not callable(render):
         raise TypeError(f"{module_name} must define render(obs, seat) -> RenderableType")
     parse = getattr(module, "parse_input", None)
-    passes = getattr(module, "PASSES", {})
-    return Renderer(game_name, render, parse if callable(parse) else None, passes=passes)
+    return Renderer(game_name, render, parse if callable(parse) else None)
 
 
 def stack(parts: Sequence[RenderableType]) -> RenderableType:

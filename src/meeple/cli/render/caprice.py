@@ -34,10 +34,6 @@ _PHASE_WORDS = (N_("draw symbols"), N_("place"), N_("move"), N_("order the symbo
 """The observation's ``phase`` in words, in :data:`PHASES` order."""
 
 
-PASSES = {"place": N_("no piece can move: the turn passes")}
-"""A placement is followed by the same player's move (§7), unless no piece can move: then the log says so."""
-
-
 def piece_text(name: str) -> Text:
     """Return a styled cell for a piece or symbol name such as ``"DR"``."""
     return Text(f" {_GLYPH.get(name, '?')} {name} ", style=_STYLE.get(name, ""))

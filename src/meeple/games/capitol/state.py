@@ -50,7 +50,8 @@ from meeple.games.capitol.data import (
     TILE_NAMES,
     TOTAL_FLOORS,
 )
-from meeple.i18n.message import Message
+from meeple.games.capitol.vocabulary import CARD
+from meeple.i18n.message import VERBATIM, M, Message, plural
 
 if TYPE_CHECKING:
     from meeple.games.capitol.game import Capitol
@@ -520,6 +521,20 @@ class CapitolState(State["Capitol"]):
         per_zone = self.zone_points()
         self.scorings.append([p for zone in per_zone for p in zone])
         gained = [sum(column) for column in zip(*per_zone, strict=True)]
+        zones = self.game.zones
+        for seat, total in enumerate(gained):  # the breakdown in the log too (the observation keeps every round's)
+            parts = [f"{zones[z].name} {points[seat]}" for z, points in enumerate(per_zone) if points[seat]]
+            breakdown = Message(", ".join(parts) or "-", None, VERBATIM)
+            self._event(
+                seat,
+                plural(
+                    "scores {n} point in round {round} ({zones})",
+                    "scores {n} points in round {round} ({zones})",
+                    total,
+                    round=self.round,
+                    zones=breakdown,
+                ),
+            )
         self.points = [s + b for s, b in zip(self.points, gained, strict=True)]
         if self.round == ROUNDS and self.game.params.final_round_end_phase == "skip":
             self.phase = OVER
@@ -568,7 +583,8 @@ class CapitolState(State["Capitol"]):
     def _draw(self, p: int, t: int) -> None:
         card = self.piles[t].pop()
         self.hands[p].append(card)
-        self.known[p].append(card)
+        self.known[p].append(card)  # drawn face up: everyone saw it
+        self._event(p, M("draws {card}, face up", card=CARD[card]))
         self._refill(t)
         seat, left = self.draw_queue[0]
         self.draw_queue[0] = (seat, left - 1)

@@ -34,7 +34,7 @@ from meeple.games.caprice.data import (
 from meeple.games.caprice.describe import describe
 from meeple.games.caprice.hidden import draw_seat, resample_symbols
 from meeple.games.caprice.rules import best_order, order_points, tie_break_winner
-from meeple.i18n.message import Message
+from meeple.i18n.message import M, Message
 
 if TYPE_CHECKING:
     from meeple.games.caprice.game import CapriceGame
@@ -216,7 +216,8 @@ class CapriceState(State["CapriceGame"]):
                 return
         self.placed = space
         self.phase = MOVE
-        if not self._any_move():
+        if not self._any_move():  # §7: the move is optional, and here impossible
+            self._event(self.player, M("no piece can move: the turn passes"))
             self._next_turn()
 
     def _any_move(self) -> bool:

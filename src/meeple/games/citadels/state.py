@@ -68,7 +68,8 @@ from meeple.games.citadels.draft import (
     EV_RETURN,
     draft_steps,
 )
-from meeple.i18n.message import Message
+from meeple.games.citadels.vocabulary import THE_CHARACTER
+from meeple.i18n.message import M, Message, plural
 
 if TYPE_CHECKING:
     from meeple.games.citadels.game import Citadels
@@ -301,6 +302,7 @@ class CitadelsState(State["Citadels"]):
                 self.calls.append([c, -1])
             else:
                 self.calls.append([c, seat])
+                self._event(seat, M("reveals {character}", character=THE_CHARACTER[c]))
                 self.calling = c
                 self.turn_seat = seat
                 self._start_turn(seat, c)
@@ -315,6 +317,15 @@ class CitadelsState(State["Citadels"]):
             stolen = self.gold[seat]
             self.gold[seat] = 0
             self.gold[thief] += stolen
+            self._event(
+                thief,
+                plural(
+                    "the Thief takes {n} gold from seat {seat}",
+                    "the Thief takes {n} gold from seat {seat}",
+                    stolen,
+                    seat=seat,
+                ),
+            )
         if c == KING:
             self.crown = seat
         self.flags = 0
@@ -339,6 +350,8 @@ class CitadelsState(State["Citadels"]):
         g = self.game
         killed_seat = self.owner[self.killed] if self.killed else -1
         self.last_killed = [self.killed, killed_seat] if self.killed else []
+        if killed_seat >= 0:  # the killed character's holder shows the card at the end of the round (§5.2 r6)
+            self._event(killed_seat, M("was {character}, killed this round", character=THE_CHARACTER[self.killed]))
         owner = self.owner
         rnd = self.round
         self.past.extend((rnd, c, owner[c], 1) if status == -2 else (rnd, c, status, 0) for c, status in self.calls)
@@ -523,6 +536,13 @@ class CitadelsState(State["Citadels"]):
                 if k != KEEP and rules.destroy_price(k, wall) <= gold:
                     out.append((s, k))
         return out
+
+    def _offer_note(self, action: Action) -> Message | None:
+        """The Warlord's price to destroy a district (its cost minus one, plus one for the Great Wall's city)."""
+        if isinstance(action, DestroyDistrict):
+            price = rules.destroy_price(action.kind, bool(self.masks[action.seat] & _WALL_BIT))
+            return plural("pay {n} gold", "pay {n} gold", price)
+        return None
 
     def _destroy(self, action: DestroyDistrict) -> None:
         self.stack.pop()
