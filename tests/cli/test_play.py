@@ -258,3 +258,27 @@ def test_caprice_says_when_the_turn_passes_because_no_piece_can_move(cli: Cli) -
     lines = out.splitlines()
     passes = [i for i, line in enumerate(lines) if line.endswith(": no piece can move: the turn passes")]
     assert passes and all(" place " in lines[i - 1] for i in passes)  # each right after a placement
+
+
+def test_resume_continues_an_unfinished_game_where_it_stopped(cli: Cli, tmp_path: Path) -> None:
+    path = tmp_path / "game.jsonl"
+    first = cli(["play", "caprice", "--seed", "4", "--record", str(path)], input="1\n1\n1\nquit\ny\n\n", code=0)
+    assert "Saved the unfinished game" in first.output
+    [saved] = list(read_records(path))
+    assert not saved.returns and saved.meta["finished"] is False
+    done = len(saved.actions)
+    out = cli(["play", "--resume", str(path)], input="1\n" * 400).output
+    assert f"Resumed from {path} after {done} moves." in out and "Game over" in out
+    [finished] = list(read_records(path))  # written back in place: still one game in the file
+    assert finished.returns and finished.actions[:done] == saved.actions and finished.seed == saved.seed
+    again = cli(["play", "--resume", str(path)], code=2).output
+    assert "holds no unfinished game (1 finished)" in again
+
+
+def test_resume_refuses_options_that_the_file_decides(cli: Cli, tmp_path: Path) -> None:
+    path = tmp_path / "game.jsonl"
+    cli(["play", "caprice", "--seed", "4", "--record", str(path)], input="1\nquit\ny\n\n")
+    out = cli(["play", "--resume", str(path), "--seed", "3", "--bots", "random"], code=2).output
+    assert "--resume takes the game" in out and "--seed" in out and "--bots" in out
+    assert "holds a game of caprice, not citadels" in cli(["play", "citadels", "--resume", str(path)], code=2).output
+    assert "no such file" in cli(["play", "--resume", str(tmp_path / "none.jsonl")], code=2).output

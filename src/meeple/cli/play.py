@@ -43,7 +43,7 @@ from meeple.cli.render import Renderer, renderer_for
 from meeple.core.action import Action
 from meeple.core.errors import MeepleError
 from meeple.core.game import Game
-from meeple.core.records import GameRecord, write_records
+from meeple.core.records import GameRecord, read_records, write_records
 from meeple.core.rng import derive_seed
 from meeple.core.state import SPECTATOR, State
 from meeple.core.view import SeatView
@@ -84,6 +84,7 @@ class PlaySession:
         renderer: the game's renderer.
         record: file to save the record to, or ``None``.
         auto: play a human's decision that has a single legal move for them, and say so in the log.
+        others: the games saved before and after this one in ``record`` (a resumed game is written back in place).
     """
 
     def __init__(
@@ -96,9 +97,11 @@ class PlaySession:
         renderer: Renderer,
         record: Path | None,
         auto: bool = True,
+        others: tuple[list[GameRecord], list[GameRecord]] = ([], []),
     ) -> None:
         self.console = console
         self.auto = auto
+        self.others = others
         self.state = state
         self.humans = sorted(humans)
         self.bots = bots
@@ -106,7 +109,7 @@ class PlaySession:
         self.renderer = renderer
         self.record = record
         self.hot_seat = len(self.humans) > 1
-        self.seen: dict[int, int] = {seat: 0 for seat in self.humans}
+        self.seen: dict[int, int] = {seat: len(state.history) for seat in self.humans}
         self.last_human: int | None = None
         self.views = {seat: SeatView(state, seat) for seat in bots}
         self._last_live: tuple[int, str] | None = None
@@ -142,8 +145,9 @@ class PlaySession:
         ):
             return
         record = GameRecord.from_state(self.state, self.labels, finished=done)
+        records = [*self.others[0], record, *self.others[1]]  # a resumed game keeps its place among the file's games
         try:
-            write_records(self.record, [record])
+            write_records(self.record, records)
         except OSError as exc:  # a full disk: the game is not lost, its record goes to the screen
             problem = _("Cannot save to {file}: {error}.").format(file=self.record, error=exc.strerror or exc)
             self.console.print(
@@ -444,6 +448,14 @@ def play(
         bool,
         typer.Option("--auto/--no-auto", help="Play a decision with a single legal move for you (the log says so)."),
     ] = True,
+    resume: Annotated[
+        Path | None,
+        typer.Option(
+            "--resume",
+            help="Continue the last unfinished game saved in this file (by --record, or on quitting); it is saved "
+            "back there.",
+        ),
+    ] = None,
 ) -> None:
     """Play GAME in the terminal: human seats against bots (several humans play hot seat).
 
@@ -453,6 +465,9 @@ def play(
     """
     if server is not None or table is not None or token is not None:
         _play_online(server, table, token)
+        return
+    if resume is not None:
+        _resume(ctx, resume, game, record, auto)
         return
     if game is None:
         fail(_("give a GAME to play (see `meeple games`), or --server URL --table ID to join a server's table"))
@@ -473,6 +488,68 @@ def play(
     console = stdout_console()
     _intro(console, loaded, state, labels, human_seats)
     session = PlaySession(console, state, human_seats, bot_objects, labels, renderer_for(game), record, auto=auto)
+    code = session.run()
+    if code:
+        raise typer.Exit(code)
+
+
+def _given(ctx: typer.Context, name: str) -> bool:
+    """The option ``name`` was written on the command line (not left at its default)."""
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name != "DEFAULT"
+
+
+def _resume(ctx: typer.Context, path: Path, game: str | None, record: Path | None, auto: bool) -> None:
+    """Continue the last unfinished game of ``path``: its seats, bots and moves come from the file."""
+    given = [f"--{name}" for name in ("players", "humans", "seats", "bots", "seed", "variant") if _given(ctx, name)]
+    if given or ctx.args:
+        fail(
+            _("--resume takes the game, its seats and its moves from the file; drop {options}").format(
+                options=", ".join(given + list(ctx.args))
+            )
+        )
+    try:
+        records = list(read_records(path))
+    except FileNotFoundError:
+        fail(_("no such file: {file}").format(file=path))
+    except (OSError, MeepleError) as exc:
+        fail(exc)
+    open_games = [i for i, r in enumerate(records) if not r.returns and r.meta.get("finished") is not True]
+    if not open_games:
+        fail(_("{file} holds no unfinished game ({n} finished): nothing to resume").format(file=path, n=len(records)))
+    index = open_games[-1]
+    saved = records[index]
+    if game is not None and game != saved.game:
+        fail(_("{file} holds a game of {saved}, not {game}").format(file=path, saved=saved.game, game=game))
+    try:
+        state = saved.replay()
+    except MeepleError as exc:
+        fail(exc)
+    labels = saved.players or ["human"] + ["random"] * (state.game.num_players - 1)
+    humans = [s for s, label in enumerate(labels) if label == "human"]
+    try:
+        bots = {
+            s: make_bot(labels[s], saved.game, seed=derive_seed(state.seed, "bot", s, len(state.history)))
+            for s in range(len(labels))
+            if s not in humans
+        }
+    except MeepleError as exc:
+        fail(exc)
+    console = stdout_console()
+    _intro(console, state.game, state, labels, humans)
+    moves = len(state.history)
+    console.print(
+        escape(
+            ngettext("Resumed from {file} after {n} move.", "Resumed from {file} after {n} moves.", moves).format(
+                file=path, n=moves
+            )
+        )
+    )
+    target = record if record is not None else path
+    others = (records[:index], records[index + 1 :]) if target == path else ([], [])
+    session = PlaySession(
+        console, state, humans, bots, labels, renderer_for(saved.game), target, auto=auto, others=others
+    )
     code = session.run()
     if code:
         raise typer.Exit(code)
