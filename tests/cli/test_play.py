@@ -282,3 +282,49 @@ def test_resume_refuses_options_that_the_file_decides(cli: Cli, tmp_path: Path) 
     assert "--resume takes the game" in out and "--seed" in out and "--bots" in out
     assert "holds a game of caprice, not citadels" in cli(["play", "citadels", "--resume", str(path)], code=2).output
     assert "no such file" in cli(["play", "--resume", str(tmp_path / "none.jsonl")], code=2).output
+
+
+def test_undo_takes_back_a_move_when_nothing_was_revealed_since(cli: Cli) -> None:
+    """Caprice: placements and moves are public and nothing is drawn during play, so the last move comes back."""
+    out = cli(["play", "caprice", "--seed", "1", "--bots", "random"], input="undo\n1\nundo\n" + "1\n" * 400).output
+    assert "Undo is not possible: you have made no move to take back yet." in out
+    assert out.count("Taken back: you are at your previous decision again.") == 1
+    assert "Game over" in out
+
+
+def test_undo_never_crosses_information_revealed_since(cli: Cli) -> None:
+    """Citadels: "draw cards" shows two cards of the deck; at the choice of the one to keep, undo is refused."""
+    args = ["play", "citadels", "--seed", "2", "--bots", "random"]
+    out = cli(args, input="1\n2\nundo\n" + "1\n" * 3000).output  # pick the Assassin, draw cards, undo
+    assert "Undo is not possible: something was revealed to you since" in out
+    assert "Taken back" not in out
+    out = cli(args, input="1\n1\nundo\n" + "1\n" * 3000).output  # take 2 gold (from the bank), undo: allowed
+    assert "Taken back: you are at your previous decision again." in out
+
+
+def test_undo_checks_every_world_the_seat_cannot_tell_apart() -> None:
+    from meeple.cli.undo import revealed_since
+    from meeple.core.rng import Rng
+
+    game = meeple.load_game("citadels", players=3)
+    state, rng = game.new_initial_state(9), Rng(9)
+    while state.observation(None)["phase"] == "draft":
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randrange(len(legal))])
+    seat = state.current_player()
+    earlier = state.clone()
+    draw = next(a for a in state.legal_actions() if a.type_name == "draw_cards")
+    state.apply_action(draw)
+    assert revealed_since(earlier, state, seat)  # two cards from the deck: new to the seat
+    quiet = earlier.clone()
+    gold = next(a for a in quiet.legal_actions() if a.type_name == "take_gold")
+    quiet.apply_action(gold)
+    assert not revealed_since(earlier, quiet, seat)  # 2 gold from the bank: nothing hidden
+
+
+@pytest.mark.parametrize(("game", "shortcut"), [("caprice", "'DR A'"), ("capitol", "'bid 3 5 7'")])
+def test_help_lists_every_shortcut_of_the_game(cli: Cli, game: str, shortcut: str) -> None:
+    out = cli(["play", game, "--seed", "1", "--bots", "random"], input="help\n" + "1\n" * 3000).output
+    assert shortcut in out and "undo" in out
+    if game == "caprice":
+        assert "'A B'" in out and "'skip'" in out

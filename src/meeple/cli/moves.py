@@ -16,11 +16,12 @@ HELP_WORDS = ("help", "h", "?", "aide")
 QUIT_WORDS = ("quit", "exit", "q", "quitter")
 RULES_WORDS = ("rules", "règles", "regles")
 BOARD_WORDS = ("board", "show", "plateau")
+UNDO_WORDS = ("undo", "u", "annuler")
 
 
 @dataclass(frozen=True)
 class Command:
-    """A command typed instead of a move: ``"help"``, ``"quit"``, ``"rules"`` or ``"board"``."""
+    """A command typed instead of a move: ``"help"``, ``"quit"``, ``"rules"``, ``"board"`` or ``"undo"``."""
 
     name: str
 
@@ -79,7 +80,8 @@ def interpret(
         for t in texts:
             if t.lower() == lower:
                 return Moves((t,))
-    for words, name in ((HELP_WORDS, "help"), (QUIT_WORDS, "quit"), (RULES_WORDS, "rules"), (BOARD_WORDS, "board")):
+    commands = ((HELP_WORDS, "help"), (QUIT_WORDS, "quit"), (RULES_WORDS, "rules"), (BOARD_WORDS, "board"))
+    for words, name in (*commands, (UNDO_WORDS, "undo")):
         if lower in words:
             return Command(name)
     if text.isdigit():

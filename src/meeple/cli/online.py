@@ -19,7 +19,7 @@ from rich.markup import escape
 
 from meeple.cli.moves import Command, Moves, Problem, interpret
 from meeple.cli.render import Renderer, renderer_for
-from meeple.i18n import Message, _, current
+from meeple.i18n import Message, _, current, known
 from meeple.server.protocol import PROTOCOL_VERSION as PROTOCOL
 
 
@@ -145,8 +145,12 @@ class OnlineSession:
                     return False
                 if parsed.name == "board":
                     self.console.print(self.renderer.render(message["observation"], self.seat))
+                elif parsed.name == "undo":
+                    self.console.print(_("Undo is not available at a server's table: a move sent is played."))
                 else:
                     self.console.print(_("Type a move number, its text or a unique prefix; board; quit."))
+                    if self.renderer.shortcuts:
+                        self.console.print(escape(known(self.renderer.shortcuts)), soft_wrap=True)
                 continue
             assert isinstance(parsed, Moves)
             first, *rest = parsed.texts

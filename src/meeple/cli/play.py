@@ -40,6 +40,7 @@ from meeple.cli.common import (
 )
 from meeple.cli.moves import Command, Problem, allowed, interpret
 from meeple.cli.render import Renderer, renderer_for
+from meeple.cli.undo import undo_target
 from meeple.core.action import Action
 from meeple.core.errors import MeepleError
 from meeple.core.game import Game
@@ -113,6 +114,8 @@ class PlaySession:
         self.last_human: int | None = None
         self.views = {seat: SeatView(state, seat) for seat in bots}
         self._last_live: tuple[int, str] | None = None
+        self.decisions: dict[int, list[int]] = {}
+        """Per human seat: the history lengths at which it chose among several moves (the points undo goes back to)."""
 
     # ------------------------------------------------------------------ helpers
     def _name(self, seat: int) -> str:
@@ -204,12 +207,15 @@ class PlaySession:
                     "Type the [bold]number[/] of a move, or its text (case-insensitive; a unique beginning is "
                     "enough), in the language shown or in English.\n"
                     "[bold]help[/]: this help and the moves   [bold]board[/]: show the game again\n"
-                    "[bold]rules[/]: the rules summary         [bold]quit[/]: leave the game (asks first)"
+                    "[bold]rules[/]: the rules summary         [bold]quit[/]: leave the game (asks first)\n"
+                    "[bold]undo[/]: take back your last move, unless something was revealed to you since"
                 ),
                 title=_("Commands"),
                 expand=False,
             )
         )
+        if self.renderer.shortcuts:
+            self.console.print(escape(known(self.renderer.shortcuts)), soft_wrap=True)
         self._show_moves(texts)
 
     # ------------------------------------------------------------------ turns
@@ -292,13 +298,15 @@ class PlaySession:
                     self.console.print(f"[red]{escape(parsed.message)}[/]", soft_wrap=True)
                     continue
                 if isinstance(parsed, Command):
-                    self._command(parsed.name, seat, texts)
+                    if self._command(parsed.name, seat, texts):
+                        return  # undone: the turn starts again from the earlier position
                     continue
                 chosen = self._resolve(seat, parsed.texts)
             if isinstance(chosen, str):
                 hint = escape(allowed(len(texts)).capitalize())
                 self.console.print(f"[red]{escape(chosen)}[/] {hint}.", soft_wrap=True)
                 continue
+            self.decisions.setdefault(seat, []).append(len(state.history))
             for action in chosen:
                 text = tr(state.action_message(action, perspective=seat))
                 before = len(state.log_events)
@@ -308,7 +316,10 @@ class PlaySession:
             self.seen[seat] = len(state.history)
             return
 
-    def _command(self, name: str, seat: int, texts: Sequence[str]) -> None:
+    def _command(self, name: str, seat: int, texts: Sequence[str]) -> bool:
+        """Run a command; return True when the position changed (undo) and the turn must start again."""
+        if name == "undo":
+            return self._undo(seat, texts)
         if name == "help":
             self._show_help(texts)
         elif name == "rules":
@@ -323,6 +334,24 @@ class PlaySession:
                 self.console.print(_("Game abandoned."))
                 raise QuitGame(0)
             self._show_moves(texts)
+        return False
+
+    def _undo(self, seat: int, texts: Sequence[str]) -> bool:
+        """Go back to ``seat``'s previous decision when nothing was revealed since (:mod:`meeple.cli.undo`)."""
+        earlier, reason = undo_target(self.state, seat, self.decisions.get(seat, []), self.humans)
+        if earlier is None:
+            problem = _("Undo is not possible: {reason}.").format(reason=tr(reason) if reason else "")
+            self.console.print(f"[red]{escape(problem)}[/]", soft_wrap=True)
+            self._show_moves(texts)
+            return False
+        back = len(earlier.history)
+        self.state = earlier
+        self.views = {s: SeatView(earlier, s) for s in self.bots}
+        self.decisions[seat] = [d for d in self.decisions.get(seat, []) if d < back]
+        self.seen[seat] = back
+        self._last_live = None
+        self.console.print(f"[yellow]{escape(_('Taken back: you are at your previous decision again.'))}[/]")
+        return True
 
     def _bot_turn(self, seat: int) -> None:
         if self.console.is_terminal:  # a search takes seconds: say so (nothing is drawn in a pipe or a file)

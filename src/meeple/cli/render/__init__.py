@@ -62,12 +62,14 @@ class Renderer:
         render: draws an observation (the game's own, or :func:`render_generic`).
         parse_input: the game's input hook, or ``None``.
         generic: True when the game has no renderer module.
+        shortcuts: the English msgid listing every short form ``parse_input`` accepts (``help`` shows it), or "".
     """
 
     game: str
     render: RenderFn
     parse_input: ParseFn | None = None
     generic: bool = False
+    shortcuts: str = ""
 
 
 def _is_scalar(value: Any) -> bool:
@@ -143,7 +145,10 @@ def renderer_for(game_name: str) -> Renderer:
     if not callable(render):
         raise TypeError(f"{module_name} must define render(obs, seat) -> RenderableType")
     parse = getattr(module, "parse_input", None)
-    return Renderer(game_name, render, parse if callable(parse) else None)
+    shortcuts = getattr(module, "SHORTCUTS", "")
+    if callable(parse) and not shortcuts:
+        raise TypeError(f"{module_name} defines parse_input: list its short forms in SHORTCUTS (help shows them)")
+    return Renderer(game_name, render, parse if callable(parse) else None, shortcuts=shortcuts)
 
 
 def stack(parts: Sequence[RenderableType]) -> RenderableType:

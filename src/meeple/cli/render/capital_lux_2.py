@@ -265,6 +265,13 @@ def render(obs: CapitalLux2Observation, seat: int | None) -> RenderableType:
     return Group(*parts)
 
 
+SHORTCUTS = N_(
+    "Shortcuts: card numbers in a row ('7 12') play the matching moves in turn, e.g. both draft picks; each "
+    "number is a card's (#id)."
+)
+"""Every short form :func:`parse_input` accepts, for ``help``."""
+
+
 def parse_input(text: str, legal_texts: list[str]) -> list[str] | None:
     """Expand card ids typed as ``"7 12"`` into the matching legal texts in turn (e.g. the two draft picks).
 

@@ -265,6 +265,13 @@ def _local_names() -> dict[str, str]:  # noqa: N802 - a lookup table, built per 
     return {tr(CARD[c]).lower(): str(CARD[c]) for c in range(len(CARD))}
 
 
+SHORTCUTS = N_(
+    "Shortcuts, while you bid: 'bid 3 5 7' adds the cards of those values and seals the bid (a value two kinds "
+    "share is asked); 'bid floor4 permitC1-6' names the cards; 'bid' or 'bid stop' seals an empty bid."
+)
+"""Every short form :func:`parse_input` accepts, for ``help``."""
+
+
 def parse_input(text: str, legal_texts: list[str]) -> list[str] | None:
     """Expand ``bid 3 5 7`` or ``bid floor4 permitC1-6`` into ``bid: add ...`` texts followed by ``seal the bid``.
 

@@ -183,6 +183,14 @@ def render(obs: CapriceObservation, seat: int | None) -> RenderableType:
     return Panel(Group(*parts), title=title)
 
 
+SHORTCUTS = N_(
+    "Shortcuts: 'DR A' places DR on A; 'A B' moves the top piece of A to B; 'skip' (or '-', 'pass', 'no') "
+    "declines the move; 'DR A B C' or 'DR A skip' places and then moves or declines in one line; in the manual "
+    "order phase, a piece alone ('DR') puts that symbol next in your order."
+)
+"""Every short form :func:`parse_input` accepts, for ``help``."""
+
+
 def parse_input(text: str, legal_texts: list[str]) -> list[str] | None:
     """Expand short forms into action texts; return None when the line is not one of them.
 
