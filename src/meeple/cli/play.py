@@ -350,7 +350,8 @@ class PlaySession:
         self.decisions[seat] = [d for d in self.decisions.get(seat, []) if d < back]
         self.seen[seat] = back
         self._last_live = None
-        self.console.print(f"[yellow]{escape(_('Taken back: you are at your previous decision again.'))}[/]")
+        done = _("Taken back: you are at your previous decision again.")
+        self.console.print(f"[yellow]{escape(done)}[/]")
         return True
 
     def _bot_turn(self, seat: int) -> None:
