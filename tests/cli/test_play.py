@@ -328,3 +328,9 @@ def test_help_lists_every_shortcut_of_the_game(cli: Cli, game: str, shortcut: st
     assert shortcut in out and "undo" in out
     if game == "caprice":
         assert "'A B'" in out and "'skip'" in out
+
+
+def test_a_refused_entry_says_why(cli: Cli) -> None:
+    """At the draw of a symbol, a placement typed in short form is refused with the rule's reason."""
+    out = cli(["play", "caprice", "--seed", "1", "--no-auto"], input="DR A\n" + "1\n" * 400).output
+    assert "'place DR on A' is not a legal move. Why: now is not the time to place a piece." in out

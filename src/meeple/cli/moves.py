@@ -43,7 +43,7 @@ class Problem:
 def allowed(count: int) -> str:
     """What the prompt accepts, for a menu of ``count`` moves (in the current language)."""
     span = "1" if count == 1 else f"1-{count}"
-    return _("type a move number ({span}), the text of a move, or help / rules / board / quit").format(span=span)
+    return _("type a move number ({span}), the text of a move, or help / rules / board / undo / quit").format(span=span)
 
 
 def interpret(

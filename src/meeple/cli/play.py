@@ -60,6 +60,23 @@ def _texts_of(state: State[Any], action: Action, seat: int) -> tuple[str, str]:
     return tr(message).lower(), str(message).lower()
 
 
+def _why_not(state: State[Any], key: str, seat: int) -> str | None:
+    """Why the move whose text is ``key`` (lower-cased, any language shown) is refused now, as a sentence, or None.
+
+    The move is looked up among every action of the game (not only the legal ones); the reason is the game's
+    (``State.why_illegal``): a full tower, a marked piece, not enough gold...
+    """
+    if not key:
+        return None
+    game = state.game
+    for code in range(game.num_distinct_actions()):
+        action = game.codec.decode(code)
+        if key in _texts_of(state, action, seat):
+            reason = state.why_illegal(action)
+            return None if reason is None else _("Why: {reason}.").format(reason=tr(reason))
+    return None
+
+
 def _label(label: str) -> str:
     """Return a seat label in words: ``"human"`` is translated, a bot spec is not."""
     return _("human") if label == "human" else label
@@ -234,11 +251,14 @@ class PlaySession:
             key = wanted.strip().lower()
             found = [a for a in legal if key in _texts_of(trial, a, seat)]
             if not found:
+                reason = _why_not(trial, key, seat)
                 if i:
-                    return _("{move!r} is not a legal move after {previous!r}.").format(
+                    refused = _("{move!r} is not a legal move after {previous!r}.").format(
                         move=wanted, previous=texts[i - 1]
                     )
-                return _("{move!r} is not a legal move.").format(move=wanted)
+                else:
+                    refused = _("{move!r} is not a legal move.").format(move=wanted)
+                return refused if reason is None else f"{refused} {reason}"
             trial.apply_action(found[0])
             actions.append(found[0])
         return actions
@@ -295,7 +315,9 @@ class PlaySession:
             else:
                 parsed = interpret(line, texts, self.renderer.parse_input, english)
                 if isinstance(parsed, Problem):
-                    self.console.print(f"[red]{escape(parsed.message)}[/]", soft_wrap=True)
+                    reason = _why_not(state, line.strip().lower(), seat)
+                    shown = parsed.message if reason is None else f"{parsed.message} {reason}"
+                    self.console.print(f"[red]{escape(shown)}[/]", soft_wrap=True)
                     continue
                 if isinstance(parsed, Command):
                     if self._command(parsed.name, seat, texts):

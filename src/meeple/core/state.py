@@ -349,6 +349,16 @@ class State(ABC, Generic[G]):
 
     def _illegal_message(self, action: Action, legal: list[Action], actor: int) -> Message:
         shown = [self._message_of(a, actor, actor) for a in legal[:_MAX_LISTED]]
+        reason = self.why_illegal(action)
+        if reason is not None:
+            return M(
+                "{action} is not legal now for seat {seat}: {reason}; legal: {legal}{more}",
+                action=self._message_of(action, actor, actor),
+                seat=actor,
+                reason=reason,
+                legal=join(shown, "; "),
+                more=_more(len(legal)),
+            )
         return M(
             "{action} is not legal now for seat {seat}; legal: {legal}{more}",
             action=self._message_of(action, actor, actor),
@@ -356,6 +366,23 @@ class State(ABC, Generic[G]):
             legal=join(shown, "; "),
             more=_more(len(legal)),
         )
+
+    def why_illegal(self, action: Action) -> Message | None:
+        """Why ``action`` (one of the game's) cannot be played now, in words the seat to move may read, or None.
+
+        None when it is legal, or when the game gives no particular reason (the move list then says what is
+        allowed). The reason holds only what the seat to move may know (its own hand and gold, the board).
+        """
+        if self.is_terminal() or action in self.legal_actions():
+            return None
+        try:
+            return self._why_illegal(action)
+        except Exception:  # noqa: BLE001 - an explanation must never fail: the refusal stands without it
+            return None
+
+    def _why_illegal(self, action: Action) -> Message | None:
+        """Why a move that is not legal now is refused (games override; default: no particular reason)."""
+        return None
 
     def action_to_string(self, action: Action, perspective: int | None = None, actor: int | None = None) -> str:
         """Return the English text of an action (``str`` of :meth:`action_message`).

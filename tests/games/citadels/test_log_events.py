@@ -68,3 +68,25 @@ def test_log_events_are_the_same_in_every_world_a_seat_cannot_tell_apart() -> No
         world = state.resample_from_infostate(seat, Rng(seat))
         assert world.history_messages(seat) == state.history_messages(seat)
         assert [str(m) for _a, _s, m in world.log_events] == [str(m) for _a, _s, m in state.log_events]
+
+
+def test_a_refused_build_says_why() -> None:
+    from meeple.core.errors import IllegalActionError
+    from meeple.games.citadels.actions import BuildDistrict
+    from meeple.games.citadels.data import KINDS
+
+    state = _game_until(lambda s: any(a.type_name == "build_district" for a in s.legal_actions()))
+    seat = state.current_player()
+    costly = next(k for k, kind in enumerate(KINDS) if kind.cost > state.gold[seat])  # type: ignore[attr-defined]
+    card = next(c for c in state.deck if state.game.card_kind[c] == costly)  # type: ignore[attr-defined]
+    state.deck.remove(card)  # type: ignore[attr-defined]
+    state.hands[seat].append(card)  # type: ignore[attr-defined]
+    state.edited()
+    reason = str(state.why_illegal(BuildDistrict(costly)))
+    assert reason == f"{KINDS[costly].name} costs {KINDS[costly].cost} gold; you have {state.gold[seat]}"  # type: ignore[attr-defined]
+    try:
+        state.apply_action(BuildDistrict(costly))
+    except IllegalActionError as exc:
+        assert reason in str(exc)
+    else:
+        raise AssertionError("an unaffordable build was accepted")

@@ -34,6 +34,7 @@ from meeple.games.caprice.data import (
 from meeple.games.caprice.describe import describe
 from meeple.games.caprice.hidden import draw_seat, resample_symbols
 from meeple.games.caprice.rules import best_order, order_points, tie_break_winner
+from meeple.games.caprice.vocabulary import PIECE
 from meeple.i18n.message import M, Message
 
 if TYPE_CHECKING:
@@ -169,6 +170,31 @@ class CapriceState(State["CapriceGame"]):
             return [game.keep_action]
         remaining = self._unordered(self.player)
         return [game.order_table[t] for t in sorted(set(remaining))]
+
+    def _why_illegal(self, action: Action) -> Message | None:
+        """A placement or move refused by the rules, in words (§6-§8): full tower, empty supply, marked piece..."""
+        phase = self.phase
+        if isinstance(action, Place):
+            if phase != PLACE:
+                return M("now is not the time to place a piece")
+            space, piece = SPACE_INDEX[action.space], PIECE_INDEX[action.piece]
+            if len(self.towers[space]) >= MAX_HEIGHT:
+                return M("tower {space} is full (4 pieces)", space=action.space)
+            if not self.supply[piece]:
+                return M("no {piece} piece is left in the supply", piece=PIECE[action.piece])
+        elif isinstance(action, Move):
+            if phase != MOVE:
+                return M("now is not the time to move a piece")
+            src, dst = SPACE_INDEX[action.source], SPACE_INDEX[action.target]
+            if not self.towers[src]:
+                return M("there is no piece on {space}", space=action.source)
+            if src == self.placed:
+                return M("the piece on {space} was just placed: it cannot move this turn", space=action.source)
+            if src == self.marker:
+                return M("the top piece of {space} moved last (the red marker): it cannot move", space=action.source)
+            if len(self.towers[dst]) >= MAX_HEIGHT:
+                return M("tower {space} is full (4 pieces)", space=action.target)
+        return None
 
     def _moves(self) -> list[Action]:
         """Return the legal moves (§7): a top piece not placed this turn, not marked, onto another open space."""
