@@ -334,3 +334,13 @@ def test_a_refused_entry_says_why(cli: Cli) -> None:
     """At the draw of a symbol, a placement typed in short form is refused with the rule's reason."""
     out = cli(["play", "caprice", "--seed", "1", "--no-auto"], input="DR A\n" + "1\n" * 400).output
     assert "'place DR on A' is not a legal move. Why: now is not the time to place a piece." in out
+
+
+def test_tab_completes_the_moves_shown_and_the_commands() -> None:
+    from meeple.cli.moves import completions
+
+    moves = ["take 2 gold", "draw cards", "Take income"]
+    assert completions("ta", moves) == ["take 2 gold", "Take income"]
+    assert completions("u", moves) == ["undo"]
+    assert completions("", moves)[:2] == ["board", "draw cards"]
+    assert completions("xyz", moves) == []

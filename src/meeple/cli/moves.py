@@ -40,6 +40,16 @@ class Problem:
     message: str
 
 
+COMMAND_WORDS = (*HELP_WORDS[:1], *QUIT_WORDS[:1], *RULES_WORDS[:1], *BOARD_WORDS[:1], *UNDO_WORDS[:1])
+"""The commands offered by completion (one word each; the others are aliases)."""
+
+
+def completions(text: str, moves: Sequence[str]) -> list[str]:
+    """The move texts and command words that begin with ``text`` (case-insensitive), for Tab completion."""
+    lower = text.lower()
+    return sorted({w for w in (*moves, *COMMAND_WORDS) if w.lower().startswith(lower)}, key=str.lower)
+
+
 def allowed(count: int) -> str:
     """What the prompt accepts, for a menu of ``count`` moves (in the current language)."""
     span = "1" if count == 1 else f"1-{count}"

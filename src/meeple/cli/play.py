@@ -38,7 +38,7 @@ from meeple.cli.common import (
     stdout_console,
     variant_words,
 )
-from meeple.cli.moves import Command, Problem, allowed, interpret
+from meeple.cli.moves import Command, Problem, allowed, completions, interpret
 from meeple.cli.render import Renderer, renderer_for
 from meeple.cli.undo import undo_target
 from meeple.core.action import Action
@@ -139,6 +139,23 @@ class PlaySession:
         if not self.hot_seat and seat in self.humans:
             return _("Seat {seat} (you)").format(seat=seat)
         return seat_label(seat, self.labels)
+
+    def _line_editing(self, moves: Sequence[str]) -> None:
+        """History (up arrow) and Tab completion of the moves shown and the commands, where readline exists."""
+        if not self.console.is_terminal:
+            return
+        try:
+            import readline
+        except ImportError:  # pragma: no cover - Windows without pyreadline
+            return
+
+        def complete(text: str, index: int) -> str | None:
+            found = completions(text, moves)
+            return found[index] if index < len(found) else None
+
+        readline.set_completer(complete)
+        readline.set_completer_delims("")  # a move's whole text, spaces included
+        readline.parse_and_bind("tab: complete")
 
     def _ask(self, prompt: str) -> str:
         try:
@@ -308,6 +325,7 @@ class PlaySession:
         texts = [tr(state.offer_message(a, perspective=seat)) for a in legal]
         english = [state.action_to_string(a, perspective=seat) for a in legal]
         self._show_moves(texts)
+        self._line_editing(texts)
         while True:
             line = self._ask(_("Seat {seat}, your move").format(seat=seat))
             if line.strip().startswith("{"):
