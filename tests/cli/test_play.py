@@ -344,3 +344,13 @@ def test_tab_completes_the_moves_shown_and_the_commands() -> None:
     assert completions("u", moves) == ["undo"]
     assert completions("", moves)[:2] == ["board", "draw cards"]
     assert completions("xyz", moves) == []
+
+
+def test_the_final_table_says_the_result_in_words_and_a_solo_game_lists_rob(cli: Cli) -> None:
+    out = cli(["play", "caprice", "--seed", "3", "--bots", "random"], input="1\n" * 400).output
+    table = out.split("Final scores")[-1]
+    assert "result" in table and ("won" in table or "shared the win" in table) and "lost" in table
+    assert "return" not in table
+    solo = cli(["play", "capital_lux_2", "--players", "1", "--seed", "3"], input="1\n" * 400).output
+    rows = solo.split("Final scores")[-1].splitlines()
+    assert any("ROB" in row and ("won" in row or "lost" in row) for row in rows)

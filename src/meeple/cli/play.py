@@ -441,13 +441,16 @@ class PlaySession:
         best = max(returns)
         winners = [s for s, r in enumerate(returns) if r == best and (best > 0 or min(returns) < best)]
         table = Table(title=_("Final scores"), title_justify="left")
-        for name in (_("seat"), _("player"), _("score"), _("return"), ""):
+        for name in (_("seat"), _("player"), _("score"), _("result")):
             table.add_column(name)
         for s in range(len(scores)):
-            won = _("winner") if s in winners else ""
-            table.add_row(str(s), _label(self.labels[s]), f"{scores[s]:g}", f"{returns[s]:g}", won)
+            table.add_row(str(s), _label(self.labels[s]), f"{scores[s]:g}", _result(s, winners))
+        observation = state.observation(None)
+        solo = observation.get("solo_result")
+        rob = observation.get("rob")
+        if isinstance(solo, dict) and isinstance(rob, dict):  # ROB is not a seat, but the solo game is against it
+            table.add_row("-", str(solo["opponent"]), str(rob["score"]), _("won") if not winners else _("lost"))
         self.console.print(table)
-        solo = state.observation(None).get("solo_result")
         if isinstance(solo, dict):
             outcome = _("You win") if winners else _("{player} wins").format(player=solo["opponent"])
             line = _("{outcome}: margin {margin:+d} points, rating: {rating}").format(
@@ -458,6 +461,17 @@ class PlaySession:
         names = ", ".join(self._name(s) for s in winners) or _("nobody")
         line = ngettext("Winner: {names}", "Winners: {names}", max(1, len(winners))).format(names=names)
         self.console.print(f"[bold]{escape(line)}[/]")
+
+
+def _result(seat: int, winners: Sequence[int]) -> str:
+    """A seat's result in words: won, shared the win (with how many), or lost."""
+    if seat not in winners:
+        return _("lost")
+    if len(winners) == 1:
+        return _("won")
+    return ngettext("shared the win with {n} other", "shared the win with {n} others", len(winners) - 1).format(
+        n=len(winners) - 1
+    )
 
 
 def _human_seats(humans: int, seats: str | None, num_players: int) -> list[int]:

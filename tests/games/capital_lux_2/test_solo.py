@@ -214,22 +214,47 @@ def test_solo_returns_scores_observation_and_gold_tie_rule() -> None:
 
 
 def test_solo_rating_scale() -> None:
-    assert solo_rating(-1) == "lost"
-    assert solo_rating(0) == solo_rating(6) == "decent"
-    assert solo_rating(7) == solo_rating(12) == "good"
-    assert solo_rating(13) == solo_rating(18) == "very good"
-    assert solo_rating(19) == solo_rating(24) == "excellent"
-    assert solo_rating(25) == solo_rating(30) == "extraordinary"
-    assert solo_rating(31) == solo_rating(99) == "world class"
+    assert solo_rating(-1, False) == "lost"
+    assert solo_rating(0, True) == solo_rating(6, True) == "decent"
+    assert solo_rating(7, True) == solo_rating(12, True) == "good"
+    assert solo_rating(13, True) == solo_rating(18, True) == "very good"
+    assert solo_rating(19, True) == solo_rating(24, True) == "excellent"
+    assert solo_rating(25, True) == solo_rating(30, True) == "extraordinary"
+    assert solo_rating(31, True) == solo_rating(99, True) == "world class"
+
+
+def test_a_tie_is_rated_by_its_outcome_on_gold() -> None:
+    """One rule (issue "Comfort"): a tie won on gold is a won "decent" game, a tie lost on gold is "lost"."""
+    assert solo_rating(0, True) == "decent" and solo_rating(0, False) == "lost"
+    st = blank(1)
+    st.round = 2
+    st.city[0][BLUE] = [card(BLUE, 4)]
+    st.city[1][PINK] = [card(PINK, 4)]
+    st.capital[BLUE] = [card(BLUE, 5)]
+    st.capital[PINK] = [card(PINK, 5)]
+    st.hand[0] = []
+    finish(st)
+    from meeple.games.capital_lux_2.flow import end_round
+
+    end_round(st)
+    st.gold = [1, 1]  # equal score (11 each, gold counted) and equal gold: lost (not less gold than ROB)
+    obs = st.observation(0)
+    assert obs["rob"]["margin"] == 0 and st.returns() == [0.0]
+    assert obs["rob"]["rating"] == obs["solo_result"]["rating"] == "lost"
+    st.gold = [0, 1]
+    st.city[0][BLUE].append(card(BLUE, 2))  # equal score again, with less gold than ROB: won
+    obs = st.observation(0)
+    assert obs["rob"]["margin"] == 0 and st.returns() == [1.0]
+    assert obs["rob"]["rating"] == obs["solo_result"]["rating"] == "decent"
 
 
 def test_rating_distribution() -> None:
     from meeple.games.capital_lux_2.data import rating_distribution
 
-    out = rating_distribution([-3, 0, 8, 40, 12])
-    assert out["games"] == 5 and out["wins"] == 3 and out["mean_margin"] == 57 / 5
+    out = rating_distribution([(-3, False), (0, True), (8, True), (40, True), (12, True), (0, False)])
+    assert out["games"] == 6 and out["wins"] == 4 and out["mean_margin"] == 57 / 6
     assert out["ratings"] == {
-        "lost": 1,
+        "lost": 2,
         "decent": 1,
         "good": 2,
         "very good": 0,

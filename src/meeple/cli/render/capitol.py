@@ -129,14 +129,27 @@ def _piles(obs: CapitolObservation) -> Table:
     return table
 
 
+def auction_log_round(obs: CapitolObservation) -> int:
+    """The round of the auctions in ``auction.log``: this round's from the improvement phase on, else the last."""
+    return obs["round"] if obs["phase"] != "construction" else obs["round"] - 1
+
+
 def _auction(obs: CapitolObservation, seat: int | None) -> RenderableType:
     auction = obs["auction"]
     lines = Text()
     lots = auction["lots"]
+    lines.append(_("Lots of round {round}:").format(round=obs["round"]))
     for i, lot in enumerate(lots):
         style = "bold reverse" if auction["lot"] == i else ""
         lines.append(f" {i + 1}. {_tile(lot)} ", style=style)
     lines.append("\n")
+    if auction["lot"] is not None:
+        now = _("Now auctioned: lot {number}, {tile}").format(
+            number=auction["lot"] + 1, tile=_tile(lots[auction["lot"]])
+        )
+        lines.append(now + "\n", style="bold")
+    if auction["log"]:
+        lines.append(_("Auctions of round {round}:").format(round=auction_log_round(obs)) + "\n")
     for entry in auction["log"]:
         lines.append(f"{_tile(entry['tile'])}: ")
         if entry["bids"] is None:

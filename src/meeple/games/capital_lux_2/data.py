@@ -105,17 +105,22 @@ SOLO_RATINGS: Final[tuple[tuple[int, str], ...]] = (
 """Solo rating scale (FR "taux de réussite"): lowest margin of each band and its label; a negative margin is lost."""
 
 
-def solo_rating(margin: int) -> str:
-    """Return the rulebook's rating label of a solo margin (your score minus ROB's).
+def solo_rating(margin: int, won: bool) -> str:
+    """Return the rulebook's rating label of a solo game: "lost" unless the player beat ROB, else the margin's band.
+
+    One rule for a tie (our choice, docs/decisions.md "Solo result"): the outcome decides (``rules.solo_wins``: a
+    higher score, or an equal score with less gold than ROB), the margin then places a won game on the scale. So a
+    tie won on gold is "decent" (margin 0) and counts as a win; a tie lost on gold is "lost".
 
     Args:
-        margin: score difference; negative means lost.
+        margin: your score minus ROB's.
+        won: whether you beat ROB (``rules.solo_wins``).
 
     Returns:
         ``"lost"``, ``"decent"`` (0-6), ``"good"`` (7-12), ``"very good"`` (13-18), ``"excellent"`` (19-24),
         ``"extraordinary"`` (25-30) or ``"world class"`` (31+).
     """
-    if margin < 0:
+    if not won or margin < 0:
         return "lost"
     label = SOLO_RATINGS[0][1]
     for low, name in SOLO_RATINGS:
@@ -124,23 +129,23 @@ def solo_rating(margin: int) -> str:
     return label
 
 
-def rating_distribution(margins: list[int]) -> dict[str, Any]:
+def rating_distribution(results: list[tuple[int, bool]]) -> dict[str, Any]:
     """Summarise solo results (for ``meeple simulate capital_lux_2 --players 1``).
 
     Args:
-        margins: one score margin (player minus ROB) per game.
+        results: one ``(margin, won)`` per game: your score minus ROB's, and whether you beat ROB.
 
     Returns:
-        ``{"games", "mean_margin", "wins", "ratings": {label: count}}`` with every label of the scale, in order.
-        ``wins`` counts positive margins only (a zero margin is decided on gold, see ``rules.solo_wins``).
+        ``{"games", "mean_margin", "wins", "ratings": {label: count}}`` with every label of the scale, in order;
+        ``wins`` counts the games won (a tie won on gold included), the same games the ratings do not call "lost".
     """
     ratings = {"lost": 0} | {name: 0 for _, name in SOLO_RATINGS}
-    for m in margins:
-        ratings[solo_rating(m)] += 1
+    for margin, won in results:
+        ratings[solo_rating(margin, won)] += 1
     return {
-        "games": len(margins),
-        "mean_margin": sum(margins) / len(margins) if margins else 0.0,
-        "wins": sum(1 for m in margins if m > 0),
+        "games": len(results),
+        "mean_margin": sum(m for m, _w in results) / len(results) if results else 0.0,
+        "wins": sum(1 for _m, won in results if won),
         "ratings": ratings,
     }
 

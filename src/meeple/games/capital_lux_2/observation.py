@@ -19,7 +19,7 @@ from meeple.games.capital_lux_2.data import (
 from meeple.games.capital_lux_2.flow import LOG_BONUS, LOG_BUST, LOG_REVEAL, LOG_TIE
 from meeple.games.capital_lux_2.powers import POWERS
 from meeple.games.capital_lux_2.powers.base import TileInfo
-from meeple.games.capital_lux_2.rules import total
+from meeple.games.capital_lux_2.rules import solo_wins, total
 from meeple.games.capital_lux_2.vocabulary import CARD, COLOUR, RATING, rob_card
 from meeple.i18n.message import M, Message
 
@@ -311,6 +311,7 @@ def build_observation(st: CapitalLux2State, player: int | None) -> CapitalLux2Ob
 def _rob(st: CapitalLux2State) -> Rob:
     rob_score = st.total_score(1)
     margin = st.total_score(0) - rob_score
+    won = solo_wins(st.total_score(0), st.gold[0], rob_score, st.gold[1])  # if the game ended now
     message = _rob_move(st.rob_last)
     return {
         "hand": [card_json(c) if c >= 0 else None for c in st.rob_hand],
@@ -323,7 +324,7 @@ def _rob(st: CapitalLux2State) -> Rob:
         "gold": st.gold[1],
         "score": rob_score,
         "margin": margin,
-        "rating": solo_rating(margin),
+        "rating": solo_rating(margin, won),
         "last_move": "" if message is None else str(message),
         "last_move_message": None if message is None else message.to_json(),
     }
