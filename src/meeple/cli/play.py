@@ -622,13 +622,8 @@ def _resume(ctx: typer.Context, path: Path, game: str | None, record: Path | Non
     console = stdout_console()
     _intro(console, state.game, state, labels, humans)
     moves = len(state.history)
-    console.print(
-        escape(
-            ngettext("Resumed from {file} after {n} move.", "Resumed from {file} after {n} moves.", moves).format(
-                file=path, n=moves
-            )
-        )
-    )
+    resumed = ngettext("Resumed from {file} after {n} move.", "Resumed from {file} after {n} moves.", moves)
+    console.print(escape(resumed.format(file=path, n=moves)), soft_wrap=True)
     target = record if record is not None else path
     others = (records[:index], records[index + 1 :]) if target == path else ([], [])
     session = PlaySession(
