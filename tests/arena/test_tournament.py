@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -214,9 +215,13 @@ def test_report_files(tmp_path: Path) -> None:
     md = write_report(rep, tmp_path / "r.md").read_text()
     for text in (html, md):
         assert "ismcts:20" in text and "Win rate by lots won" in text and "Win rate by turn position" in text
-        assert "data:image/png;base64," in text and "95% CI" in text and "seat 0" in text
-    assert html.startswith("<!DOCTYPE html>") and "<table>" in html
-    assert "| bot | seat-games |" in md
+        assert "95% CI" in text and "seat 0" in text and "paired bootstrap over deals" in text
+    assert html.startswith("<!DOCTYPE html>") and "<table>" in html and "data:image/png;base64," in html
+    assert "| bot | seat-games |" in md and "base64" not in md  # forges do not show base64 images in Markdown
+    links = re.findall(r"!\[[^\]]*\]\((r-plots/[^)]+\.png)\)", md)
+    assert len(links) >= 4
+    for link in links:  # every linked image is a PNG file beside the report
+        assert (tmp_path / link).read_bytes().startswith(b"\x89PNG")
 
 
 def _replay(result: GameResult):  # type: ignore[no-untyped-def]
@@ -345,3 +350,17 @@ def test_cli_tournament_names_the_extra_before_any_game_when_openskill_is_missin
     monkeypatch.setattr(importlib.util, "find_spec", lambda name: None if name == "matplotlib" else real(name))
     res = CliRunner().invoke(app, ["tournament", "toy_auction", "--bots", "random", "--games", "2", "--players", "2"])
     assert res.exit_code == 0, res.output  # no report asked: matplotlib is not needed
+
+
+def test_the_paired_bootstrap_resamples_whole_deals() -> None:
+    from meeple.arena.ratings import paired_bootstrap
+
+    even = [(1.0, 2), (1.0, 2)] * 20  # each deal: one win in two rotations
+    low, high = paired_bootstrap(even)
+    assert low == high == 0.5  # every deal alike: no spread at all, whatever the resampling
+    mixed = [(2.0, 2), (0.0, 2)] * 20
+    low, high = paired_bootstrap(mixed)
+    assert 0.3 < low < 0.5 < high < 0.7
+    assert paired_bootstrap(mixed) == (low, high)  # reproducible
+    # deals whose rotations agree (all won or all lost) are fewer independent units: wider than Wilson's interval
+    assert low < wilson(40, 80)[0] and high > wilson(40, 80)[1]

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -150,3 +151,11 @@ def test_simulate_reports_a_record_file_that_fails_during_the_run(
     out = cli(["simulate", "toy_auction", "-n", "1", "--players", "3", "--record", str(tmp_path / "s.jsonl")], code=2)
     assert "cannot write the records to" in out.output and "No space left on device" in out.output
     assert "no game record was saved" in out.output
+
+
+def test_simulate_prints_intervals_and_says_that_seats_are_not_rotated(cli: Cli) -> None:
+    out = cli(["simulate", "caprice", "-n", "6", "--players", "2", "--bots", "heuristic,random"]).output
+    assert "95% CI" in out and "Seats are not rotated" in out and "meeple tournament" in out
+    assert re.search(r"\d+\.\d–\d+\.\d", out)
+    same = cli(["simulate", "caprice", "-n", "4", "--players", "2", "--bots", "random"]).output
+    assert "Seats are not rotated" not in same  # one bot everywhere: nothing to rotate

@@ -14,6 +14,7 @@ the two updates.
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -55,6 +56,8 @@ class RateStat:
     score_sum: float = 0.0
     length_sum: int = 0
     scores: list[float] = field(default_factory=list)
+    deals: dict[int, list[float]] = field(default_factory=dict)
+    """Per deal: ``[win credit, seat-games]`` (the unit the paired bootstrap resamples)."""
 
     @property
     def win_rate(self) -> float:
@@ -63,8 +66,32 @@ class RateStat:
 
     @property
     def interval(self) -> tuple[float, float]:
-        """95% Wilson interval of the win rate."""
-        return wilson(self.wins, self.n)
+        """95% interval of the win rate: paired bootstrap over deals (from 5 deals), else Wilson.
+
+        Tournament games come in paired deals (every rotation of the seats on the same deal), so games of one deal
+        are not independent: the bootstrap resamples whole deals (:func:`paired_bootstrap`). Computed once.
+        """
+        key = (self.n, self.wins, len(self.deals))
+        cached = self.__dict__.get("_interval")
+        if cached is None or cached[0] != key:
+            if len(self.deals) >= MIN_DEALS:
+                value = paired_bootstrap([(w, int(n)) for w, n in self.deals.values()])
+            else:
+                value = wilson(self.wins, self.n)
+            cached = (key, value)
+            self.__dict__["_interval"] = cached
+        return cached[1]
+
+    def add(self, deal: int, credit: float, score: float, length: int) -> None:
+        """Count one seat-game of ``deal``."""
+        self.n += 1
+        self.wins += credit
+        self.score_sum += score
+        self.length_sum += length
+        self.scores.append(score)
+        per_deal = self.deals.setdefault(deal, [0.0, 0.0])
+        per_deal[0] += credit
+        per_deal[1] += 1
 
     @property
     def mean_score(self) -> float:
@@ -77,18 +104,47 @@ class RateStat:
         return self.length_sum / self.n if self.n else 0.0
 
 
+MIN_DEALS = 5
+"""Deals from which intervals are paired bootstraps (fewer: Wilson intervals)."""
+BOOTSTRAP_RESAMPLES = 2000
+
+
+def paired_bootstrap(
+    per_deal: Sequence[tuple[float, int]], resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0
+) -> tuple[float, float]:
+    """95% percentile interval of a win rate, resampling whole deals with replacement (the paired design).
+
+    Args:
+        per_deal: ``(win credit, seat-games)`` of each deal.
+        resamples: bootstrap samples.
+        seed: the resampling seed (the same results give the same interval).
+
+    Returns:
+        ``(low, high)``, each in [0, 1].
+    """
+    rng = random.Random(seed)
+    k = len(per_deal)
+    if not k:
+        return 0.0, 1.0
+    rates = []
+    for _ in range(resamples):
+        wins = games = 0.0
+        for _ in range(k):
+            w, n = per_deal[rng.randrange(k)]
+            wins += w
+            games += n
+        rates.append(wins / games if games else 0.0)
+    rates.sort()
+    return rates[int(0.025 * resamples)], rates[math.ceil(0.975 * resamples) - 1]
+
+
 def bot_rates(results: Sequence[GameResult]) -> dict[str, RateStat]:
     """Return per-bot rates (every seat a bot filled counts), by first appearance."""
     out: dict[str, RateStat] = {}
     for res in results:
         credit = win_credit(res.returns)
         for seat, label in enumerate(res.labels):
-            st = out.setdefault(label, RateStat(label))
-            st.n += 1
-            st.wins += credit[seat]
-            st.score_sum += res.scores[seat]
-            st.length_sum += res.length
-            st.scores.append(res.scores[seat])
+            out.setdefault(label, RateStat(label)).add(res.deal, credit[seat], res.scores[seat], res.length)
     return out
 
 
@@ -99,12 +155,7 @@ def seat_rates(results: Sequence[GameResult]) -> list[RateStat]:
     for res in results:
         credit = win_credit(res.returns)
         for seat in range(len(res.labels)):
-            st = out[seat]
-            st.n += 1
-            st.wins += credit[seat]
-            st.score_sum += res.scores[seat]
-            st.length_sum += res.length
-            st.scores.append(res.scores[seat])
+            out[seat].add(res.deal, credit[seat], res.scores[seat], res.length)
     return out
 
 

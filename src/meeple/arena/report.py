@@ -1,6 +1,7 @@
-"""Tournament reports: rich tables for the terminal, and a self-contained HTML or Markdown file with plots.
+"""Tournament reports: rich tables for the terminal, and an HTML or Markdown file with plots (Jinja2 templates).
 
-The file embeds its matplotlib plots as base64 PNG images, so it can be mailed or attached as is. Contents: the
+The HTML page embeds its matplotlib plots as base64 PNG images, so it can be mailed or attached as is; a Markdown
+report links PNG files written beside it (forges do not display base64 images). Contents: the
 configuration; per bot the win rate with its 95% Wilson interval, mean score, openskill rating; per seat the same
 (first-player advantage); head to head; game lengths; and the game's balance questions
 (:mod:`meeple.arena.balance`).
@@ -8,14 +9,14 @@ configuration; per bot the win rate with its 95% Wilson interval, mean score, op
 
 from __future__ import annotations
 
-import base64
-import html
 import io
+from base64 import b64encode
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from jinja2 import Environment, PackageLoader, select_autoescape
 from rich.table import Table
 
 from meeple.arena.balance import (
@@ -178,24 +179,47 @@ def game_question_rows(stats: list[LabelStat]) -> tuple[list[str], list[list[str
     return head, rows
 
 
-def sections(rep: TournamentReport) -> list[tuple[str, list[str], list[list[str]]]]:
-    """Return ``(title, header, rows)`` of every table of the report, in order."""
+@dataclass(frozen=True)
+class Section:
+    """One table of the report: title, header, rows, and a note printed under it (or "")."""
+
+    title: str
+    head: list[str]
+    rows: list[list[str]]
+    note: str = ""
+
+
+def _many_labels_note(count: int) -> str:
+    """The multiple-comparisons caution under a table of many labels' win rates."""
+    return _(
+        "{n} labels compared at once: about 1 in 20 of their 95% intervals misses the true rate by chance alone, so "
+        "read a single 'above' or 'below' as a hint, not a finding (Holm-Bonferroni: the smallest of {n} p-values "
+        "must be below {alpha} to count at the 5% level)."
+    ).format(n=count, alpha=f"{0.05 / count:.4f}")
+
+
+def sections(rep: TournamentReport) -> list[Section]:
+    """Return every table of the report, in order."""
     out = [
-        (_("Bots"), *bot_rows(rep)),
-        (_("Seats (first-player advantage)"), *seat_rows(rep)),
-        (_("Head to head"), *h2h_rows(rep)),
-        (_("Game length"), *length_rows(rep)),
+        Section(_("Bots"), *bot_rows(rep)),
+        Section(_("Seats (first-player advantage)"), *seat_rows(rep)),
+        Section(_("Head to head"), *h2h_rows(rep)),
+        Section(_("Game length"), *length_rows(rep)),
     ]
     for q, stats in rep.seat_questions.items():
-        out.append((_("Win rate by {question}").format(question=q), *seat_question_rows(stats)))
+        head, rows = seat_question_rows(stats)
+        note = _many_labels_note(len(rows)) if len(rows) > 2 else ""
+        out.append(Section(_("Win rate by {question}").format(question=q), head, rows, note))
     for q, stats in rep.game_questions.items():
-        out.append((_("By {question}").format(question=q), *game_question_rows(stats)))
+        head, rows = game_question_rows(stats)
+        note = _many_labels_note(len(rows)) if len(rows) > 2 else ""
+        out.append(Section(_("By {question}").format(question=q), head, rows, note))
     if rep.values:
         rows = [
             [name, str(n), f"{mean:.2f}", f"{sd:.2f}", f"{lo:g}", f"{hi:g}"]
             for name, (n, mean, sd, lo, hi) in rep.values.items()
         ]
-        out.append((_("Values"), [_("value"), _("games"), _("mean"), _("sd"), _("min"), _("max")], rows))
+        out.append(Section(_("Values"), [_("value"), _("games"), _("mean"), _("sd"), _("min"), _("max")], rows))
     return out
 
 
@@ -209,6 +233,10 @@ def _summary_lines(rep: TournamentReport) -> list[str]:
             bots=", ".join(cfg.bots), n=rep.games, rotations=cfg.rotations, seed=cfg.seed
         ),
         _("Fair share: {share}% per seat-game; win credit splits shared wins.").format(share=_pct(rep.fair_share)),
+        _(
+            "Intervals: 95%. Bots and seats: paired bootstrap over deals (the rotations of one deal are resampled "
+            "together, as they were played); balance tables: Wilson intervals."
+        ),
     ]
     if balance_question(cfg.game):
         lines.append(_("Balance questions: {questions}").format(questions=balance_question(cfg.game)))
@@ -221,11 +249,11 @@ def _summary_lines(rep: TournamentReport) -> list[str]:
 def rich_tables(rep: TournamentReport) -> list[Table]:
     """Return the report as rich tables (one per section)."""
     tables = []
-    for title, head, rows in sections(rep):
-        table = Table(title=title, title_justify="left")
-        for i, h in enumerate(head):
+    for section in sections(rep):
+        table = Table(title=section.title, title_justify="left", caption=section.note or None, caption_justify="left")
+        for i, h in enumerate(section.head):
             table.add_column(h, justify="left" if i == 0 else "right")
-        for row in rows:
+        for row in section.rows:
             table.add_row(*row)
         tables.append(table)
     return tables
@@ -237,77 +265,101 @@ def summary_text(rep: TournamentReport) -> list[str]:
 
 
 # ---------------------------------------------------------------- plots
-def _png(fig: Any) -> str:
+@dataclass(frozen=True)
+class Plot:
+    """One plot: caption, file-name stem and PNG bytes."""
+
+    caption: str
+    name: str
+    png: bytes
+
+    @property
+    def base64(self) -> str:
+        """The PNG as base64 (for the self-contained HTML page)."""
+        return b64encode(self.png).decode("ascii")
+
+
+def _png(fig: Any) -> bytes:
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=90, bbox_inches="tight")
-    return base64.b64encode(buf.getvalue()).decode("ascii")
+    fig.savefig(buf, format="png", dpi=100, bbox_inches="tight")
+    return buf.getvalue()
 
 
-def _bar_ci(title: str, names: list[str], stats: list[tuple[float, int]], fair: float | None) -> str:
+def _bar_ci(
+    title: str, names: list[str], rates: list[float], cis: list[tuple[float, float]], fair: float | None
+) -> bytes:
+    """A bar per name with its interval; the fair-share line's legend sits outside the axes (it hides no bar)."""
     from matplotlib.figure import Figure
 
-    fig = Figure(figsize=(max(4.0, 0.6 * len(names) + 2), 3.2))
+    fig = Figure(figsize=(max(6.4, 0.7 * len(names) + 3), 4.4))
     ax = fig.subplots()
-    rates = [w / n if n else 0.0 for w, n in stats]
-    cis = [wilson(w, n) for w, n in stats]
     err = [
         [max(0.0, r - lo) for r, (lo, _hi) in zip(rates, cis, strict=True)],
         [max(0.0, hi - r) for r, (_lo, hi) in zip(rates, cis, strict=True)],
     ]
-    ax.bar(range(len(names)), rates, yerr=err, capsize=3, color="#4c72b0")
+    ax.bar(range(len(names)), rates, yerr=err, capsize=4, color="#4c72b0", label=_("win rate, 95% interval"))
     if fair is not None:
         ax.axhline(fair, color="#c44e52", linestyle="--", linewidth=1, label=_("fair share"))
-        ax.legend(loc="upper right", fontsize=8)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=9, frameon=False)
     ax.set_xticks(range(len(names)))
     ax.set_xticklabels(
-        names, rotation=45 if len(names) > 4 else 0, ha="right" if len(names) > 4 else "center", fontsize=8
+        names, rotation=45 if len(names) > 4 else 0, ha="right" if len(names) > 4 else "center", fontsize=9
     )
+    ax.set_ylim(0, min(1.0, max([hi for _lo, hi in cis] + [fair or 0.0]) * 1.15 + 0.02))
     ax.set_ylabel(_("win rate"))
-    ax.set_title(title, fontsize=10)
+    ax.set_title(title, fontsize=11)
     return _png(fig)
 
 
-def plots(rep: TournamentReport) -> list[tuple[str, str]]:
-    """Return ``(caption, base64 PNG)`` of every plot of the report."""
+def _rate_plot(title: str, stats: Sequence[RateStat], fair: float | None) -> bytes:
+    return _bar_ci(title, [s.name for s in stats], [s.win_rate for s in stats], [s.interval for s in stats], fair)
+
+
+def plots(rep: TournamentReport) -> list[Plot]:
+    """Return every plot of the report."""
     from matplotlib.figure import Figure
 
     out = []
+    bots = [rep.bots[b] for b in rep.bots]
+    out.append(
+        Plot(
+            _("Win rate per bot (95% paired-bootstrap interval)"),
+            "bots",
+            _rate_plot(_("win rate per bot"), bots, rep.fair_share),
+        )
+    )
+    out.append(
+        Plot(
+            _("Win rate per seat (95% paired-bootstrap interval)"),
+            "seats",
+            _rate_plot(_("win rate per seat"), rep.seats, rep.fair_share),
+        )
+    )
     names = list(rep.bots)
-    out.append(
-        (
-            _("Win rate per bot (95% Wilson interval)"),
-            _bar_ci(_("win rate per bot"), names, [(rep.bots[b].wins, rep.bots[b].n) for b in names], rep.fair_share),
-        )
-    )
-    out.append(
-        (
-            _("Win rate per seat (95% Wilson interval)"),
-            _bar_ci(
-                _("win rate per seat"), [s.name for s in rep.seats], [(s.wins, s.n) for s in rep.seats], rep.fair_share
-            ),
-        )
-    )
-    fig = Figure(figsize=(max(4.0, 0.8 * len(names) + 2), 3.2))
+    fig = Figure(figsize=(max(6.4, 0.9 * len(names) + 3), 4.4))
     ax = fig.subplots()
     ax.boxplot([rep.bots[b].scores for b in names], tick_labels=names)
     ax.set_ylabel(_("final score"))
-    ax.set_title(_("scores per bot"), fontsize=10)
-    out.append((_("Final scores per bot"), _png(fig)))
-    fig = Figure(figsize=(5, 3))
+    ax.set_title(_("scores per bot"), fontsize=11)
+    out.append(Plot(_("Final scores per bot"), "scores", _png(fig)))
+    fig = Figure(figsize=(6.4, 4.0))
     ax = fig.subplots()
     ax.hist(rep.lengths, bins=min(30, max(5, len(set(rep.lengths)))), color="#55a868")
     ax.set_xlabel(_("decisions per game"))
-    ax.set_title(_("game length"), fontsize=10)
-    out.append((_("Game length"), _png(fig)))
-    for q, stats in rep.seat_questions.items():
+    ax.set_title(_("game length"), fontsize=11)
+    out.append(Plot(_("Game length"), "length", _png(fig)))
+    for i, (q, stats) in enumerate(rep.seat_questions.items()):
         shown = stats[:MAX_LABELS]
+        rates = [s.wins / s.n if s.n else 0.0 for s in shown]
         out.append(
-            (
+            Plot(
                 _("Win rate by {question}").format(question=q),
+                f"question-{i + 1}",
                 _bar_ci(
                     _("win rate by {question}").format(question=q),
                     [s.label for s in shown],
-                    [(s.wins, s.n) for s in shown],
+                    rates,
+                    [wilson(s.wins, s.n) for s in shown],
                     rep.fair_share,
                 ),
             )
@@ -316,63 +368,68 @@ def plots(rep: TournamentReport) -> list[tuple[str, str]]:
 
 
 # ---------------------------------------------------------------- files
-def _html_table(head: list[str], rows: list[list[str]]) -> str:
-    th = "".join(f"<th>{html.escape(h)}</th>" for h in head)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows)
-    return f"<table><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>"
+_TEMPLATES = Environment(
+    loader=PackageLoader("meeple.arena", "templates"),
+    autoescape=select_autoescape(enabled_extensions=("html",), default_for_string=False, default=False),
+    trim_blocks=True,
+    lstrip_blocks=True,
+)
+
+
+def _md_cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+_TEMPLATES.filters["md_cell"] = _md_cell
+
+
+def _context(rep: TournamentReport) -> dict[str, Any]:
+    return {
+        "_": _,
+        "title": _("Tournament: {game}").format(game=rep.config.game),
+        "page_title": _("meeple tournament: {game}").format(game=rep.config.game),
+        "summary": _summary_lines(rep),
+        "sections": sections(rep),
+        "plots_title": _("Plots"),
+    }
 
 
 def to_html(rep: TournamentReport) -> str:
     """Return the report as one self-contained HTML page (plots embedded as base64 PNGs)."""
-    page_title = _("meeple tournament: {game}").format(game=rep.config.game)
-    heading = _("Tournament: {game}").format(game=rep.config.game)
-    parts = [
-        "<!DOCTYPE html><html><head><meta charset='utf-8'>",
-        f"<title>{html.escape(page_title)}</title><style>",
-        "body{font-family:sans-serif;max-width:1100px;margin:2em auto;}table{border-collapse:collapse;margin:1em 0;}",
-        "td,th{border:1px solid #ccc;padding:3px 8px;text-align:right;}td:first-child,th:first-child{text-align:left}",
-        "th{background:#f0f0f0}</style></head><body>",
-        f"<h1>{html.escape(heading)}</h1>",
-        "".join(f"<p>{html.escape(line)}</p>" for line in _summary_lines(rep)),
-    ]
-    for title, head, rows in sections(rep):
-        parts.append(f"<h2>{html.escape(title)}</h2>{_html_table(head, rows)}")
-    plots_title = _("Plots")
-    parts.append(f"<h2>{html.escape(plots_title)}</h2>")
-    for caption, png in plots(rep):
-        parts.append(
-            f"<figure><img alt='{html.escape(caption)}' src='data:image/png;base64,{png}'>"
-            f"<figcaption>{html.escape(caption)}</figcaption></figure>"
-        )
-    parts.append("</body></html>")
-    return "\n".join(parts)
+    return _TEMPLATES.get_template("report.html").render(**_context(rep), plots=plots(rep))
 
 
-def _md_table(head: list[str], rows: list[list[str]]) -> str:
-    def esc(c: str) -> str:
-        return c.replace("|", "\\|")
+def to_markdown(rep: TournamentReport, images: Path | None = None, link: str = "") -> str:
+    """Return the report as Markdown; with ``images``, write its plots there as PNG files and link them.
 
-    lines = ["| " + " | ".join(esc(h) for h in head) + " |", "|" + "---|" * len(head)]
-    lines += ["| " + " | ".join(esc(c) for c in row) + " |" for row in rows]
-    return "\n".join(lines)
+    Common forges do not show base64 images in Markdown, so the plots are files beside the report
+    (:func:`write_report` puts them in ``<report name>-plots/``); without ``images`` the Markdown has no plots.
 
-
-def to_markdown(rep: TournamentReport) -> str:
-    """Return the report as Markdown (plots embedded as base64 PNG data URIs)."""
-    title = _("Tournament: {game}").format(game=rep.config.game)
-    parts = [f"# {title}", "", *(f"- {line}" for line in _summary_lines(rep)), ""]
-    for title, head, rows in sections(rep):
-        parts += [f"## {title}", "", _md_table(head, rows), ""]
-    plots_title = _("Plots")
-    parts += [f"## {plots_title}", ""]
-    for caption, png in plots(rep):
-        parts += [f"![{caption}](data:image/png;base64,{png})", ""]
-    return "\n".join(parts)
+    Args:
+        rep: the report.
+        images: the folder to write the PNG files to (created), or None.
+        link: the folder's path as the Markdown links it (relative to the report).
+    """
+    shown: list[tuple[str, str]] = []
+    if images is not None:
+        images.mkdir(parents=True, exist_ok=True)
+        for k, plot in enumerate(plots(rep), 1):
+            name = f"{k:02d}-{plot.name}.png"
+            (images / name).write_bytes(plot.png)
+            shown.append((plot.caption, f"{link}/{name}" if link else name))
+    return _TEMPLATES.get_template("report.md").render(**_context(rep), images=shown)
 
 
 def write_report(rep: TournamentReport, path: str | Path) -> Path:
-    """Write the report to ``path``: HTML for ``.html``/``.htm``, Markdown otherwise; return the path."""
+    """Write the report to ``path``: HTML for ``.html``/``.htm`` (self-contained), Markdown otherwise.
+
+    A Markdown report's plots are PNG files in ``<stem>-plots/`` beside it, linked from the report.
+    """
     path = Path(path)
-    text = to_html(rep) if path.suffix.lower() in (".html", ".htm") else to_markdown(rep)
+    if path.suffix.lower() in (".html", ".htm"):
+        text = to_html(rep)
+    else:
+        folder = path.with_name(f"{path.stem}-plots")
+        text = to_markdown(rep, folder, folder.name)
     path.write_text(text, encoding="utf-8")
     return path

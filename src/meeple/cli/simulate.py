@@ -14,6 +14,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from meeple.arena.ratings import wilson
 from meeple.arena.simulate import GameOutcome, SimulationSummary, run_games, summarize
 from meeple.cli.common import (
     GAME_OPTIONS,
@@ -36,7 +37,7 @@ from meeple.i18n import _, known, ngettext, tr
 def summary_table(summary: SimulationSummary) -> Table:
     """Return the per-seat and per-bot table of a :class:`SimulationSummary`."""
     table = Table(title=ngettext("{n} game", "{n} games", summary.games).format(n=summary.games), title_justify="left")
-    columns = ("", _("bot"), _("games"), _("wins"), _("shared"), _("win %"), _("mean score"))
+    columns = ("", _("bot"), _("games"), _("wins"), _("shared"), _("win %"), _("95% CI"), _("mean score"))
     for i, name in enumerate(columns):
         table.add_column(name, justify="left" if i < 2 else "right")
     rows = [(_("seat {seat}").format(seat=s), summary.labels[s], st) for s, st in enumerate(summary.seats)]
@@ -49,6 +50,7 @@ def summary_table(summary: SimulationSummary) -> Table:
             str(st.wins),
             str(st.shared_wins),
             f"{100 * st.win_rate:.1f}",
+            "{:.1f}–{:.1f}".format(*(100 * x for x in wilson(st.wins, st.games))),
             f"{st.mean_score:.2f}",
             end_section=i == len(summary.seats) - 1,
         )
@@ -88,6 +90,15 @@ def margin_summary(margins: list[int]) -> str:
 def print_summary(console: Console, summary: SimulationSummary) -> None:
     """Print the summary table, then ties, mean lengths and speed (speed on its own last line)."""
     console.print(summary_table(summary))
+    if len(summary.seats) > 1 and len(set(summary.labels)) > 1:
+        console.print(
+            _(
+                "Seats are not rotated: each seat keeps its bot in every game (the seat advantage is in the bot "
+                "rows). `meeple tournament` rotates seats on paired deals. Intervals: 95% Wilson, a win counted "
+                "whole (shared wins included)."
+            ),
+            soft_wrap=True,
+        )
     if summary.solo_margins:
         outcome = _("Shared wins (ties): {ties} games; lost to the game-run opponent: {lost} games")
     else:
