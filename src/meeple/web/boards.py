@@ -60,6 +60,7 @@ CONTROLS: dict[str, tuple[str, ...]] = {
         "take_income",
         "exchange_cards",
         "confirm_exchange",
+        "cancel_exchange",
         "use_smithy",
         "end_turn",
         "decline_destroy",

@@ -68,14 +68,27 @@ def test_magician_exchanges_k_cards_under_the_deck_then_draws_k() -> None:
     top3 = s.deck[-2:]
     hand = list(s.hands[0])
     play(s, "exchange cards with the deck")
-    assert texts(s) == ["select Temple for the exchange", "select Harbor for the exchange"]
+    cancel = "cancel the exchange (choose your power again)"
+    assert texts(s) == ["select Temple for the exchange", "select Harbor for the exchange", cancel]
     play(s, "select Temple for the exchange", "select Temple for the exchange")
-    assert texts(s) == ["select Harbor for the exchange", "confirm the exchange"]
+    assert texts(s) == ["select Harbor for the exchange", "confirm the exchange", cancel]
     play(s, "confirm the exchange")
     temples = [c for c in hand if s.game.card_kind[c] == kind("temple")]
     assert set(s.deck[:2]) == set(temples)  # under the deck
     assert sorted(s.hands[0]) == sorted([c for c in hand if c not in temples] + top3)
     assert "exchange cards with the deck" not in texts(s)
+
+
+def test_the_magicians_exchange_can_be_cancelled_before_it_is_confirmed() -> None:
+    """Issue "Comfort": cancelling leaves the hand as it was and the power unused; he may then swap hands, but not
+    start another exchange this turn (so a turn cannot loop on exchange and cancel)."""
+    s = position(chars={0: [3]}, hands={0: ["temple", "temple", "port"]}, start=3)
+    hand, deck = sorted(s.hands[0]), list(s.deck)
+    play(s, "exchange cards with the deck", "select Temple for the exchange")
+    play(s, "cancel the exchange (choose your power again)")
+    assert sorted(s.hands[0]) == hand and s.deck == deck
+    assert "exchange cards with the deck" not in texts(s)
+    assert any(t.startswith("swap hands with seat") for t in texts(s))
 
 
 def test_king_takes_the_crown_when_revealed() -> None:

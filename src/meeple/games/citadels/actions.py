@@ -96,6 +96,14 @@ class ConfirmExchange(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class CancelExchange(Action):
+    """Magician's exchange: cancel it before confirming; the hand is unchanged and the power unused.
+
+    He may still swap hands, not start another exchange this turn. [our choice] docs/decisions.md "Magician".
+    """
+
+
+@dataclass(frozen=True, slots=True)
 class DiscardForGold(Action):
     """Laboratory: discard a hand card of this kind (under the deck) for 1 gold."""
 
@@ -156,5 +164,6 @@ ACTION_TYPES: tuple[type[Action], ...] = (
     DeclineDestroy,
     RecoverDistrict,
     DeclineRecover,
+    CancelExchange,
 )
-"""Every action class, in codec order."""
+"""Every action class, in codec order (a new class goes last: the codes of the others never change)."""

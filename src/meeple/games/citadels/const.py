@@ -23,6 +23,8 @@ F_INCOME = 2
 F_POWER = 4
 F_LAB = 8
 F_SMITHY = 16
+F_CANCELLED = 32
+"""The Magician cancelled an exchange this turn: he may still swap hands, not start another exchange."""
 
 # pending decisions: the kinds of the core ``Decision`` records on the state's stack (their data in parentheses)
 D_KEEP = "keep_card"

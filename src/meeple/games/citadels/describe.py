@@ -13,6 +13,7 @@ from meeple.core import Action
 from meeple.games.citadels.actions import (
     Assassinate,
     BuildDistrict,
+    CancelExchange,
     ConfirmExchange,
     DeclineDestroy,
     DeclineRecover,
@@ -41,6 +42,7 @@ _FIXED: dict[type[Action], Message] = {
     TakeIncome: M("take income"),
     ExchangeCards: M("exchange cards with the deck"),
     ConfirmExchange: M("confirm the exchange"),
+    CancelExchange: M("cancel the exchange (choose your power again)"),
     UseSmithy: M("use the Smithy: pay 3 gold, draw 3 cards"),
     EndTurn: M("end the turn"),
     DeclineDestroy: M("destroy nothing"),

@@ -16,6 +16,7 @@ from meeple.games.citadels.actions import (
     ACTION_TYPES,
     Assassinate,
     BuildDistrict,
+    CancelExchange,
     ConfirmExchange,
     DeclineDestroy,
     DeclineRecover,
@@ -148,6 +149,8 @@ class Citadels(Game[CitadelsParams]):
         every += [*self.a_swap, self.a_exchange, *self.a_select, self.a_confirm, *self.a_lab, self.a_smithy]
         every += [self.a_end, *(a for row in self.a_destroy for a in row), self.a_decline_destroy]
         every += [self.a_recover, self.a_decline_recover]
+        self.a_cancel: Action = CancelExchange()
+        every += [self.a_cancel]  # added later: last, so that every earlier code keeps its meaning
         return ActionCodec(ACTION_TYPES, every)
 
     def _observation_layout(self) -> TensorLayout:

@@ -14,6 +14,7 @@ from meeple.games.citadels.const import (
     D_EXCHANGE,
     D_KEEP,
     F_ACTION,
+    F_CANCELLED,
     F_INCOME,
     F_LAB,
     F_POWER,
@@ -60,7 +61,7 @@ def turn_actions(state: CitadelsState) -> list[Action]:
         elif char == MAGICIAN:
             swap = g.a_swap
             out.extend(swap[s] for s in range(g.num_players) if s != seat)
-            if hand:
+            if hand and not flags & F_CANCELLED:
                 out.append(g.a_exchange)
     if mask & LAB_BIT and not flags & F_LAB and hand:
         lab = g.a_lab
@@ -92,6 +93,7 @@ def decision_actions(state: CitadelsState, top: Decision) -> list[Action]:
         out: list[Action] = [select[k] for k in sorted(counts)]
         if selected:
             out.append(g.a_confirm)
+        out.append(g.a_cancel)
         return out
     if kind == D_DESTROY:
         destroy = g.a_destroy

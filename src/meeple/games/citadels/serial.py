@@ -144,7 +144,7 @@ def check_consistency(state: CitadelsState) -> None:
     expect_int(state.turn_seat, "body.turn_seat", -1, n - 1)
     expect_int(state.killed, "body.killed", 0, 8)
     expect_int(state.robbed, "body.robbed", 0, 8)
-    expect_int(state.flags, "body.flags", 0, 31)
+    expect_int(state.flags, "body.flags", 0, 63)
     expect_int(state.builds, "body.builds", 0, 3)
     expect_int(state.first_complete, "body.first_complete", -1, n - 1)
     expect_ints(state.built_round, "body.built_round", -1, state.round)

@@ -26,6 +26,7 @@ from meeple.games.citadels import rules
 from meeple.games.citadels.actions import (
     Assassinate,
     BuildDistrict,
+    CancelExchange,
     ConfirmExchange,
     DeclineDestroy,
     DeclineRecover,
@@ -83,6 +84,7 @@ from meeple.games.citadels.const import (
     D_KEEP,
     DRAFT,
     F_ACTION,
+    F_CANCELLED,
     F_INCOME,
     F_LAB,
     F_POWER,
@@ -195,6 +197,9 @@ class CitadelsState(State["Citadels"]):
                 self._select(action)
             case ConfirmExchange():
                 self._confirm()
+            case CancelExchange():
+                self.stack.pop()  # nothing was moved: the selection only lived in the decision
+                self.flags = (self.flags & ~F_POWER) | F_CANCELLED
             case DiscardForGold():
                 self._lab(action)
             case UseSmithy():
