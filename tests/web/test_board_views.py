@@ -96,3 +96,14 @@ def test_every_legal_move_is_on_the_board_itself_not_only_in_the_list(name: str,
                     missing.setdefault(action.type_name, set()).add(state.action_to_string(action, seat))
             state.apply_action(legal[rng.randrange(len(legal))])
     assert not missing, missing
+
+
+@pytest.mark.parametrize(("lang", "words"), [("en", ("C1 blue", "C2 pink", "C3 mauve")), ("fr", ("C2 rose",))])
+def test_capitol_zones_carry_their_colour_word_and_the_rulebooks_legend(lang: str, words: tuple[str, ...]) -> None:
+    """Issue "Comfort": the zone colour labels match the rulebooks' colours (capitol.md §1; docs/decisions.md)."""
+    html = _html(load_game("capitol", players=2).new_initial_state(1), 0, lang)
+    for word in words:
+        assert word in html
+    legend = html.split('class="colour-legend"')[1].split("</details>")[0]
+    assert legend.count("<li>") == 3
+    assert ("C1 blue, C2 white, C3 red" if lang == "en" else "C1 bleu, C2 blanc, C3 rouge") in legend

@@ -132,14 +132,23 @@ def board_context(game: str, view: dict[str, Any], seat: int | None, reader: Tra
         context["tile"] = {t: reader.message(p.label_message) for t, p in POWERS.items()}
         context["effect"] = {t: reader.gettext(p.effect) for t, p in POWERS.items()}
     elif game == "capitol":
-        from meeple.games.capitol.data import CARD_REP, ROOF_NAMES, TILE_NAMES
-        from meeple.games.capitol.vocabulary import CARD, CARD_TYPE_NAME, ROOF_NAME, TILE_NAME
+        from meeple.games.capitol.data import CARD_REP, COLOURS, ROOF_NAMES, TILE_NAMES
+        from meeple.games.capitol.vocabulary import (
+            CARD,
+            CARD_TYPE_NAME,
+            ROOF_NAME,
+            TILE_NAME,
+            colour_legend,
+            colour_word,
+        )
 
         context["card"] = [reader.message(m) for m in CARD]
         context["rep"] = CARD_REP  # actions name a card by the first id of its kind: identical cards are one move
         context["card_type"] = [reader.message(m) for m in CARD_TYPE_NAME]
         context["tile_name"] = {name: reader.message(TILE_NAME[i]) for i, name in enumerate(TILE_NAMES)}
         context["roof_name"] = {name: reader.message(ROOF_NAME[i]) for i, name in enumerate(ROOF_NAMES)}
+        context["colour_word"] = {c: reader.message(colour_word(c)) for c in COLOURS}
+        context["colour_legend"] = colour_legend(reader.message)
     elif game == "caprice":
         from meeple.games.caprice.vocabulary import PIECE
 

@@ -71,3 +71,35 @@ def test_a_value_shared_by_two_kinds_is_not_guessed() -> None:
     assert sorted(parse_input("bid 4 4", legal) or []) == ["bid: add floor4", "bid: add roof4", "seal the bid"]
     assert parse_input("bid 6", legal) == ["bid: add floor6", "seal the bid"]
     assert parse_input("bid roof4", legal) == ["bid: add roof4", "seal the bid"]
+
+
+def test_zone_colours_are_named_as_each_rulebook_names_them() -> None:
+    """Issue "Comfort": a zone shows its group and the French board's word; the legend gives each rulebook's names,
+    with the Italian rulebook's blue and white in different groups and its red a zone colour (capitol.md §1)."""
+    text = show(fresh(2).observation(0), 0)
+    zone_rows = [line for line in text.splitlines() if line.lstrip("│ ").startswith("Z")]
+    assert len(zone_rows) == 9
+    assert {word for row in zone_rows for word in ("C1 blue", "C2 pink", "C3 mauve") if word in row} == {
+        "C1 blue",
+        "C2 pink",
+        "C3 mauve",
+    }
+    assert "French rulebook, board: C1 blue, C2 pink, C3 mauve" in text
+    assert "Italian rulebook, board: C1 blue, C2 white, C3 red" in text
+    assert "French rulebook, permit cards: C1 black, C2 white, C3 red" in text
+
+
+def test_zone_colours_in_french() -> None:
+    from meeple.i18n.translator import language
+
+    with language("fr"):
+        text = show(fresh(2).observation(0), 0)
+    assert "C2 rose" in text and "règle italienne, plateau : C1 bleu, C2 blanc, C3 rouge" in text
+
+
+def test_tile_counts_agree_in_number() -> None:
+    """Issue "Comfort": "1 amphitheatre", not "1 amphitheatres"."""
+    obs = fresh(2).observation(0)
+    obs["tiles_supply"] |= {"fountain": 1, "amphitheatre": 1, "temple": 0}
+    head = " ".join(show(obs, 0).split("Board")[0].split())
+    assert "tiles left: 1 fountain, 1 amphitheatre, 0 temples" in head

@@ -14,9 +14,9 @@ from rich.text import Text
 
 from meeple.cli.render import InputProblem
 from meeple.games.capitol.const import PHASE_NAMES
-from meeple.games.capitol.data import CARD_BY_NAME, CARD_TYPES, CARD_VALUE, COLOUR_ALIASES, TILE_NAMES
+from meeple.games.capitol.data import CARD_BY_NAME, CARD_TYPES, CARD_VALUE, TILE_NAMES
 from meeple.games.capitol.observation import CapitolObservation, Pending
-from meeple.games.capitol.vocabulary import CARD, CARD_TYPE_NAME, TILE_NAME
+from meeple.games.capitol.vocabulary import CARD, CARD_TYPE_NAME, TILE_NAME, colour_legend, colour_word
 from meeple.i18n import N_, _, known, ngettext, tr
 
 _SEAT_STYLE = ("green", "red", "blue", "yellow")
@@ -29,8 +29,6 @@ def _seat(s: int) -> Text:
 
 _PHASES = (N_("construction"), N_("improvement"), N_("end"), N_("over"))
 """The observation's ``phase`` in words, in :data:`PHASE_NAMES` order."""
-_COLOUR_ALIAS_WORDS = {"blue": N_("blue"), "white": N_("white"), "pink": N_("pink"), "black": N_("black")}
-_COLOUR_ALIAS_WORDS |= {"mauve": N_("mauve"), "red": N_("red")}
 
 
 def _phase(name: str) -> str:
@@ -55,12 +53,14 @@ def _cards(ids: list[int]) -> str:
 
 
 def _zones(obs: CapitolObservation) -> Table:
-    aliases = ", ".join(
-        f"{c} = {'/'.join(known(_COLOUR_ALIAS_WORDS[w]) for w in a)}" for c, a in COLOUR_ALIASES.items()
-    )
+    legend = "\n".join(colour_legend(tr))
     table = Table(
-        title=_("Board ({aliases})").format(aliases=aliases),
-        caption=_("roof: R round, T triangular; free: free/total small spaces; fountains: printed+tiles"),
+        title=_("Board"),
+        caption=_("roof: R round, T triangular; free: free/total small spaces; fountains: printed+tiles")
+        + "\n"
+        + _("Colour groups (the rulebooks name them differently; only the group matters):")
+        + "\n"
+        + legend,
         expand=False,
     )
     columns = (_("zone"), _("colour"), _("roof"), _("free"), _("fountains"), _("large"), _("buildings (P:h)"))
@@ -80,7 +80,7 @@ def _zones(obs: CapitolObservation) -> Table:
         fountains = f"{z['printed_fountains']}+{z['fountain_tiles']}"
         table.add_row(
             z["name"],
-            Text(colour, style=_COLOUR_STYLE.get(colour, "")),
+            Text(f"{colour} {tr(colour_word(colour))}", style=_COLOUR_STYLE.get(colour, "")),
             {"round": "R", "triangular": "T"}.get(z["roof"], "-"),
             f"{z['free']}/{z['small_spaces']}",
             fountains,
@@ -236,18 +236,22 @@ def _scoring(obs: CapitolObservation) -> Table | None:
 def render(obs: CapitolObservation, seat: int | None) -> RenderableType:
     """Draw a Capitol observation for ``seat`` (None = public view)."""
     supply = obs["tiles_supply"]
+    tiles = ", ".join(
+        (
+            ngettext("{n} fountain", "{n} fountains", supply["fountain"]).format(n=supply["fountain"]),
+            ngettext("{n} amphitheatre", "{n} amphitheatres", supply["amphitheatre"]).format(n=supply["amphitheatre"]),
+            ngettext("{n} temple", "{n} temples", supply["temple"]).format(n=supply["temple"]),
+        )
+    )
     head = Text(
         _(
-            "Capitol - round {round}/4, {phase} phase; Consul P{consul}; floors left {floors}; tiles left: "
-            "{fountains} fountains, {amphitheatres} amphitheatres, {temples} temples"
+            "Capitol - round {round}/4, {phase} phase; Consul P{consul}; floors left {floors}; tiles left: {tiles}"
         ).format(
             round=obs["round"],
             phase=_phase(obs["phase"]),
             consul=obs["consul"],
             floors=obs["floor_supply"],
-            fountains=supply["fountain"],
-            amphitheatres=supply["amphitheatre"],
-            temples=supply["temple"],
+            tiles=tiles,
         ),
         style="bold",
     )

@@ -24,12 +24,20 @@ STOP_BASE: Final = 62
 
 COLOURS: Final = ("C1", "C2", "C3")
 """Neutral colour ids of zones and permits (capitol.md §1: the naming schemes of the sources disagree)."""
-COLOUR_ALIASES: Final[dict[str, tuple[str, ...]]] = {
-    "C1": ("blue", "white"),
-    "C2": ("pink", "black"),
-    "C3": ("mauve", "red"),
+COLOUR_NAMES: Final[dict[str, tuple[str, str, str]]] = {
+    "fr_board": ("blue", "pink", "mauve"),
+    "it_board": ("blue", "white", "red"),
+    "fr_permits": ("black", "white", "red"),
 }
-"""Display aliases only (board colour as described by FR, permit colour as printed per FR's component list)."""
+"""Display names of the colour groups C1, C2, C3 in each source (display only: the rules know C1-C3).
+
+FR's rules text names the zones "trois bleues, trois roses et trois mauves" and its component list the permit decks
+"8 blanc, 8 noir, 8 rouge"; IT names the zones blue, white and red (capitol.md §1 "Colours: what is known"). No
+source links the schemes; [our choice] docs/decisions.md "Capitol colour names": a name two sources share is one
+group (blue: FR and IT; white and red: IT and FR's permits), so blue and white are different groups, as in IT.
+"""
+COLOUR_SOURCES: Final = ("fr_board", "it_board", "fr_permits")
+"""The order in which the legends list the sources; the first one labels a zone."""
 
 NO_ROOF: Final = 0
 ROUND: Final = 1

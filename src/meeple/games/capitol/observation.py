@@ -275,8 +275,9 @@ Build Rome's districts: win floor majorities in the nine zones over four rounds.
 face-up draw piles (roof 1-7 x2, floor 1-8 x3, permits C1/C2/C3 x 1-8), each with its own discard pile. Each player
 starts with four completed off-board buildings (1 and 2 floors, round and triangular roofs), 3 round + 3 triangular
 roofs in reserve; the common floor supply holds 90 - 6N floors. The board has nine zones, three per colour C1..C3
-(display aliases: C1 blue/white, C2 pink/black, C3 mauve/red), each with 5-7 small spaces, printed fountains and
-one large space (`board_layout`, default the spec's provisional layout).
+(shown as the French rulebook's board: C1 blue, C2 pink, C3 mauve; the board's legend gives the other rulebooks'
+names), each with 5-7 small spaces, printed fountains and one large space (`board_layout`, default the spec's
+provisional layout).
 
 **Round (x4).**
 1. *Construction.* From the Consul clockwise, play one card (revealed, then discarded), with or without its action,

@@ -10,6 +10,7 @@ Rules: capitol.md §1 (components and the colour naming schemes).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
 
 from meeple.games.capitol.data import (
@@ -17,6 +18,8 @@ from meeple.games.capitol.data import (
     CARD_TYPE,
     CARD_TYPES,
     CARD_VALUE,
+    COLOUR_NAMES,
+    COLOUR_SOURCES,
     COLOURS,
     NUM_CARDS,
     PERMIT,
@@ -48,6 +51,33 @@ ROOF_NAME: Final[tuple[Message, ...]] = tuple(Message(n, None, "capitol roof") f
 TILE_NAME: Final[tuple[Message, ...]] = tuple(Message(n, None, CONTEXT) for n in TILE_NAMES)
 """A tile: "amphitheatre", "temple", "fountain" / "amphithéâtre", "temple", "fontaine"."""
 
+COLOUR_WORD: Final[dict[str, Message]] = {
+    w: Message(w, None, "capitol colour") for w in sorted({w for names in COLOUR_NAMES.values() for w in names})
+}
+"""A colour group's display word: "blue", "pink", "mauve", "white", "red", "black" / "bleu", "rose"..."""
+COLOUR_SOURCE: Final[dict[str, Message]] = {
+    "fr_board": Message("French rulebook, board", None, CONTEXT),
+    "it_board": Message("Italian rulebook, board", None, CONTEXT),
+    "fr_permits": Message("French rulebook, permit cards", None, CONTEXT),
+}
+"""Where a colour naming comes from (:data:`COLOUR_SOURCES` keys)."""
+_LEGEND_LINE: Final = Message("{source}: {names}", None, "capitol colour legend")
+
+
+def colour_word(colour: str, source: str = COLOUR_SOURCES[0]) -> Message:
+    """The display word of colour group ``colour`` (``"C1"``...) in ``source``; Rules: capitol.md §1 "Colours"."""
+    return COLOUR_WORD[COLOUR_NAMES[source][COLOURS.index(colour)]]
+
+
+def colour_legend(render: Callable[[Message], str]) -> list[str]:
+    """One line per source: ``"French rulebook, board: C1 blue, C2 pink, C3 mauve"``, words by ``render``."""
+    return [
+        render(_LEGEND_LINE).format(
+            source=render(COLOUR_SOURCE[src]), names=", ".join(f"{c} {render(colour_word(c, src))}" for c in COLOURS)
+        )
+        for src in COLOUR_SOURCES
+    ]
+
 
 def vocabulary() -> list[Message]:
     """Return every word of Capitol (for the catalogs' template)."""
@@ -58,4 +88,7 @@ def vocabulary() -> list[Message]:
         *CARD_TYPE_NAME,
         *ROOF_NAME,
         *TILE_NAME,
+        *COLOUR_WORD.values(),
+        *COLOUR_SOURCE.values(),
+        _LEGEND_LINE,
     ]
