@@ -217,6 +217,7 @@ def test_consul_passes_left_and_wraps_round() -> None:
     for t in range(3):
         s.piles[t] = []
         s.discards[t] = []
+    s.edited()
     do(s, "pass")  # the Consul passes; the others hold no card: they pass and bid nothing automatically
     assert s.phase == AUCTION
     for _ in range(3):

@@ -33,6 +33,8 @@ def test_conformance_every_check_every_step() -> None:
         {"fountain_no_space": "skip_auction", "board_layout": TINY_BOARD},
         {"amph_bonus_timing": "after_all_draws"},
         {"exhausted_pile": "shuffle"},
+        {"played_card": "face_down"},
+        {"played_card": "face_down", "exhausted_pile": "shuffle", "final_round_end_phase": "play"},
         {"floor_shortage": "take_remaining"},
         {"final_round_end_phase": "play"},
         {"final_tiebreak": "shared"},

@@ -118,6 +118,7 @@ def test_exhausted_pile_flips_without_shuffle_oldest_on_top() -> None:
     last, older = roofs[-1], roofs[:-1]
     s.piles[0] = [last]
     s.discards[0] = list(older)  # oldest first
+    s.edited()
     do(s, "draw from the roof pile")
     assert s.hands[0][-1] == last
     assert s.piles[0] == list(reversed(older)) and s.piles[0][-1] == older[0]
@@ -132,6 +133,7 @@ def test_exhausted_pile_shuffle() -> None:
     last, older = roofs[-1], roofs[:-1]
     s.piles[0] = [last]
     s.discards[0] = list(older)
+    s.edited()
     do(s, "draw from the roof pile")
     assert sorted(s.piles[0]) == sorted(older) and s.pile_mode[0] == PILE_SHUFFLED
 
@@ -141,6 +143,7 @@ def test_empty_pile_refilled_at_the_start_of_the_end_phase() -> None:
     permits = list(s.piles[2])
     s.discards[2] = s.piles[2]
     s.piles[2] = []
+    s.edited()
     to_end_phase(s)
     assert s.piles[2] == list(reversed(permits)) and s.discards[2] == [] and "draw from the permit pile" in texts(s)
 
@@ -151,6 +154,7 @@ def test_all_piles_empty_stops_drawing() -> None:
     for t in range(3):
         s.piles[t] = []
     s.piles[1] = keep
+    s.edited()
     to_end_phase(s)
     do(s, "draw from the floor pile")
     assert s.phase == CONSTRUCTION and s.round == 2 and s.consul == 1 and names(s.hands[0])[-1:] != []

@@ -19,8 +19,8 @@ from meeple.games.capitol.actions import (
     PlayCard,
     SealBid,
 )
-from meeple.games.capitol.data import CARD_TYPE, COLOURS, FLOOR, ROOF
-from meeple.games.capitol.vocabulary import CARD, PILE, ROOF_NAME
+from meeple.games.capitol.data import CARD_COLOUR, CARD_TYPE, COLOURS, FLOOR, ROOF
+from meeple.games.capitol.vocabulary import CARD, CARD_TYPE_NAME, PILE, ROOF_NAME
 from meeple.i18n.message import M, Message
 
 if TYPE_CHECKING:
@@ -30,14 +30,32 @@ HIDDEN_BID = M("prepare a sealed bid")
 """What other seats read for any step of a seat's bid (AddToBid and SealBid alike)."""
 
 
+def _face_down(action: PlayCard) -> Message:
+    """What the other seats read of a card played face down: its type, and a permit's colour when it acts.
+
+    Rules: ``played_card=face_down`` (capitol.md §2 row n, FR reading; docs/decisions.md "Capitol").
+    """
+    t = CARD_TYPE[action.card]
+    if not action.act:
+        return M("play a {type} card face down, without its action", type=CARD_TYPE_NAME[t])
+    if t == ROOF:
+        return M("play a roof card face down and place a roof")
+    if t == FLOOR:
+        return M("play a floor card face down and take floors")
+    return M("play a {colour} permit face down and place a building", colour=COLOURS[CARD_COLOUR[action.card]])
+
+
 def describe(game: Capitol, action: Action, actor: int, perspective: int | None) -> Message:
     """Return the text of ``action`` by ``actor`` as ``perspective`` sees it (None = full text).
 
     Texts depend only on the action (never on the current state), so past actions read the same later. Other
     seats see every bid step as :data:`HIDDEN_BID`.
     """
-    if isinstance(action, AddToBid | SealBid) and perspective is not None and perspective != actor:
+    other = perspective is not None and perspective != actor
+    if isinstance(action, AddToBid | SealBid) and other:
         return HIDDEN_BID
+    if isinstance(action, PlayCard) and other and game.params.played_card == "face_down":
+        return _face_down(action)
     match action:
         case PlayCard(card=card, act=act):
             if not act:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Literal, TypedDict
 
 from meeple.core import SEALED
-from meeple.games.capitol.const import AUCTION, PHASE_NAMES
+from meeple.games.capitol.const import AUCTION, PHASE_NAMES, seen_by
 from meeple.games.capitol.data import (
     CARD_REP,
     CARD_TYPES,
@@ -71,12 +71,15 @@ class PlayerInfo(TypedDict):
 
 
 class Pile(TypedDict):
-    """One face-up draw pile and its discard pile (public), cards by kind."""
+    """One face-up draw pile and its discard pile (public), cards by kind.
+
+    ``discard`` holds None for a card another seat played face down (``played_card=face_down``).
+    """
 
     type: str
     size: int
     top: int | None
-    discard: list[int]
+    discard: list[int | None]
 
 
 class AuctionEntry(TypedDict):
@@ -209,7 +212,10 @@ def build_observation(state: CapitolState, player: int | None) -> CapitolObserva
             "type": CARD_TYPES[t],
             "size": len(state.piles[t]),
             "top": CARD_REP[state.piles[t][-1]] if state.piles[t] else None,
-            "discard": [CARD_REP[c] for c in state.discards[t]],
+            "discard": [
+                CARD_REP[c] if seen_by(code) in (-1, player) else None
+                for c, code in zip(state.discards[t], state.discard_seen[t], strict=True)
+            ],
         }
         for t in range(3)
     ]
@@ -280,8 +286,9 @@ names), each with 5-7 small spaces, printed fountains and one large space (`boar
 provisional layout).
 
 **Round (x4).**
-1. *Construction.* From the Consul clockwise, play one card (revealed, then discarded), with or without its action,
-   or pass (final). Floor card: take min(2, supply) floors, each onto one of your unroofed buildings or starting a
+1. *Construction.* From the Consul clockwise, play one card (revealed, then discarded; with `played_card=face_down`
+   discarded face down: the others see its type and what its action does), with or without its action, or pass
+   (final). Floor card: take min(2, supply) floors, each onto one of your unroofed buildings or starting a
    new one. Roof card: roof one unroofed building (it is complete). Permit card of colour c: move a completed
    building to a zone of colour c with a free small space; the zone's first building has 1 floor and fixes the
    roof type (the three zones of a colour may not all share one type); later ones match the roof type and have
@@ -302,8 +309,8 @@ The game ends after round 4's scoring; the highest total wins (ties share the wi
 **Variant flags** (default first): `end_draw` draw_six | refill_to_six; `floor_placement` free |
 tallest_incomplete_only; `shared_first_blocks_second` true | false; `zero_bid` tie_rule | no_sale;
 `fountain_no_space` skip_auction | award_no_place; `amph_bonus_timing` with_own_draw | after_all_draws;
-`exhausted_pile` flip_fifo | shuffle; `floor_shortage` take_remaining; `final_round_end_phase` skip | play;
-`final_tiebreak` shared; `board_layout` provisional_54 | nine `colour:small:printed` entries; `first_consul`
--1 (random) or a seat.
+`exhausted_pile` flip_fifo | shuffle; `played_card` revealed | face_down; `floor_shortage` take_remaining;
+`final_round_end_phase` skip | play; `final_tiebreak` shared; `board_layout` provisional_54 | nine
+`colour:small:printed` entries; `first_consul` -1 (random) or a seat.
 """
 )

@@ -42,6 +42,13 @@ class CapitolParams:
         default="flip_fifo",
         metadata={"doc": "an empty draw pile: turn its discard pile over (oldest on top), or shuffle it"},
     )
+    played_card: Literal["revealed", "face_down"] = field(
+        default="revealed",
+        metadata={
+            "doc": "a card played in Construction is revealed, then discarded (IT), or discarded face down (FR): "
+            "the others see its type and what its action does, not its value"
+        },
+    )
     floor_shortage: Literal["take_remaining"] = field(
         default="take_remaining", metadata={"doc": "a floor card with fewer than 2 floors left takes what remains"}
     )

@@ -30,6 +30,8 @@ from meeple.games.capitol.const import (
     PILE_HIDDEN,
     PILE_PUBLIC,
     PILE_SHUFFLED,
+    PUBLIC,
+    face_down,
 )
 from meeple.games.capitol.data import (
     AMPHITHEATRE,
@@ -42,6 +44,7 @@ from meeple.games.capitol.data import (
     FOUNTAIN,
     LOTS_EARLY,
     LOTS_LATE,
+    PERMIT,
     ROOF,
     ROOFS_PER_TYPE,
     ROUNDS,
@@ -85,6 +88,10 @@ class CapitolState(State["Capitol"]):
         for hand in self.hands:
             hand.sort()
         self.discards: list[list[int]] = [[], [], []]
+        self.discard_seen: list[list[int]] = [[], [], []]
+        """Per discard card: ``PUBLIC`` or who saw it face down and what the others know (:func:`face_down`)."""
+        self.pile_seen: list[list[int]] = [[PUBLIC] * len(pile) for pile in self.piles]
+        """Per draw-pile card, the same once a discard pile is turned over (a dealt pile: all ``PUBLIC``)."""
         self.pile_mode = [PILE_HIDDEN] * 3
         self.offboard: list[list[int]] = [sorted(h * 4 + r for h, r in STARTING_BUILDINGS) for _ in range(n)]
         used = sum(r == 1 for _, r in STARTING_BUILDINGS), sum(r == 2 for _, r in STARTING_BUILDINGS)
@@ -370,10 +377,35 @@ class CapitolState(State["Capitol"]):
             if sum(CARD_REP[k] == rep for k in known) < sum(CARD_REP[b] == rep for b in shown):
                 known.append(c)
 
-    def _play_card(self, p: int, card: int, act: bool) -> None:
-        self._take_from_hand(p, card)
+    def _take_face_down(self, p: int, card: int, colour: int) -> None:
+        """Remove ``card``, played face down, from ``p``'s hand: the others know only its type (and ``colour``).
+
+        They cannot tell which public copy left, so one public copy of each kind it could be stops being public
+        (the card itself first, when it was public). Rules: capitol.md §2 row n (FR reading), docs/decisions.md.
+        """
+        self.hands[p].remove(card)
+        known = self.known[p]
         t = CARD_TYPE[card]
+        gone = {CARD_REP[card]} if card in known else set()
+        if gone:
+            known.remove(card)
+        for c in list(known):
+            rep = CARD_REP[c]
+            if CARD_TYPE[c] == t and colour in (-1, CARD_COLOUR[c]) and rep not in gone:
+                gone.add(rep)
+                known.remove(c)
+
+    def _play_card(self, p: int, card: int, act: bool) -> None:
+        t = CARD_TYPE[card]
+        seen = PUBLIC
+        if self.game.params.played_card == "face_down":
+            colour = CARD_COLOUR[card] if act and t == PERMIT else -1  # the building's zone shows it
+            self._take_face_down(p, card, colour)
+            seen = face_down(p, colour)
+        else:
+            self._take_from_hand(p, card)
         self.discards[t].append(card)
+        self.discard_seen[t].append(seen)
         if not act:
             self._next_builder(p)
         elif t == FLOOR:
@@ -466,6 +498,7 @@ class CapitolState(State["Capitol"]):
         for c in bids[winner]:
             self._take_from_hand(winner, c)
             self.discards[CARD_TYPE[c]].append(c)
+            self.discard_seen[CARD_TYPE[c]].append(PUBLIC)
         for s in range(n):
             if s != winner:
                 self._make_public(s, bids[s])
@@ -570,18 +603,21 @@ class CapitolState(State["Capitol"]):
         """Turn discard pile ``t`` over onto its empty draw pile (oldest discard on top), or shuffle it."""
         if self.piles[t] or not self.discards[t]:
             return
-        cards = self.discards[t]
-        self.discards[t] = []
+        cards, seen = self.discards[t], self.discard_seen[t]
+        self.discards[t], self.discard_seen[t] = [], []
+        order = list(range(len(cards)))
         if self.game.params.exhausted_pile == "shuffle":
-            self.rng.shuffle(cards)
+            self.rng.shuffle(order)
             self.pile_mode[t] = PILE_SHUFFLED
         else:
-            cards.reverse()
+            order.reverse()
             self.pile_mode[t] = PILE_PUBLIC
-        self.piles[t] = cards
+        self.piles[t] = [cards[i] for i in order]
+        self.pile_seen[t] = [seen[i] for i in order]
 
     def _draw(self, p: int, t: int) -> None:
         card = self.piles[t].pop()
+        self.pile_seen[t].pop()
         self.hands[p].append(card)
         self.known[p].append(card)  # drawn face up: everyone saw it
         self._event(p, M("draws {card}, face up", card=CARD[card]))
@@ -606,13 +642,21 @@ class CapitolState(State["Capitol"]):
         self._start_construction()
 
     # ================================================================ copies, JSON, re-deal
+    def edited(self) -> None:
+        """As :meth:`State.edited`; a draw or discard pile set by hand without its seen codes is all public."""
+        super().edited()
+        for seen, cards in ((self.pile_seen, self.piles), (self.discard_seen, self.discards)):
+            for t in range(3):
+                if len(seen[t]) != len(cards[t]):
+                    seen[t] = [PUBLIC] * len(cards[t])
+
     def _copy_fields(self, other: State[Capitol]) -> None:
         assert isinstance(other, CapitolState)
         for name in _SCALARS:
             setattr(other, name, getattr(self, name))
         for name in _FLAT_LISTS:
             setattr(other, name, list(getattr(self, name)))
-        for name in _NESTED_LISTS:
+        for name in (*_NESTED_LISTS, *_SEEN_LISTS):
             setattr(other, name, [list(x) for x in getattr(self, name)])
         other.stack = list(self.stack)
         other.bids = self.bids.copy()
@@ -625,6 +669,9 @@ class CapitolState(State["Capitol"]):
         for name in _NESTED_LISTS:
             body[name] = [list(x) for x in getattr(self, name)]
         body["bids"] = self.bids.to_json(list)
+        for name in _SEEN_LISTS:  # written only when a card went face down (played_card=face_down)
+            if any(x != PUBLIC for lst in getattr(self, name) for x in lst):
+                body[name] = [list(x) for x in getattr(self, name)]
         return body
 
     def _restore_body(self, body: dict[str, Any]) -> None:
@@ -648,6 +695,9 @@ class CapitolState(State["Capitol"]):
         self.draw_queue = [(int(s), int(c)) for s, c in body["draw_queue"]]
         for name in _NESTED_LISTS:
             setattr(self, name, [[int(c) for c in x] for x in body[name]])
+        for name, cards in (("discard_seen", self.discards), ("pile_seen", self.piles)):
+            default = [[PUBLIC] * len(x) for x in cards]
+            setattr(self, name, [[int(c) for c in x] for x in body.get(name, default)])
         self.bids = SealedCommitments.from_json(body["bids"], lambda v: tuple(int(c) for c in v))
 
     def check_consistency(self) -> None:
@@ -697,13 +747,22 @@ class CapitolState(State["Capitol"]):
         for s, hand in enumerate(self.hands):
             zones[f"body.hands[{s}]"] = hand
             expect(set(self.known[s]) <= set(hand), f"body.known[{s}]", "cards of that hand")
+        n = len(self.hands)
         for t in range(3):
             zones[f"body.piles[{t}]"] = self.piles[t]
             zones[f"body.discards[{t}]"] = self.discards[t]
+            for name, cards in (("pile_seen", self.piles[t]), ("discard_seen", self.discards[t])):
+                seen = getattr(self, name)
+                expect(len(seen) == 3 and len(seen[t]) == len(cards), f"body.{name}[{t}]", "one entry per card")
+                expect_ints(seen[t], f"body.{name}[{t}]", PUBLIC, 4 * n - 1)
         expect_each_once(zones, [c for deck in DECKS for c in deck], "card")
         expect(set(self.draft) <= set(self.hands[self.to_move]), "body.draft", "cards of the bidder's hand")
         for s, bid in self.bids.values.items():
             expect(0 <= s < len(self.hands) and set(bid) <= set(self.hands[s]), "body.bids", "cards of that hand")
+        expect_ints(list(self.bids.order), "body.bids.order", 0, n - 1)
+        pending = self.bids.pending_player()
+        if self.phase == AUCTION and not self.stack and pending is not None:
+            expect(pending == self.to_move, "body.bids.order", "the seat to move as the next bidder")
 
     def _check_buildings(self) -> None:
         n = self.game.num_players
@@ -761,3 +820,5 @@ _FLAT_LISTS = (
     "bonus",
 )
 _NESTED_LISTS = ("hands", "known", "piles", "discards", "offboard", "zone_bld", "scorings")
+_SEEN_LISTS = ("discard_seen", "pile_seen")
+"""Nested lists written to JSON only when they hold a face-down card (older snapshots have none)."""

@@ -50,7 +50,7 @@ def layout(players: int) -> TensorLayout:
     t.add("amph_bonus", n, "extra cards at the end draw per seat (relative) / 3")
     t.add("pile_size", len(CARD_TYPES), "draw pile sizes / 30: " + ", ".join(CARD_TYPES))
     t.add("pile_top", len(CARD_TYPES) * K, "face-up top card of each draw pile, by kind")
-    t.add("discard", K, "discarded cards by kind (count)")
+    t.add("discard", K, "discarded cards by kind (count; a card another seat played face down is not counted)")
     t.add("lots", 3 * len(TILES), "this round's three lots x tile")
     t.add("lot", 3, "the lot being auctioned")
     t.add("bid_state", n * 3, "each seat's (relative) bid: none, sealed, revealed")
@@ -83,7 +83,8 @@ def encode(obs: Any, out: TensorWriter) -> None:
         if pile["top"] is not None:
             out.one_hot("pile_top", t * K + KIND_OF[pile["top"]])
         for card in pile["discard"]:
-            out.add("discard", KIND_OF[card])
+            if card is not None:
+                out.add("discard", KIND_OF[card])
     _auction(obs["auction"], me, n, out)
     pending = obs["pending"]
     if pending is not None:
