@@ -162,6 +162,12 @@ class CapitolState(State["Capitol"]):
 
         return build_observation(self, player)
 
+    def _why_illegal(self, action: Action) -> Message | None:
+        """Why a move is refused: see :mod:`meeple.games.capitol.why`."""
+        from meeple.games.capitol.why import why_illegal
+
+        return why_illegal(self, action)
+
     def _describe(self, action: Action, actor: int, perspective: int | None) -> Message:
         from meeple.games.capitol.describe import describe
 
