@@ -27,7 +27,8 @@ from meeple.games.capital_lux_2.data import CARD_COLOUR, COLOUR_NAMES, NUM_CARDS
 from meeple.games.capital_lux_2.describe import describe
 from meeple.games.capital_lux_2.powers import POWERS, PowerTile
 from meeple.games.capital_lux_2.rules import score, solo_wins, winners
-from meeple.i18n.message import Message
+from meeple.games.capital_lux_2.vocabulary import CARD
+from meeple.i18n.message import M, Message
 
 if TYPE_CHECKING:
     from meeple.games.capital_lux_2.game import CapitalLux2Game
@@ -229,6 +230,22 @@ class CapitalLux2State(State["CapitalLux2Game"]):
                 raise AssertionError(f"not a Capital Lux 2 play: {action!r}")
         if not self.stack:
             flow.end_turn(self)
+
+    def _why_illegal(self, action: Action) -> Message | None:
+        """Why a draft pick or a play is refused (§7 draft, §8 play); a power's choice lists its own options."""
+        seat = self.current_player()
+        match action:
+            case KeepCard(card=card) if self.phase == PH_DRAFT and not self.stack:
+                return M("{card} is not in the pack you hold", card=CARD[card])
+            case KeepCard():
+                return M("cards are kept during the draft at the start of a round")
+            case PlayToCity(card=card) | PlayToCapital(card=card) if self.phase == PH_PLAY and not self.stack:
+                return M("{card} is not in your hand", card=CARD[card]) if card not in self.hand[seat] else None
+            case PlayToCity() | PlayToCapital() if self.phase == PH_DRAFT:
+                return M("first keep a card of your pack: cards are played once the draft is over")
+            case PlayToCity() | PlayToCapital() if self.stack:
+                return M("first finish the power being resolved")
+        return None
 
     def scores(self) -> list[float]:
         """Return each seat's score (solo: the player's only; ROB's is in the observation)."""
