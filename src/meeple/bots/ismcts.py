@@ -43,6 +43,7 @@ from typing import Any
 
 from meeple.bots.base import Bot
 from meeple.bots.heuristic import heuristic_bot
+from meeple.bots.parallel import Stats, parallel_search, resolve_workers
 from meeple.bots.rollout import RolloutPolicy, rollout_policy
 from meeple.core.action import Action
 from meeple.core.errors import InvalidParameterError
@@ -100,6 +101,9 @@ class ISMCTSBot(Bot):
             ``"closed"``: the node an action leads to is also keyed by the searching seat's
             ``State.observation_key`` after it (games without one stay open-loop), so those choices depend on
             what it saw, at the cost of a wider tree.
+        workers: root parallelism: the iterations are shared by this many searches, one in this process and the
+            others in worker processes, each on its own determinization, and their root statistics are summed
+            (:mod:`meeple.bots.parallel`); 1 searches in this process only.
 
     Raises:
         InvalidParameterError: a non-positive budget, an unknown rollout policy; at the first search, a game
@@ -120,6 +124,7 @@ class ISMCTSBot(Bot):
         prior: str | None = None,
         trust: float = 2.0,
         loop: str = "open",
+        workers: int = 1,
     ) -> None:
         super().__init__(seed)
         if iterations is None and time_limit is None:
@@ -134,6 +139,8 @@ class ISMCTSBot(Bot):
             raise InvalidParameterError(f"unknown ismcts prior {prior!r}; use heuristic")
         if loop not in ("open", "closed"):
             raise InvalidParameterError(f"unknown ismcts loop {loop!r}; use open or closed")
+        if workers < 1:
+            raise InvalidParameterError(f"ismcts needs at least one worker, not {workers}")
         if rollout_depth is not None and rollout_depth < 0:
             raise InvalidParameterError(f"rollout_depth must be >= 0, not {rollout_depth}")
         self.iterations = iterations
@@ -145,6 +152,7 @@ class ISMCTSBot(Bot):
         self.prior = prior
         self.trust = trust
         self.loop = loop
+        self.workers = workers
         self.last_iterations = 0
         """Iterations run by the last :meth:`select_action` (0 when the move was forced)."""
         self._solo_bounds = [math.inf, -math.inf]
@@ -152,7 +160,20 @@ class ISMCTSBot(Bot):
     def __repr__(self) -> str:
         budget = f"time={self.time_limit}" if self.iterations is None else str(self.iterations)
         loop = ":loop=closed" if self.loop == "closed" else ""
-        return f"ismcts:{budget}:rollout={self.rollout}{loop}"
+        workers = f":workers={self.workers}" if self.workers > 1 else ""
+        return f"ismcts:{budget}:rollout={self.rollout}{loop}{workers}"
+
+    def search_options(self) -> dict[str, Any]:
+        """The constructor options a worker process needs to run a share of this bot's search."""
+        return {
+            "iterations": self.iterations,
+            "time_limit": self.time_limit,
+            "exploration": self.exploration,
+            "rollout": self.rollout,
+            "rollout_depth": self.rollout_depth,
+            "shaping": self.shaping,
+            "loop": self.loop,
+        }
 
     # ------------------------------------------------------------------ search
     def select_action(self, view: SeatView) -> Action:
@@ -167,43 +188,77 @@ class ISMCTSBot(Bot):
         self.last_iterations = 0
         if len(legal) == 1:
             return legal[0]
-        root = _Node()
         seed = self.rng.randrange(1 << 62)
         proposal = self._proposal(view, seed) if self.prior is not None else None
-        if proposal is not None:
-            root.edges[proposal] = _Edge()
-            root.edges[proposal].avail = 0
-        self._search(view, root, Rng(seed), random.Random(seed ^ 0x5DEECE66D))
+        codec = view.game.codec
+        by_code, self.last_iterations = self.search_root(
+            view, seed, None if proposal is None else codec.encode(proposal)
+        )
+        stats = {codec.decode(code): nw for code, nw in by_code.items()}
         best = legal[0]
         best_key = (-1, -1.0)
-        edges = root.edges
         for a in legal:
-            e = edges.get(a)
-            if e is not None:
-                key = (e.n, e.w / e.n if e.n else 0.0)
+            nw = stats.get(a)
+            if nw is not None:
+                key = (nw[0], nw[1] / nw[0] if nw[0] else 0.0)
                 if key > best_key:
                     best, best_key = a, key
-        if proposal is not None and proposal is not best and self._keeps_prior(edges[best], edges[proposal]):
+        if proposal is not None and proposal is not best and self._keeps_prior(stats[best], stats[proposal]):
             return proposal
         return best
+
+    def search_root(self, view: SeatView, seed: int, proposal: int | None = None) -> tuple[Stats, int]:
+        """Search from ``view`` and return the root statistics by action code and the iterations run.
+
+        With ``workers`` > 1 the budget is shared by root-parallel searches (:mod:`meeple.bots.parallel`).
+
+        Args:
+            view: the seat's view.
+            seed: the search seed (the same seed, view and worker count give the same statistics).
+            proposal: the code of a move to try first (the prior's), or None.
+
+        Returns:
+            ``({code: (visits, summed reward)}, iterations)``.
+        """
+        return parallel_search(
+            self._share, _share_in_worker, self.search_options(), view, seed, self.workers, self.iterations, proposal
+        )
+
+    def _share(self, view: SeatView, seed: int, iterations: int | None, proposal: int | None) -> tuple[Stats, int]:
+        """One share of a search, in this process (the whole search when ``workers`` is 1)."""
+        codec = view.game.codec
+        saved = self.iterations
+        self.iterations = iterations
+        try:
+            root = _Node()
+            if proposal is not None:
+                edge = root.edges[codec.decode(proposal)] = _Edge()
+                edge.avail = 0
+            self._search(view, root, Rng(seed), random.Random(seed ^ 0x5DEECE66D))
+        finally:
+            self.iterations = saved
+        return {codec.encode(a): (e.n, e.w) for a, e in root.edges.items()}, self.last_iterations
 
     def _proposal(self, view: SeatView, seed: int) -> Action:
         return heuristic_bot(view.game.name, seed=seed % (1 << 31)).select_action(view)
 
-    def _keeps_prior(self, best: _Edge, prior: _Edge) -> bool:
-        """Return True unless ``best`` beats ``prior`` by more than ``trust`` standard errors (Bernoulli-like)."""
-        if prior.n == 0:
+    def _keeps_prior(self, best: tuple[int, float], prior: tuple[int, float]) -> bool:
+        """Return True unless ``best`` beats ``prior`` by more than ``trust`` standard errors (Bernoulli-like).
+
+        Both are ``(visits, summed reward)`` at the root.
+        """
+        (nb, wb), (np_, wp) = best, prior
+        if np_ == 0:
             return False
-        mb, mp = best.w / best.n, prior.w / prior.n
-        var = max(mb * (1 - mb), 0.05) / best.n + max(mp * (1 - mp), 0.05) / prior.n
+        mb, mp = wb / nb, wp / np_
+        var = max(mb * (1 - mb), 0.05) / nb + max(mp * (1 - mp), 0.05) / np_
         return mb - mp <= self.trust * math.sqrt(var)
 
     def root_statistics(self, view: SeatView) -> dict[Action, tuple[int, float]]:
         """Run one search and return ``{action: (visits, mean reward)}`` at the root (for analysis and tests)."""
-        root = _Node()
-        seed = self.rng.randrange(1 << 62)
-        self._search(view, root, Rng(seed), random.Random(seed ^ 0x5DEECE66D))
-        return {a: (e.n, e.w / e.n if e.n else 0.0) for a, e in root.edges.items()}
+        by_code, _ = self.search_root(view, self.rng.randrange(1 << 62))
+        decode = view.game.codec.decode
+        return {decode(code): (n, w / n if n else 0.0) for code, (n, w) in by_code.items()}
 
     def _search(self, view: SeatView, root: _Node, det_rng: Rng, rnd: random.Random) -> None:
         game = view.game
@@ -379,12 +434,21 @@ class ISMCTSBot(Bot):
         return out
 
 
+def _share_in_worker(
+    options: dict[str, Any], world: State[Any], seat: int, seed: int, iterations: int | None, proposal: int | None
+) -> tuple[Stats, int]:
+    """A share of a root-parallel search, in a worker process: a fresh bot searches a determinization ``world``."""
+    bot = ISMCTSBot(seed=seed, **{**options, "iterations": iterations})
+    return bot._share(SeatView(world, seat), seed, iterations, proposal)
+
+
 def parse_ismcts_spec(options: str, seed: int) -> ISMCTSBot:
     """Build an :class:`ISMCTSBot` from the options of a bot spec (the part after ``"ismcts:"``).
 
     Options are colon-separated: a bare integer is the iteration count, ``time=S`` seconds per move,
     ``rollout=random|heuristic|policy``, ``depth=N`` rollout truncation, ``c=X`` exploration, ``shaping=X``,
-    ``prior=heuristic``, ``trust=X`` and ``loop=open|closed`` (see :class:`ISMCTSBot`).
+    ``prior=heuristic``, ``trust=X``, ``loop=open|closed`` and ``workers=N|auto`` (root-parallel searches; ``auto``:
+    :func:`meeple.bots.parallel.resolve_workers`) (see :class:`ISMCTSBot`).
     Examples: ``"1000"``, ``"time=0.5"``, ``"1000:rollout=heuristic"``.
 
     Raises:
@@ -414,10 +478,12 @@ def parse_ismcts_spec(options: str, seed: int) -> ISMCTSBot:
                 kwargs["trust"] = float(value)
             elif key == "loop":
                 kwargs["loop"] = value
+            elif key == "workers":
+                kwargs["workers"] = resolve_workers(value)
             else:
                 raise InvalidParameterError(
                     f"unknown ismcts option {key!r}; options: N (iterations), time=S, rollout=random|heuristic|policy, "
-                    "depth=N, c=X, shaping=X, prior=heuristic, trust=X, loop=open|closed"
+                    "depth=N, c=X, shaping=X, prior=heuristic, trust=X, loop=open|closed, workers=N|auto"
                 )
         except ValueError as exc:
             if isinstance(exc, InvalidParameterError):

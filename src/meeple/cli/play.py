@@ -9,6 +9,7 @@ them; so one human's private information is never on screen while another human 
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
@@ -22,6 +23,7 @@ from rich.panel import Panel
 from rich.table import Table
 
 from meeple.bots import Bot, make_bot
+from meeple.bots.parallel import WORKERS_ENV
 from meeple.cli.common import (
     GAME_OPTIONS,
     BotsOpt,
@@ -550,6 +552,7 @@ def play(
     if server is not None or table is not None or token is not None:
         _play_online(server, table, token)
         return
+    os.environ.setdefault(WORKERS_ENV, "cores")  # a human waits for the bots: the hard level searches on every core
     if resume is not None:
         _resume(ctx, resume, game, record, auto)
         return

@@ -87,6 +87,10 @@ class Message:
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("a Message is immutable")
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle by the constructor's arguments (a search's worker process gets states holding log messages)."""
+        return (Message, (self.msgid, dict(self.args), self.context, self.plural))
+
     def __eq__(self, other: object) -> bool:
         if self is other:
             return True
