@@ -94,3 +94,22 @@ def test_clone_per_second(benchmark: Any, name: str, players: int) -> None:
     clones = 1.0 / mean
     benchmark.extra_info["clones_per_second"] = clones
     print(f"\n{name} {players}p: {clones:,.0f} clone()/s")
+
+
+@pytest.mark.parametrize(("name", "players"), [(n, 4) for n in meeple.registered_games()])
+@pytest.mark.parametrize("stage", [0.1, 0.9])
+def test_resample_per_second(benchmark: Any, name: str, players: int, stage: float) -> None:
+    """``resample_from_infostate`` of the seat to move, early (10% of a random game) and late (90%).
+
+    Issue "Faster search": late in a game it should cost about what it costs early (the redacted history is cached
+    per state and player and extended by the new steps).
+    """
+    game = meeple.load_game(name, players=players)
+    length = len(random_position(game, 5, game.info.max_game_length).history)
+    state = random_position(game, 5, int(length * stage))
+    seat = state.current_player()
+    rng = Rng(1)
+    benchmark(lambda: state.resample_from_infostate(seat, rng))
+    seconds = mean_seconds(benchmark)
+    if seconds is not None:
+        benchmark.extra_info |= {"resamples_per_s": round(1 / seconds), "x_baseline": 1 / seconds / baseline()}

@@ -262,6 +262,7 @@ class State(ABC, Generic[G]):
         position. :meth:`check_consistency` then says whether the position keeps every card, piece and token.
         """
         self._legal = None
+        self.__dict__.pop("_redacted_cache", None)
 
     def fast_legal_actions(self) -> list[Action]:
         """Return the legal actions for a search's inner loop: no copy, no cache (the sanctioned fast path).
@@ -568,7 +569,7 @@ class State(ABC, Generic[G]):
             rng: the source of the re-deal; it is advanced.
         """
         other = self._resample(player, rng)
-        other.history = [(p, a if p == player else self._redacted(a, p, player)) for p, a in self.history]
+        other.history = self._redacted_history(player)
         other.log_events = list(self.log_events)  # public: the same in every world
         other.rng = rng.fork()
         # The seed is the game master's secret: ``new_initial_state(seed)`` rebuilds every hand and the deck order.
@@ -576,6 +577,30 @@ class State(ABC, Generic[G]):
         other.seed = other.rng.clone().randrange(1 << 62)
         other._legal = None
         return other
+
+    def _redacted_history(self, player: int) -> list[tuple[int, Action]]:
+        """Return a new list of the history as ``player`` saw it (:meth:`_redacted` of every other seat's action).
+
+        Cached on this state per player and extended by the steps played since, so that the determinizations of a
+        search (thousands from one state) and of the following moves cost O(new steps), not O(history). The cache
+        is checked against the last step it covered; :meth:`edited` drops it.
+        """
+        history = self.history
+        cache: dict[int, tuple[int, tuple[int, Action] | None, list[tuple[int, Action]]]] | None
+        cache = self.__dict__.get("_redacted_cache")
+        if cache is None:
+            cache = self.__dict__["_redacted_cache"] = {}
+        entry = cache.get(player)
+        if entry is not None:
+            done, last, out = entry
+            if done > len(history) or (done and history[done - 1] is not last):
+                entry = None
+        if entry is None:
+            done, out = 0, []
+        if done < len(history):
+            out.extend((p, a if p == player else self._redacted(a, p, player)) for p, a in history[done:])
+            cache[player] = (len(history), history[-1], out)
+        return list(out)
 
     def _redacted(self, action: Action, actor: int, perspective: int) -> Action:
         """Return ``action`` if ``perspective`` saw all of it, else a :class:`HiddenAction` with what it saw."""
