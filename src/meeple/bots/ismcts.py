@@ -447,7 +447,7 @@ def parse_ismcts_spec(options: str, seed: int) -> ISMCTSBot:
 
     Options are colon-separated: a bare integer is the iteration count, ``time=S`` seconds per move,
     ``rollout=random|heuristic|policy``, ``depth=N`` rollout truncation, ``c=X`` exploration, ``shaping=X``,
-    ``prior=heuristic``, ``trust=X``, ``loop=open|closed`` and ``workers=N|auto`` (root-parallel searches; ``auto``:
+    ``prior=heuristic``, ``trust=X``, ``loop=open|closed`` and ``workers=N|cores|auto`` (root-parallel searches;
     :func:`meeple.bots.parallel.resolve_workers`) (see :class:`ISMCTSBot`).
     Examples: ``"1000"``, ``"time=0.5"``, ``"1000:rollout=heuristic"``.
 
@@ -483,7 +483,7 @@ def parse_ismcts_spec(options: str, seed: int) -> ISMCTSBot:
             else:
                 raise InvalidParameterError(
                     f"unknown ismcts option {key!r}; options: N (iterations), time=S, rollout=random|heuristic|policy, "
-                    "depth=N, c=X, shaping=X, prior=heuristic, trust=X, loop=open|closed, workers=N|auto"
+                    "depth=N, c=X, shaping=X, prior=heuristic, trust=X, loop=open|closed, workers=N|cores|auto"
                 )
         except ValueError as exc:
             if isinstance(exc, InvalidParameterError):
