@@ -213,7 +213,7 @@ def test_a_level_can_depend_on_the_player_count() -> None:
     duo = hard.bot_for(2)
     assert isinstance(duo, ISMCTSBot) and duo.prior == "heuristic"
     assert hard.bot_for(1) is solo  # built once
-    assert level_spec("hard", "capital_lux_2", 1) == "ismcts:1000:rollout=policy:workers=auto"
+    assert level_spec("hard", "capital_lux_2", 1) == "ismcts:1000:rollout=policy"
     assert level_spec("hard", "capital_lux_2", 3) == level_spec("hard", "capital_lux_2")
     state = load_game("capital_lux_2", players=1).new_initial_state(0)
     cheap = LevelBot("hard", "capital_lux_2", build_level_spec, seed=1)

@@ -88,12 +88,11 @@ def test_workers_option() -> None:
         make_bot("ismcts:10:workers=many", "caprice")
 
 
-def test_the_hard_level_asks_for_the_free_cores(monkeypatch: pytest.MonkeyPatch) -> None:
-    from meeple.bots.levels import level_spec
-
-    assert level_spec("hard", "caprice").endswith(":workers=auto")
+def test_auto_reads_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(parallel.WORKERS_ENV, "cores")
     assert parallel.resolve_workers("auto") == parallel.resolve_workers("cores")
+    monkeypatch.setenv(parallel.WORKERS_ENV, "3")
+    assert make_bot("ismcts:10:workers=auto", "caprice").workers == 3  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize(("game", "players"), [("citadels", 4), ("capitol", 3), ("capital_lux_2", 2), ("caprice", 2)])

@@ -11,8 +11,7 @@ takes about 1–2 s on one core of a 2024 laptop-class CPU (see docs/bots.md for
 | medium | the heuristic bot                                                                   |
 | hard   | ISMCTS with a per-game budget and the heuristic bot's move as prior                   |
 |        | (``ismcts:N:...:prior=heuristic``: kept unless the search beats it by 2 standard      |
-|        | errors); Capitol and Citadels with heuristic rollouts cut at 30 decisions; searched   |
-|        | by ``workers=auto`` root-parallel processes (``meeple play``: every core; elsewhere 1) |
+|        | errors); Capitol and Citadels with heuristic rollouts cut at 30 decisions             |
 
 A table entry ``"hard@1"`` overrides ``"hard"`` for that number of players (Capital Lux 2 solo against ROB plays
 for the margin with fast policy rollouts); such a level is a :class:`LevelBot` that builds its bot at its first
@@ -101,8 +100,6 @@ def level_spec(level: str, game: str, players: int | None = None) -> str:
         if spec == "heuristic" or spec.startswith("noisy"):
             spec = "random" if level == "easy" else "ismcts:100"
         spec = spec.replace(":rollout=heuristic", "").replace(":prior=heuristic", "")
-    if level == "hard" and spec.startswith("ismcts") and ":workers=" not in spec:
-        spec += ":workers=auto"  # the free cores, where the caller says there are (meeple.bots.parallel)
     return spec
 
 

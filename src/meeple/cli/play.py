@@ -552,7 +552,7 @@ def play(
     if server is not None or table is not None or token is not None:
         _play_online(server, table, token)
         return
-    os.environ.setdefault(WORKERS_ENV, "cores")  # a human waits for the bots: the hard level searches on every core
+    os.environ.setdefault(WORKERS_ENV, "cores")  # a human waits: an ismcts:...:workers=auto bot uses every core
     if resume is not None:
         _resume(ctx, resume, game, record, auto)
         return
