@@ -104,3 +104,29 @@ def test_states_with_log_events_pickle(game: str, players: int) -> None:
     back = pickle.loads(pickle.dumps(state))
     assert back.to_json() == state.to_json()
     assert back.history_texts(0) == state.history_texts(0)
+
+
+def test_a_dead_worker_drops_its_pool(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker that died raises at once, and the next search starts a new pool instead of reusing the broken one."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    class Dead:
+        def submit(self, *args: Any) -> Any:
+            class Failed:
+                @staticmethod
+                def result() -> Any:
+                    raise BrokenProcessPool("a worker died")
+
+                @staticmethod
+                def done() -> bool:
+                    return True
+
+            return Failed()
+
+    dead = (Dead(), None)
+    monkeypatch.setitem(parallel._POOLS, 1, dead)
+    monkeypatch.setattr(parallel, "_wait_started", lambda started, futures: None)
+    state = _position("caprice", 2)
+    with pytest.raises(BrokenProcessPool):
+        ISMCTSBot(seed=0, iterations=8, workers=2).search_root(SeatView(state, state.current_player()), 1)
+    assert 1 not in parallel._POOLS

@@ -22,6 +22,7 @@ import os
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from meeple.core.errors import InvalidParameterError
@@ -150,6 +151,9 @@ def parallel_search(
         workers: the number of shares (1: no process is used).
         iterations: the whole budget (None: each share searches for the bot's time limit).
         proposal: the code of the prior's move, tried first in every share (None: no prior).
+
+    Raises:
+        BrokenProcessPool: a worker process died; the pool is dropped, so the next search starts a new one.
     """
     shares = split(iterations, workers)
     futures: list[Future[tuple[Stats, int]]] = []
@@ -164,7 +168,11 @@ def parallel_search(
         _wait_started(started, futures)
     merged, total = local(view, seed, shares[0], proposal)
     for future in futures:
-        stats, done = future.result()
+        try:
+            stats, done = future.result()
+        except BrokenProcessPool:
+            _POOLS.pop(workers - 1, None)
+            raise
         total += done
         for code, (n, w) in stats.items():
             n0, w0 = merged.get(code, (0, 0.0))
