@@ -582,8 +582,8 @@ class State(ABC, Generic[G]):
         """Return a new list of the history as ``player`` saw it (:meth:`_redacted` of every other seat's action).
 
         Cached on this state per player and extended by the steps played since, so that the determinizations of a
-        search (thousands from one state) and of the following moves cost O(new steps), not O(history). The cache
-        is checked against the last step it covered; :meth:`edited` drops it.
+        search (thousands from one state) and of the following moves redact only the new steps; what remains per
+        call is one list copy. The cache is checked against the last step it covered; :meth:`edited` drops it.
         """
         history = self.history
         cache: dict[int, tuple[int, tuple[int, Action] | None, list[tuple[int, Action]]]] | None

@@ -116,7 +116,7 @@ def _face_down_slots(
         if where == PILE_SLOT and state.pile_mode[t] == PILE_HIDDEN:
             continue  # its cards under the top are all slots already
         unseen = [(seen[i], i) for i in range(len(cards) - 1 if where == PILE_SLOT else len(cards))]
-        if where == PILE_SLOT:  # a shuffled pile hides where its face-down cards lie: take them by code
+        if where == PILE_SLOT and state.pile_mode[t] == PILE_SHUFFLED:  # where they lie is hidden: take them by code
             unseen.sort()
         for code, i in unseen:
             if code == PUBLIC or seen_by(code) == player:
