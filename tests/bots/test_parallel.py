@@ -104,6 +104,9 @@ def test_states_with_log_events_pickle(game: str, players: int) -> None:
     back = pickle.loads(pickle.dumps(state))
     assert back.to_json() == state.to_json()
     assert back.history_texts(0) == state.history_texts(0)
+    world = state.resample_from_infostate(state.current_player(), Rng(1))  # what a worker gets: hidden steps too
+    copy = pickle.loads(pickle.dumps(world))
+    assert copy.to_json() == world.to_json() and copy.legal_actions() == world.legal_actions()
 
 
 def test_a_dead_worker_drops_its_pool(monkeypatch: pytest.MonkeyPatch) -> None:

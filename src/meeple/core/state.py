@@ -608,7 +608,7 @@ class State(ABC, Generic[G]):
 
     def clone(self) -> State[G]:
         """Return an exact, independent deep copy (random generator included)."""
-        other = self.__class__.__new__(self.__class__)
+        other = self._empty(self.game)
         other.game = self.game
         other.seed = self.seed
         other.rng = self.rng.clone()
@@ -632,9 +632,19 @@ class State(ABC, Generic[G]):
         }
 
     @classmethod
+    def _empty(cls, game: G) -> Self:
+        """Return an instance of this class with no field set yet, for :meth:`clone` and :meth:`_blank` to fill.
+
+        The default skips ``__init__`` (``cls.__new__``). A state class compiled with mypyc (the optional compiled
+        build, setup.py) cannot be made that way: its ``__new__`` runs ``__init__``. Such a class overrides this
+        with an ``__init__`` that returns at once (the games' ``blank=True``).
+        """
+        return cls.__new__(cls)
+
+    @classmethod
     def _blank(cls, game: G, seed: int) -> Self:
         """Return a state with only the core fields set, to be filled by :meth:`restore` (games may override)."""
-        state = cls.__new__(cls)
+        state = cls._empty(game)
         State.__init__(state, game, seed)
         return state
 
@@ -667,5 +677,18 @@ class State(ABC, Generic[G]):
         self.log_events = [(int(after), int(seat), Message.from_json(m)) for after, seat, m in data["log_events"]]
         self._legal = None
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle a state as its exact :meth:`to_json` snapshot (worker processes of a search, Ray tasks).
+
+        The same in both builds: a state class compiled with mypyc (setup.py) has no ``__dict__`` to pickle.
+        Caches are not sent; the copy recomputes them.
+        """
+        return (_unpickle_state, (type(self), self.game, self.to_json()))
+
     def __str__(self) -> str:
         return json.dumps(self.observation(None), sort_keys=True, indent=1)
+
+
+def _unpickle_state(cls: type[State[Any]], game: Any, data: Mapping[str, Any]) -> State[Any]:
+    """Rebuild a pickled state (see :meth:`State.__reduce__`): its own snapshot, trusted, so not re-checked."""
+    return cls.restore(game, data)

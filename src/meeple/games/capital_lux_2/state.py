@@ -61,7 +61,14 @@ class CapitalLux2State(State["CapitalLux2Game"]):
         rob_hand, rob_reserve, rob_deck, rob_red, rob_blue, rob_last: solo (ROB).
     """
 
-    def __init__(self, game: CapitalLux2Game, seed: int, setup: bool = True) -> None:
+    @classmethod
+    def _empty(cls, game: CapitalLux2Game) -> CapitalLux2State:
+        """An instance with no field set, for ``clone``/``restore`` (works compiled with mypyc too; core.State)."""
+        return cls(game, 0, blank=True)
+
+    def __init__(self, game: CapitalLux2Game, seed: int, setup: bool = True, *, blank: bool = False) -> None:
+        if blank:  # clone() and restore() set every field (see _empty)
+            return
         super().__init__(game, seed)
         n = game.num_players
         self.n = n

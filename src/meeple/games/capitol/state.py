@@ -69,7 +69,14 @@ class CapitolState(State["Capitol"]):
     indexed ``zone * players + seat``. Draw piles keep their top card last.
     """
 
-    def __init__(self, game: Capitol, seed: int) -> None:
+    @classmethod
+    def _empty(cls, game: Capitol) -> CapitolState:
+        """An instance with no field set, for ``clone``/``restore`` (works compiled with mypyc too; core.State)."""
+        return cls(game, 0, blank=True)
+
+    def __init__(self, game: Capitol, seed: int, *, blank: bool = False) -> None:
+        if blank:  # clone() and restore() set every field (see _empty)
+            return
         super().__init__(game, seed)
         n = game.num_players
         first = game.params.first_consul

@@ -75,7 +75,14 @@ class CapriceState(State["CapriceGame"]):
         winner: the winning seat, or -1 before the end.
     """
 
-    def __init__(self, game: CapriceGame, seed: int) -> None:
+    @classmethod
+    def _empty(cls, game: CapriceGame) -> CapriceState:
+        """An instance with no field set, for ``clone``/``restore`` (works compiled with mypyc too; core.State)."""
+        return cls(game, 0, blank=True)
+
+    def __init__(self, game: CapriceGame, seed: int, *, blank: bool = False) -> None:
+        if blank:  # clone() and restore() set every field (see _empty)
+            return
         super().__init__(game, seed)
         n = game.num_players
         self.towers: list[list[int]] = [[] for _ in range(NUM_SPACES)]

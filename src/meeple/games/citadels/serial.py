@@ -104,7 +104,10 @@ def restore_body(state: CitadelsState, body: dict[str, Any]) -> None:
     follows (``to_json`` must give the snapshot back) names it.
     """
     for name in _SCALARS:
-        setattr(state, name, bool(body[name]) if name == "ending" else int(body[name]))
+        if name == "ending":  # two statements: compiled (mypyc), one conditional expression would make it an int
+            state.ending = bool(body[name])
+        else:
+            setattr(state, name, int(body[name]))
     for name in _LISTS:
         setattr(state, name, _ints(body[name]))
     state.hands = [_ints(x) for x in body["hands"]]

@@ -104,7 +104,14 @@ from meeple.games.citadels.serial import body_to_json, check_consistency, copy_f
 class CitadelsState(State["Citadels"]):
     """A Citadels position. See the module docstring for the fields."""
 
-    def __init__(self, game: Citadels, seed: int, setup: bool = True) -> None:
+    @classmethod
+    def _empty(cls, game: Citadels) -> CitadelsState:
+        """An instance with no field set, for ``clone``/``restore`` (works compiled with mypyc too; core.State)."""
+        return cls(game, 0, blank=True)
+
+    def __init__(self, game: Citadels, seed: int, setup: bool = True, *, blank: bool = False) -> None:
+        if blank:  # clone() and restore() set every field (see _empty)
+            return
         super().__init__(game, seed)
         n = game.num_players
         self.deck: list[int] = list(range(len(game.card_kind)))
