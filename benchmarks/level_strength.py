@@ -17,26 +17,17 @@ at least 40% over at least 300 games with the interval above 33.3%, at no more t
 
 from __future__ import annotations
 
-import math
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 
 from meeple.arena.match import play_match
+from meeple.arena.ratings import wilson
 from meeple.bots import make_bot
 from meeple.bots.base import Bot
 from meeple.core.action import Action
 from meeple.core.rng import derive_seed
 from meeple.core.view import SeatView
-
-
-def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of a proportion (``wins`` may be fractional: shared wins)."""
-    p = wins / games
-    d = 1 + z * z / games
-    centre = (p + z * z / (2 * games)) / d
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / d
-    return centre - half, centre + half
 
 
 class _Timed(Bot):

@@ -10,20 +10,11 @@ hard at equal time).
 
 from __future__ import annotations
 
-import math
 import sys
 import time
 
 from meeple.arena.match import play_bots
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson score interval of a proportion ``wins / n``."""
-    p = wins / n
-    d = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / d
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return centre - half, centre + half
+from meeple.arena.ratings import wilson
 
 
 def main(game: str, players: int, seconds: float, deals: int, extra: str = "") -> None:

@@ -45,13 +45,8 @@ def play_random(game: meeple.Game[Any], seed: int) -> int:
     return steps
 
 
-def mid_game(game: meeple.Game[Any], seed: int, steps: int) -> State[Any]:
-    return random_position(game, seed, steps)
-
-
-@pytest.mark.parametrize(("name", "players"), CASES)
-def test_random_decisions_per_second(benchmark: Any, name: str, players: int) -> None:
-    game = meeple.load_game(name, players=players)
+def random_decisions_per_second(benchmark: Any, game: meeple.Game[Any]) -> float | None:
+    """Benchmark rounds of three random games; return decisions/s (None when benchmarks are disabled)."""
     seeds = iter(range(10**9))
     decisions: list[int] = []
 
@@ -62,9 +57,18 @@ def test_random_decisions_per_second(benchmark: Any, name: str, players: int) ->
 
     benchmark.pedantic(run, rounds=8, iterations=1)
     mean = mean_seconds(benchmark)
-    if mean is None:
+    return None if mean is None else sum(decisions) / (mean * len(decisions))
+
+
+def mid_game(game: meeple.Game[Any], seed: int, steps: int) -> State[Any]:
+    return random_position(game, seed, steps)
+
+
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_random_decisions_per_second(benchmark: Any, name: str, players: int) -> None:
+    per_second = random_decisions_per_second(benchmark, meeple.load_game(name, players=players))
+    if per_second is None:
         return
-    per_second = sum(decisions) / (mean * len(decisions))
     benchmark.extra_info["decisions_per_second"] = per_second
     benchmark.extra_info["x_baseline"] = per_second / baseline()
     print(f"\n{name} {players}p: {per_second:,.0f} decisions/s ({per_second / baseline():.2f} x baseline)")
@@ -107,22 +111,11 @@ def test_random_play_against_liars_poker(benchmark: Any, name: str) -> None:
     the game, in the same process.
     """
     pytest.importorskip("open_spiel")
-    game = meeple.load_game(name, players=4)
-    seeds = iter(range(10**9))
-    decisions: list[int] = []
-
-    def run() -> int:
-        n = sum(play_random(game, next(seeds)) for _ in range(3))
-        decisions.append(n)
-        return n
-
     before = liars_poker_steps_per_second(1.0)
-    benchmark.pedantic(run, rounds=8, iterations=1)
+    per_second = random_decisions_per_second(benchmark, meeple.load_game(name, players=4))
     after = liars_poker_steps_per_second(1.0)
-    mean = mean_seconds(benchmark)
-    if mean is None:
+    if per_second is None:
         return
-    per_second = sum(decisions) / (mean * len(decisions))
     ratio = per_second / ((before + after) / 2)
     benchmark.extra_info |= {"decisions_per_second": per_second, "x_liars_poker": ratio}
     print(f"\n{name} 4p: {per_second:,.0f} decisions/s, {ratio:.2f} x python_liars_poker")
