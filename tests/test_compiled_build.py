@@ -2,8 +2,8 @@
 
 Built for real with mypyc from a copy of the sources, installed into a throw-away virtual environment that borrows
 this one's dependencies, then the conformance suite (every game's harness, the pinned record digests, action codes,
-tampered snapshots, tensors) and the pickling of states for worker processes run against it. The pinned digests
-are the ones the pure-Python run checks, so both builds play the same games for the same seeds.
+tampered snapshots, tensors), the ISMCTS tests and the pickling of states for worker processes run against it. The
+pinned digests are the ones the pure-Python run checks, so both builds play the same games for the same seeds.
 
 ``MEEPLE_SKIP_COMPILED=1`` skips it in a quick local run; CI always runs it. About 1.5 min of building and 1.5 min
 of tests on one core.
@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-TESTS = ["tests/conformance", "tests/bots/test_parallel.py"]
+TESTS = ["tests/conformance", "tests/bots/test_parallel.py", "tests/bots/test_ismcts.py"]
 
 
 def _run(args: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:
