@@ -4,6 +4,7 @@ Usage::
 
     python benchmarks/level_strength.py GAME PLAYERS TARGET OPPONENT DEALS [JOBS]
     python benchmarks/level_strength.py citadels 3 hard heuristic 100 2
+    python benchmarks/level_strength.py caprice 2 ismcts:time=0.3:workers=2 ismcts:time=0.3 25   # JOBS 1: timed bots
 
 Every deal (a seed) is played PLAYERS times, TARGET taking each seat in turn and OPPONENT every other seat, so seat
 order and deal luck cancel out. A game's win is shared among its tied winners. The fair share is 1/PLAYERS; the
@@ -34,6 +35,7 @@ class _Timed(Bot):
     """Wraps a bot and adds up the seconds of its :meth:`select_action` calls (forced moves included)."""
 
     def __init__(self, bot: Bot) -> None:
+        super().__init__()
         self.bot = bot
         self.name = bot.name
         self.seconds = 0.0
