@@ -2,7 +2,7 @@
 
 Every board is rendered for each seat and a spectator from the real state and from states resampled for that seat
 (``resample_from_infostate``), in English and French; the HTML must be identical. No server is needed: the page
-renders exactly this (``meeple.web.app._board_args``).
+renders exactly this (``meeple.web.app.render_board``).
 """
 
 from __future__ import annotations
@@ -14,14 +14,13 @@ import pytest
 from meeple.core.registry import load_game
 from meeple.core.rng import Rng
 from meeple.i18n import translator
-from meeple.web.app import TEMPLATES, _board_args
+from meeple.web.app import render_board
 
 GAMES = [("citadels", 4), ("capitol", 3), ("capital_lux_2", 3), ("capital_lux_2", 1), ("caprice", 3)]
 
 
 def _html(state: Any, seat: int | None, lang: str) -> str:
-    args = _board_args(state, seat, state.history_messages(-3 if seat is None else seat), translator(lang))
-    return TEMPLATES.get_template("board.html").render(**args)
+    return render_board(state, seat, state.history_messages(-3 if seat is None else seat), translator(lang))
 
 
 @pytest.mark.parametrize(("name", "players"), GAMES)
@@ -62,7 +61,7 @@ def test_every_legal_move_is_offered_with_its_code(name: str, players: int) -> N
 
 
 def _board_without_the_list(html: str) -> str:
-    start = html.index('<details class="moves">')
+    start = html.index('<details class="moves"')
     return html[:start] + html[html.index("</details>", start) :]
 
 
