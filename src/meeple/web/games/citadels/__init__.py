@@ -12,6 +12,19 @@ from typing import Any
 from meeple.i18n import N_, Translator
 from meeple.web.games import Variant, WebGame, seat_name
 
+ABILITIES: tuple[str, ...] = (
+    "",
+    N_("Assassin: names a character, who loses the turn."),
+    N_("Thief: names a character (not the Assassin nor the assassinated one) and takes its gold when it is called."),
+    N_("Magician: swaps hands with a player, or exchanges cards with the deck."),
+    N_("King: takes the crown; 1 gold per noble (yellow) district."),
+    N_("Bishop: the Warlord cannot destroy its districts; 1 gold per religious (blue) district."),
+    N_("Merchant: 1 gold more; 1 gold per trade (green) district."),
+    N_("Architect: draws 2 cards more and may build up to 3 districts."),
+    N_("Warlord: destroys a district by paying its cost minus 1; 1 gold per military (red) district."),
+)
+"""A character's ability in one line, by rank (citadels.md §4), for tooltips and the rules page."""
+
 PROMPTS: tuple[tuple[str, str], ...] = (
     ("pick_character", N_("Choose your character for this round")),
     ("discard_character", N_("Choose a character to put aside face down")),
@@ -81,7 +94,16 @@ class CitadelsWeb(WebGame):
             "district": [reader.message(m) for m in DISTRICT],
             "colour": {name: reader.message(COLOUR[i]) for i, name in enumerate(COLOURS)},
             "purple": {kind: reader.message(m) for kind, m in PURPLE_TEXT.items()},
+            "ability": [reader.gettext(a) if a else "" for a in ABILITIES],
         }
+
+    def tooltips(self, reader: Translator) -> dict[str, str]:
+        """The eight characters' abilities and the purple districts' texts (citadels.md §4, §6)."""
+        from meeple.games.citadels.vocabulary import CHARACTER, DISTRICT, PURPLE_TEXT
+
+        out = {f"{rank}. {reader.message(CHARACTER[rank])}": reader.gettext(ABILITIES[rank]) for rank in range(1, 9)}
+        out.update({reader.message(DISTRICT[kind]): reader.message(m) for kind, m in PURPLE_TEXT.items()})
+        return out
 
     def prompt(self, view: dict[str, Any], seat: int | None, reader: Translator) -> str:
         """Citadels' decisions, from the legal actions and the pending decision (citadels.md §3-4)."""
