@@ -1,7 +1,6 @@
 """The browser client in a real browser: Debian's Chromium driven by Playwright against a running ``meeple serve``.
 
-Playwright's own browser download is not used: ``executable_path`` points at the system Chromium (``.ci/run``
-installs it). Without it these tests are skipped, except under CI where they fail.
+The server and browser fixtures are in ``tests/web/conftest.py``.
 """
 
 from __future__ import annotations
@@ -21,40 +20,15 @@ import pytest
 
 from meeple.core.records import GameRecord
 from tests.server.helpers import ServerProcess, http_json
+from tests.web.conftest import need_chromium, new_table
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-if CHROMIUM is None:
-    if os.environ.get("CI"):
-        raise RuntimeError("Chromium is missing: .ci/run installs Debian's chromium package for the browser tests")
-    pytest.skip("no Chromium on this machine (apt-get install chromium)", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api")
+sync_api = need_chromium()
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    folder = tmp_path_factory.mktemp("web")
-    process = ServerProcess(f"sqlite:///{folder / 'web.db'}", log=folder / "server.log").start()
-    yield process
-    process.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking"],
-        )
-        yield launched
-        launched.close()
-
-
 def _table(server: ServerProcess, game: str, seats: list[str], seed: int) -> tuple[str, dict[int, str]]:
-    body = {"game": game, "params": {"players": len(seats)}, "seats": seats, "seed": seed}
-    answer = http_json(f"{server.url}/api/tables", body)
-    return answer["table"], {s["seat"]: s["token"] for s in answer["seats"]}
+    return new_table(server, game, seats, seed)
 
 
 def _card_ids(value: Any) -> set[int]:
@@ -135,7 +109,7 @@ def test_two_seats_see_only_their_own_hand_and_a_reload_keeps_the_seat(server: S
         pages[0].wait_for_timeout(100)
     pages[0].wait_for_timeout(500)  # both pages' last board fetches have landed
     for seat, page in enumerate(pages):
-        assert page.locator(".me").inner_text().endswith(str(seat))
+        assert page.locator(".me").inner_text().startswith(f"Seat {seat + 1} ")
         assert page.locator("section.hand").count() == 1  # its own hand, no other
         states = [m for m in map(json.loads, frames[seat]) if m["type"] == "state"]
         assert states
@@ -149,7 +123,7 @@ def test_two_seats_see_only_their_own_hand_and_a_reload_keeps_the_seat(server: S
         before = page.locator("section.board").get_attribute("data-version")
         page.reload()
         page.wait_for_selector("section.board")
-        assert page.locator(".me").inner_text().endswith(str(seat))
+        assert page.locator(".me").inner_text().startswith(f"Seat {seat + 1} ")
         assert page.locator("section.board").get_attribute("data-version") == before
     # each page's hand section holds as many cards as its seat's hand, and no page shows the other seat's hand
     hands = [sorted(p.locator("section.hand .district").all_inner_texts()) for p in pages]

@@ -86,10 +86,10 @@ class CapitalLux2Web(WebGame):
             variant = self.variants.get(match.group(1))
             if variant is None:
                 return match.group(0)
-            value = match.group(2)
             words = "«" + reader.gettext(variant.label) + "»"
-            if value:
-                words += " " + reader.gettext(variant.values[value == "=True"])
+            if match.group(2):
+                on = match.group(2).endswith("True")
+                words += " " + reader.gettext(variant.values[on])
             return words
 
         return FLAG.sub(label, reader.gettext(text))

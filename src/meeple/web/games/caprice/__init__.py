@@ -62,9 +62,8 @@ class CapriceWeb(WebGame):
         return [reader.gettext("Symbols: {symbols}").format(symbols=symbols)]
 
     def round_phase(self, observation: Mapping[str, Any], reader: Translator) -> str:
-        """"Towers complete: 2 of 6"."""
-        full = observation.get("full_towers", 0)
-        return reader.gettext("Towers complete: {n} of 6").format(n=full)
+        """"Full towers: 2/5" (caprice.md §9: the game ends when 5 towers have height 4)."""
+        return reader.gettext("Full towers: {full}/5").format(full=observation.get("full_towers", 0))
 
     def results(
         self,
