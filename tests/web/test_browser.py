@@ -8,11 +8,9 @@ from __future__ import annotations
 import json
 import os
 import random
-import shutil
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 

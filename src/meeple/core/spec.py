@@ -47,7 +47,7 @@ class GameSpec:
     web: str | None = None
 
     def load(self, companion: str) -> Any:
-        """Import and return a companion (``"heuristic_bot"``, ``"rollout_policy"``, ``"renderer"``, ``"balance"``, ``"web"``).
+        """Import and return a companion (``"heuristic_bot"``, ``"rollout_policy"``, ``"renderer"``, ``"balance"``...).
 
         Raises:
             InvalidParameterError: the game declares no such companion (the message says which game and which).

@@ -10,6 +10,7 @@ Rules: issue "Play online: the browser client"; docs/web.md.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -22,7 +23,7 @@ from jinja2 import ChoiceLoader, Environment, FileSystemLoader, FunctionLoader, 
 from meeple.core.errors import MeepleError
 from meeple.core.records import GameRecord
 from meeple.core.registry import game_class, registered_games
-from meeple.i18n import LANGUAGES, N_, Message, Translator, language_from_accept, translator
+from meeple.i18n import LANGUAGES, N_, Translator, language_from_accept, translator
 from meeple.server.app import ServerConfig, create_app
 from meeple.server.clock import clock_view
 from meeple.server.live import LiveTable, TableNotFound
@@ -150,7 +151,13 @@ def create_web_app(config: ServerConfig) -> FastAPI:
             games = [_game_card(name) for name in registered_games()]
             tables = await _tables()
             return _page(
-                "lobby.html", reader, request, games=games, tables=tables, error=message, chosen=game,
+                "lobby.html",
+                reader,
+                request,
+                games=games,
+                tables=tables,
+                error=message,
+                chosen=game,
                 who=lambda p: who(p, reader),
             )
         await service().evaluate(table_id)
@@ -326,7 +333,7 @@ def create_web_app(config: ServerConfig) -> FastAPI:
 def _board_args(
     state: Any, seat: int | None, log: list[Any], reader: Translator, live: LiveTable | None = None
 ) -> dict[str, Any]:
-    """Everything ``board.html`` renders for ``seat``: the view, the game's names and codes, prompt, badges, log, results."""
+    """What ``board.html`` renders for ``seat``: the view, the game's names and codes, prompt, badges, log, results."""
     view = game_view(state, seat, log, reader)
     game = state.game.name
     web = companion_for(game)
@@ -347,7 +354,9 @@ def _board_args(
         "moves": moves,
         "controls": [m for m in moves if m["type"] in web.controls],
         "log": log_lines(web, log, reader, seat),
-        "badges": badges(web, obs, live.public_seats() if live is not None else None, state.game.num_players, reader, seat),
+        "badges": badges(
+            web, obs, live.public_seats() if live is not None else None, state.game.num_players, reader, seat
+        ),
         "clock": clock_view(live.clock) if live is not None else None,
         "table": live.id if live is not None else None,
         "results": web.results(obs, state.returns(), state.scores(), reader, seat) if over else None,
@@ -356,7 +365,9 @@ def _board_args(
     }
 
 
-def render_board(state: Any, seat: int | None, log: list[Any], reader: Translator, live: LiveTable | None = None) -> str:
+def render_board(
+    state: Any, seat: int | None, log: list[Any], reader: Translator, live: LiveTable | None = None
+) -> str:
     """The board fragment of ``seat`` (None: spectator), every clickable move named by its words."""
     args = _board_args(state, seat, log, reader, live)
     return name_the_moves(TEMPLATES.get_template("board.html").render(**args), args["moves"])
@@ -374,7 +385,7 @@ def _has_style(game: str) -> bool:
     return folder is not None and (folder / "style.css").is_file()
 
 
-def _secrets(game: str, observation: dict[str, Any], reader: Translator) -> list[str]:
+def _secrets(game: str, observation: Mapping[str, Any], reader: Translator) -> list[str]:
     """What a seat alone knew, in words, for the replay's full view (its hand, characters, symbols...)."""
     return companion_for(game).secrets(observation, reader)
 

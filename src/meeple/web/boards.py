@@ -1,5 +1,6 @@
-"""What the shared board template needs beyond the view: the game's names and click codes, the prompt, the badges,
-the log with move numbers, the results; and the accessible name of every clickable move.
+"""What the shared board template needs beyond the view, and the accessible name of every clickable move.
+
+The game's names and click codes, the prompt, the seat badges, the log with move numbers, the results.
 
 Each clickable piece of the board carries the code of the legal action played on it. A board element is clickable
 only when a legal action stands behind it: ``codes[(kind, key)]`` is that action's integer code, found from the legal
@@ -80,8 +81,12 @@ def who(player: str, reader: Translator) -> str:
 
 
 def badges(
-    web: WebGame, observation: Mapping[str, Any], seats: Sequence[Mapping[str, Any]] | None, players: int,
-    reader: Translator, me: int | None,
+    web: WebGame,
+    observation: Mapping[str, Any],
+    seats: Sequence[Mapping[str, Any]] | None,
+    players: int,
+    reader: Translator,
+    me: int | None,
 ) -> list[dict[str, Any]]:
     """One badge per seat: name, who plays it, online/away (humans), bot-played, the game's facts (gold, cards...)."""
     out = []
@@ -101,7 +106,9 @@ def badges(
     return out
 
 
-def log_lines(web: WebGame, log: Sequence[tuple[int, Message]], reader: Translator, me: int | None) -> list[dict[str, Any]]:
+def log_lines(
+    web: WebGame, log: Sequence[tuple[int, Message]], reader: Translator, me: int | None
+) -> list[dict[str, Any]]:
     """The log as ``{"number", "actor", "text"}``: move numbers from 1, seats by name, words without ids."""
     return [
         {"number": i + 1, "actor": seat_name(actor, reader, me) if actor >= 0 else "", "text": web.say(m, reader)}

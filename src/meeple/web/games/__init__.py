@@ -163,13 +163,17 @@ class WebGame:
         seats = len(returns)
         keys = self.tiebreak_keys(observation, seats)
         best = max(returns) if returns else 0.0
-        order = sorted(range(seats), key=lambda s: (-(returns[s] == best and best > 0), -scores[s], *(-k for k in keys[s])))
+        order = sorted(
+            range(seats), key=lambda s: (-(returns[s] == best and best > 0), -scores[s], *(-k for k in keys[s]))
+        )
         ranking: list[dict[str, Any]] = []
         for index, s in enumerate(order):
             shared = index and (scores[s], keys[s]) == (scores[order[index - 1]], keys[order[index - 1]])
             place = ranking[-1]["place"] if shared else index + 1
             winner = best > 0 and returns[s] == best
-            ranking.append({"place": place, "seat": s, "name": seat_name(s, reader, me), "score": scores[s], "winner": winner})
+            ranking.append(
+                {"place": place, "seat": s, "name": seat_name(s, reader, me), "score": scores[s], "winner": winner}
+            )
         winners = [r["name"] for r in ranking if r["winner"]]
         if len(winners) == 1:
             headline = reader.gettext("{seat} wins").format(seat=winners[0])

@@ -136,10 +136,12 @@ class CapitalLux2Web(WebGame):
         ]
 
     def round_phase(self, observation: Mapping[str, Any], reader: Translator) -> str:
-        """"Round 2 of 3 · draft" (§5: three rounds, each a draft then play)."""
+        """The header's line, e.g. "Round 2 of 3 · draft" (§5: three rounds, each a draft then play)."""
         phase = {"draft": N_("draft"), "play": N_("play"), "end": N_("game over")}
         word = phase.get(str(observation.get("phase")), N_("play"))
-        return reader.gettext("Round {round} of 3 · {phase}").format(round=observation["round"], phase=reader.gettext(word))
+        return reader.gettext("Round {round} of 3 · {phase}").format(
+            round=observation["round"], phase=reader.gettext(word)
+        )
 
     def tiebreak_keys(self, observation: Mapping[str, Any], seats: int) -> list[tuple[float, ...]]:
         """The fewest gold first (§14)."""
@@ -147,9 +149,7 @@ class CapitalLux2Web(WebGame):
 
     def _names(self, observation: Mapping[str, Any], reader: Translator, me: int | None) -> list[str]:
         count = len(observation["cities"])
-        return [
-            "ROB" if observation.get("solo") and p == 1 else seat_name(p, reader, me) for p in range(count)
-        ]
+        return ["ROB" if observation.get("solo") and p == 1 else seat_name(p, reader, me) for p in range(count)]
 
     def breakdown(
         self, observation: Mapping[str, Any], scores: Sequence[float], reader: Translator, me: int | None
@@ -158,7 +158,12 @@ class CapitalLux2Web(WebGame):
         from meeple.games.capital_lux_2.vocabulary import COLOUR
 
         head = [reader.gettext("Player"), *(reader.message(c) for c in COLOUR)]
-        head += [reader.gettext("Bonus pile"), reader.gettext("Gold (×2)"), reader.gettext("Powers"), reader.gettext("Total")]
+        head += [
+            reader.gettext("Bonus pile"),
+            reader.gettext("Gold (×2)"),
+            reader.gettext("Powers"),
+            reader.gettext("Total"),
+        ]
         rows = []
         finals = observation.get("scores") or list(scores)
         for p, name in enumerate(self._names(observation, reader, me)):

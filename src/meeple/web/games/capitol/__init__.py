@@ -60,13 +60,22 @@ class CapitolWeb(WebGame):
     }
     variants = {
         "end_draw": Variant(
-            N_("End phase draw"), {"draw_six": N_("draw 6 cards (French rules)"), "refill_to_six": N_("refill the hand to 6 (Italian rules)")}
+            N_("End phase draw"),
+            {
+                "draw_six": N_("draw 6 cards (French rules)"),
+                "refill_to_six": N_("refill the hand to 6 (Italian rules)"),
+            },
         ),
         "floor_placement": Variant(
             N_("Where floors go"),
-            {"free": N_("on any unfinished building (French rules)"), "tallest_incomplete_only": N_("only on the tallest unfinished one")},
+            {
+                "free": N_("on any unfinished building (French rules)"),
+                "tallest_incomplete_only": N_("only on the tallest unfinished one"),
+            },
         ),
-        "shared_first_blocks_second": Variant(N_("A shared first place leaves no second place"), {False: NO, True: YES}),
+        "shared_first_blocks_second": Variant(
+            N_("A shared first place leaves no second place"), {False: NO, True: YES}
+        ),
         "zero_bid": Variant(
             N_("When every bid is empty"), {"tie_rule": N_("the Consul's tie rule decides"), "no_sale": N_("no sale")}
         ),
@@ -83,7 +92,10 @@ class CapitolWeb(WebGame):
         ),
         "played_card": Variant(
             N_("Cards played in construction"),
-            {"revealed": N_("shown, then discarded (Italian rules)"), "face_down": N_("discarded face down (French rules)")},
+            {
+                "revealed": N_("shown, then discarded (Italian rules)"),
+                "face_down": N_("discarded face down (French rules)"),
+            },
         ),
         "floor_shortage": Variant(N_("Too few floors left"), {"take_remaining": N_("take what remains")}),
         "final_round_end_phase": Variant(N_("End phase of round 4"), {"skip": N_("skipped"), "play": N_("played")}),
@@ -151,7 +163,7 @@ class CapitolWeb(WebGame):
         return [reader.gettext("Hand: {cards}").format(cards=hand)]
 
     def round_phase(self, observation: Mapping[str, Any], reader: Translator) -> str:
-        """"Round 2 of 4 · improvement" (capitol.md §5.2: construction, improvement, scoring, end)."""
+        """The header's line, e.g. "Round 2 of 4 · improvement" (capitol.md §5.2: the four phases)."""
         phase = {
             "construction": N_("construction"),
             "improvement": N_("improvement"),
@@ -171,9 +183,7 @@ class CapitolWeb(WebGame):
         tables = []
         for scoring in observation["scorings"]:
             rows: list[list[Any]] = [
-                [observation["zones"][z]["name"], *points]
-                for z, points in enumerate(scoring["zones"])
-                if any(points)
+                [observation["zones"][z]["name"], *points] for z, points in enumerate(scoring["zones"]) if any(points)
             ]
             rows.append([reader.gettext("Total"), *scoring["total"]])
             caption = reader.gettext("Scoring of round {round}").format(round=scoring["round"])

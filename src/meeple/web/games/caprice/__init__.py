@@ -35,7 +35,8 @@ class CapriceWeb(WebGame):
             {"optional": N_("may be exchanged (French rules)"), "mandatory": N_("must be exchanged")},
         ),
         "symbol_order": Variant(
-            N_("Final order of the symbols"), {"best": N_("the best one, found for you"), "manual": N_("chosen by each player")}
+            N_("Final order of the symbols"),
+            {"best": N_("the best one, found for you"), "manual": N_("chosen by each player")},
         ),
     }
     tie_rule = N_("Equal points: the tied player who comes soonest after the one who ended the game wins.")
@@ -62,7 +63,7 @@ class CapriceWeb(WebGame):
         return [reader.gettext("Symbols: {symbols}").format(symbols=symbols)]
 
     def round_phase(self, observation: Mapping[str, Any], reader: Translator) -> str:
-        """"Full towers: 2/5" (caprice.md §9: the game ends when 5 towers have height 4)."""
+        """The header's line, e.g. "Full towers: 2/5" (caprice.md §9: the game ends when 5 towers have height 4)."""
         return reader.gettext("Full towers: {full}/5").format(full=observation.get("full_towers", 0))
 
     def results(

@@ -73,7 +73,9 @@ class CitadelsWeb(WebGame):
         "decline_recover",
     )
     variants = {
-        "quick_game": Variant(N_("Quick game"), {"off": N_("no: 8 districts"), "7": N_("7 districts"), "6": N_("6 districts")}),
+        "quick_game": Variant(
+            N_("Quick game"), {"off": N_("no: 8 districts"), "7": N_("7 districts"), "6": N_("6 districts")}
+        ),
         "killed_king_takes_crown": Variant(
             N_("An assassinated King still takes the crown"), {False: N_("no"), True: N_("yes")}
         ),
@@ -140,7 +142,7 @@ class CitadelsWeb(WebGame):
         return out
 
     def round_phase(self, observation: Mapping[str, Any], reader: Translator) -> str:
-        """"Round 3 · choosing characters" / "Round 3 · turns" (citadels.md §3-4)."""
+        """The header's line, e.g. "Round 3 · choosing characters" / "Round 3 · turns" (citadels.md §3-4)."""
         phase = {"draft": N_("choosing characters"), "turn": N_("turns"), "end": N_("game over")}
         return reader.gettext("Round {round} · {phase}").format(
             round=observation["round"], phase=reader.gettext(phase.get(observation["phase"], "turns"))
