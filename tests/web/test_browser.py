@@ -151,19 +151,44 @@ def test_the_lobby_creates_a_table_and_shows_the_invitations(server: ServerProce
     page.close()
 
 
+SIZES = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
+
+
+def _shoot(page: Any, game: str, stage: str) -> None:
+    """The viewport at both sizes, saved as small PNGs (a 64-colour palette when Pillow is there)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    for name, size in SIZES.items():
+        page.set_viewport_size(size)
+        page.wait_for_timeout(300)
+        path = SCREENSHOTS / f"{game}-{name}-{stage}.png"
+        page.screenshot(path=str(path))
+        try:
+            from PIL import Image
+        except ImportError:
+            continue
+        with Image.open(path) as image:
+            image.convert("RGB").quantize(colors=64).save(path, optimize=True)
+
+
 @pytest.mark.skipif(not os.environ.get("MEEPLE_SCREENSHOTS"), reason="MEEPLE_SCREENSHOTS=1 writes docs/screenshots")
 @pytest.mark.parametrize("game", ["citadels", "capitol", "capital_lux_2", "caprice"])
 def test_write_the_screenshots(server: ServerProcess, browser: Any, game: str) -> None:
-    table, tokens = _table(server, game, ["human", "bot:random", "bot:random"], seed=8)
-    for name, size in (("desktop", {"width": 1280, "height": 900}), ("phone", {"width": 390, "height": 844})):
-        page = browser.new_page(viewport=size)
-        page.goto(f"{server.url}/tables/{table}?token={tokens[0]}")
-        for _ in range(6):
-            moves = page.locator(ON_THE_BOARD)
-            if moves.count():
-                _click(moves.first)
-                page.wait_for_timeout(400)
-        page.evaluate("window.scrollTo(0, 0)")
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SCREENSHOTS / f"{game}-{name}.png"))
-        page.close()
+    """docs/screenshots/<game>-<desktop|phone>-<start|middle|end>.png: one table seen at both sizes."""
+    seats = ["human", "bot:random", "bot:random"] if game != "caprice" else ["human", "bot:random"]
+    table, tokens = _table(server, game, seats, seed=8)
+    page = browser.new_page(viewport=SIZES["phone"])
+    page.goto(f"{server.url}/tables/{table}?token={tokens[0]}")
+    _shoot(page, game, "start")
+    rng = random.Random(7)
+    for _ in range(10 if game != "caprice" else 6):
+        moves = page.locator(ON_THE_BOARD)
+        if moves.count():
+            _click(moves.nth(rng.randrange(moves.count())))
+            page.wait_for_timeout(400)
+    page.evaluate("window.scrollTo(0, 0)")
+    _shoot(page, game, "middle")
+    _play_to_the_end(page)
+    page.wait_for_timeout(500)
+    page.locator("#results").scroll_into_view_if_needed()
+    _shoot(page, game, "end")
+    page.close()

@@ -10,7 +10,7 @@
   const table = root.dataset.table, token = root.dataset.token, lang = root.dataset.lang;
   const board = document.getElementById("board"), note = document.getElementById("connection");
   const error = document.getElementById("error"), toggle = document.getElementById("alert-toggle");
-  let socket = null, retry = 500, pending = null, loading = false, again = false, lost = false;
+  let socket = null, retry = 500, pending = null, loading = false, again = false, lost = false, first = true;
 
   // the one place that puts the seat's token in a URL (the board fetch and the WebSocket)
   function seatQuery() {
@@ -148,8 +148,13 @@
       const message = JSON.parse(event.data);
       if (message.type === "state") {
         error.hidden = true;
-        // the page was rendered with this version already: no second fetch of the same board
-        if (message.version !== version() || board.getAttribute("aria-busy")) refresh();
+        // the first frame after the page loaded describes the board the page came with: no second fetch of it
+        // (same version and the same seat to move; a run of hidden steps keeps the version, not the mover)
+        const section = board.querySelector("section.board");
+        const same = first && section && message.version === version() &&
+          String(message.current_player) === (section.dataset.current || "null");
+        first = false;
+        if (!same) refresh();
       } else if (message.type === "error") {
         error.textContent = message.message; error.hidden = false;
         board.removeAttribute("aria-busy");
