@@ -10,6 +10,7 @@ Rules: issue "Play online: the browser client"; docs/web.md.
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any
@@ -19,6 +20,7 @@ from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, FunctionLoader, select_autoescape
+from markupsafe import Markup, escape
 
 from meeple.core.errors import MeepleError
 from meeple.core.records import GameRecord
@@ -87,6 +89,7 @@ def _page(name: str, reader: Translator, request: Request, **context: Any) -> HT
         lang=reader.lang,
         languages=LANGUAGES,
         path=request.url.path,
+        flags=lambda game, text: companion_for(game).flag_words(text, reader),
         query=dict(request.query_params),
         **context,
     )
@@ -321,7 +324,9 @@ def create_web_app(config: ServerConfig) -> FastAPI:
             game=game,
             title=cls.title,
             table=table_id if params or table_id else None,
-            summary=reader.message(cls.rules_summary_message()),
+            summary=summary_html(
+                companion_for(game).flag_words(reader.message(cls.rules_summary_message()), reader), game, reader
+            ),
             variants=_variants_in_force(game, params),
             tooltips=companion_for(game).tooltips(reader),
             has_style=_has_style(game),
@@ -371,6 +376,45 @@ def render_board(
     """The board fragment of ``seat`` (None: spectator), every clickable move named by its words."""
     args = _board_args(state, seat, log, reader, live)
     return name_the_moves(TEMPLATES.get_template("board.html").render(**args), args["moves"])
+
+
+MARKDOWN_STRONG = re.compile(r"\*\*(.+?)\*\*")
+MARKDOWN_CODE = re.compile(r"`([^`]+)`")
+
+
+def summary_html(text: str, game: str, reader: Translator) -> Markup:
+    """A rules summary (the games' short Markdown: ``#`` titles, ``**bold**``, ```code```, ``-`` lists) as HTML.
+
+    A variant flag's name in code (```third_symbol_exchange```) reads as the variant's label in the reader's language.
+    """
+    words = companion_for(game).variants
+
+    def inline(line: str) -> str:
+        line = str(escape(line))
+        line = MARKDOWN_STRONG.sub(r"<strong>\1</strong>", line)
+
+        def code(match: re.Match[str]) -> str:
+            name = match.group(1).split("=")[0]
+            if match.group(1).startswith("«"):
+                return match.group(1)
+            if name in words:
+                return "«" + str(escape(reader.gettext(words[name].label))) + "»"
+            return f"<code>{match.group(1)}</code>"
+
+        return MARKDOWN_CODE.sub(code, line)
+
+    out = []
+    for block in text.strip().split("\n\n"):
+        lines = block.strip().splitlines()
+        if lines and lines[0].startswith("#"):
+            out.append(f"<h2>{inline(lines[0].lstrip('#').strip())}</h2>")
+            lines = lines[1:]
+        if lines and all(x.lstrip().startswith(("- ", "* ")) or x.startswith("  ") for x in lines):
+            items = " ".join(lines).replace("* ", "- ").split("- ")[1:]
+            out.append("<ul>" + "".join(f"<li>{inline(i.strip())}</li>" for i in items) + "</ul>")
+        elif lines:
+            out.append(f"<p>{inline(' '.join(x.strip() for x in lines))}</p>")
+    return Markup("\n".join(out))
 
 
 def _title(game: str) -> str:

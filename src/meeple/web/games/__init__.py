@@ -27,6 +27,8 @@ from meeple.i18n import N_, Message, Translator
 WordRule = Callable[[Message], Message]
 """A rewrite of one vocabulary message into its human form (Capitol's ``roof7`` -> ``Roof 7``)."""
 
+FLAG_IN_TEXT = re.compile(r"\b([a-z]+(?:_[a-z0-9]+)+)(?:=([A-Za-z0-9_]+))?|\b(True|False)\b")
+"""A parameter name in a text written for the command line (``quick_game``, ``clerc_excludes_pink=False``)."""
 SEAT_IN_TEXT = re.compile(r"\bseat \{seat\}", re.IGNORECASE)
 """An engine message naming a seat by its index (``swap hands with seat {seat}``): the web counts seats from 1."""
 
@@ -106,6 +108,25 @@ class WebGame:
         """Render a message (or its JSON form) in the reader's language, in human words."""
         found = message if isinstance(message, Message) else Message.from_json(message)
         return reader.message(self.human(found))
+
+    def flag_words(self, text: str, reader: Translator) -> str:
+        """``text`` with every variant flag's name, value and ``True``/``False`` in words ("«Quick game»: 7")."""
+        values = {str(v): word for variant in self.variants.values() for v, word in variant.values.items()}
+
+        def word(match: re.Match[str]) -> str:
+            name, value, boolean = match.groups()
+            if boolean is not None:
+                return reader.gettext(N_("yes") if boolean == "True" else N_("no"))
+            variant = self.variants.get(name)
+            if variant is None:
+                return reader.gettext(values[name]) if name in values else match.group(0)
+            out = "«" + reader.gettext(variant.label) + "»"
+            if value is not None:
+                known = {str(k): w for k, w in variant.values.items()}
+                out += ": " + (reader.gettext(known[value]) if value in known else value)
+            return out
+
+        return FLAG_IN_TEXT.sub(word, text)
 
     # ---------------------------------------------------------------- the board
     def context(self, view: dict[str, Any], seat: int | None, reader: Translator) -> dict[str, Any]:

@@ -5,7 +5,6 @@ Rules: capital_lux_2.md §6 (draft), §7-8 (play), §13 (scoring), §14 (ties), 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -14,8 +13,6 @@ from meeple.i18n import N_, Message, Translator
 from meeple.web.games import Results, Variant, WebGame, seat_name
 
 NO, YES = N_("no"), N_("yes")
-FLAG = re.compile(r"\b([a-z]+(?:_[a-z]+)+)(=(?:True|False))?")
-"""A variant flag's name in a power's text (``merchant_gold_covers_excess``, ``clerc_excludes_pink=False``)."""
 
 
 def _card(message: Message) -> Message:
@@ -56,6 +53,9 @@ class CapitalLux2Web(WebGame):
         "provisional_powers": Variant(N_("Allow the provisional power tiles"), {False: NO, True: YES}),
         "merchant_gold_covers_excess": Variant(N_("Merchant: gold may pay an excess"), {False: NO, True: YES}),
         "clerc_excludes_pink": Variant(N_("Cleric: not from the pink district"), {False: NO, True: YES}),
+        "tiles": Variant(N_("Chosen power tiles")),
+        "agent_modifiers": Variant(N_("The Agent's modifier tokens")),
+        "rob_deck": Variant(N_("ROB's deck")),
     }
     tie_rule = N_("Equal scores: the fewest gold wins; still equal, the win is shared.")
 
@@ -80,19 +80,8 @@ class CapitalLux2Web(WebGame):
         }
 
     def effect(self, text: str, reader: Translator) -> str:
-        """A power tile's text with its variant flags named in words ("Merchant: gold may pay an excess")."""
-
-        def label(match: re.Match[str]) -> str:
-            variant = self.variants.get(match.group(1))
-            if variant is None:
-                return match.group(0)
-            words = "«" + reader.gettext(variant.label) + "»"
-            if match.group(2):
-                on = match.group(2).endswith("True")
-                words += " " + reader.gettext(variant.values[on])
-            return words
-
-        return FLAG.sub(label, reader.gettext(text))
+        """A power tile's text with its variant flags named in words ("«Merchant: gold may pay an excess»")."""
+        return self.flag_words(reader.gettext(text), reader)
 
     def tooltips(self, reader: Translator) -> dict[str, str]:
         """Every power tile's text (§9 and the tiles' sheets)."""

@@ -100,6 +100,8 @@ class CapitolWeb(WebGame):
         "floor_shortage": Variant(N_("Too few floors left"), {"take_remaining": N_("take what remains")}),
         "final_round_end_phase": Variant(N_("End phase of round 4"), {"skip": N_("skipped"), "play": N_("played")}),
         "final_tiebreak": Variant(N_("Equal final scores"), {"shared": N_("share the win")}),
+        "first_consul": Variant(N_("First Consul")),
+        "board_layout": Variant(N_("Board layout"), {"provisional_54": N_("provisional (54 small spaces)")}),
     }
     tie_rule = N_("Equal final scores share the win.")
 

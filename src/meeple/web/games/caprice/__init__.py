@@ -38,6 +38,7 @@ class CapriceWeb(WebGame):
             N_("Final order of the symbols"),
             {"best": N_("the best one, found for you"), "manual": N_("chosen by each player")},
         ),
+        "first_player": Variant(N_("First player")),
     }
     tie_rule = N_("Equal points: the tied player who comes soonest after the one who ended the game wins.")
 

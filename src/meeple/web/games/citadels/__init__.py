@@ -83,6 +83,7 @@ class CitadelsWeb(WebGame):
         "great_wall": Variant(N_("Add the Great Wall (English deck)"), {False: N_("no"), True: N_("yes")}),
         "variant_2p_ffg": Variant(N_("Two-player variant (2 characters each)"), {False: N_("no"), True: N_("yes")}),
         "variant_3p_ffg": Variant(N_("Three-player variant (2 characters each)"), {False: N_("no"), True: N_("yes")}),
+        "max_rounds": Variant(N_("Round limit")),
     }
     tie_rule = N_("Equal scores: the most district value wins, then the most gold; still equal, the win is shared.")
 
@@ -118,12 +119,14 @@ class CitadelsWeb(WebGame):
         return super().prompt(view, seat, reader)
 
     def seat_facts(self, observation: Mapping[str, Any], seat: int, reader: Translator) -> list[str]:
-        """Gold, cards in hand, districts built, the crown (public)."""
+        """Gold, cards in hand, districts built, points so far (§5.2 rule 21, from the public cities), the crown."""
         s = observation["seats"][seat]
+        points = observation["scores"][seat]["total"]
         facts = [
             reader.ngettext("{n} gold", "{n} gold", s["gold"]).format(n=s["gold"]),
             reader.ngettext("{n} card", "{n} cards", s["hand_size"]).format(n=s["hand_size"]),
             reader.ngettext("{n} district", "{n} districts", s["city_size"]).format(n=s["city_size"]),
+            reader.ngettext("{n} point", "{n} points", points).format(n=points),
         ]
         if observation["crown"] == seat:
             facts.append(reader.gettext("crown"))
