@@ -30,6 +30,8 @@ from meeple.server.bots import BotPool
 from meeple.server.db import make_engine, migrate
 from meeple.server.hub import Connection, Hub, Listener
 from meeple.server.live import LiveTable, MoveRefused, SeatState, TableNotFound
+from meeple.server.metrics import Metrics, started, stopped
+from meeple.server.ops import LOOPBACK, add_ops_routes
 from meeple.server.protocol import (
     WEBSOCKET_MESSAGES,
     ClientMessage,
@@ -74,17 +76,24 @@ class ServerConfig:
         bot_workers: bot processes (0: a thread in the server process).
         allow_seed: accept a ``seed`` when a table is created (known deals: tests, tournaments).
         process: this process's id in presence rows (default: random).
+        metrics_allow_ips: who may read ``/metrics``: comma-separated addresses or CIDR networks, ``*`` for anyone
+            (default: loopback; :mod:`meeple.server.ops`).
+        public_url: the server's address as players reach it (``https://games.example.org``), for the links of the
+            invite page; None: the address of each request (behind a proxy: from its trusted forwarded headers).
     """
 
     db: str
     bot_workers: int = max(1, (os.cpu_count() or 2) - 1)
     allow_seed: bool = False
     process: str | None = None
+    metrics_allow_ips: str = LOOPBACK
+    public_url: str | None = None
 
 
 def create_app(config: ServerConfig) -> FastAPI:
     """Return the server's FastAPI application for ``config`` (the database is migrated at start-up)."""
     state: dict[str, Any] = {}
+    metrics = Metrics()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -92,8 +101,11 @@ def create_app(config: ServerConfig) -> FastAPI:
         await asyncio.to_thread(migrate, engine)
         bots = BotPool(config.bot_workers)
         service = TableService(engine, bots, process=config.process, allow_seed=config.allow_seed)
+        service.metrics = bots.metrics = metrics
+        metrics.watch_tables(lambda: list(service.tables.values()))
         hub = Hub(service)
-        state.update(service=service, hub=hub)
+        state.update(service=service, hub=hub, engine=engine)
+        started(metrics)
         app.state.meeple = state  # the web pages (meeple.web) reach the service through it
         await asyncio.to_thread(service.wake_all)
         loop = asyncio.get_running_loop()
@@ -115,6 +127,7 @@ def create_app(config: ServerConfig) -> FastAPI:
             with contextlib.suppress(Exception):
                 await asyncio.to_thread(service.forget_presence)
             engine.dispose()
+            stopped(metrics)
 
     app = FastAPI(
         title="meeple server",
@@ -135,6 +148,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]
+    add_ops_routes(app, metrics, lambda: state.get("engine"), config.metrics_allow_ips)
 
     def service() -> TableService:
         s: TableService = state["service"]

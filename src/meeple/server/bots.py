@@ -17,6 +17,7 @@ from meeple.bots.factory import make_bot
 from meeple.core.registry import load_game
 from meeple.core.rng import derive_seed
 from meeple.core.view import SeatView
+from meeple.server.metrics import Metrics
 
 
 def choose_action(
@@ -52,6 +53,8 @@ class BotPool:
     def __init__(self, workers: int) -> None:
         self.workers = workers
         self._executor: Executor | None = None
+        self.metrics = Metrics()
+        """Where the bot queue and bot seconds are measured (the app gives its own: ``/metrics``)."""
 
     def _pool(self) -> Executor:
         if self._executor is None:
@@ -73,11 +76,12 @@ class BotPool:
         """
         loop = asyncio.get_running_loop()
         args = (game, params, snapshot, seat, spec, seed)
-        try:
-            return await loop.run_in_executor(self._pool(), choose_action, *args)
-        except BrokenExecutor:
-            self.close()
-            return await loop.run_in_executor(self._pool(), choose_action, *args)
+        with self.metrics.bot_thinking(game):
+            try:
+                return await loop.run_in_executor(self._pool(), choose_action, *args)
+            except BrokenExecutor:
+                self.close()
+                return await loop.run_in_executor(self._pool(), choose_action, *args)
 
     def close(self) -> None:
         """Stop the workers (running moves are abandoned: the table's deadline makes another process retry)."""

@@ -35,6 +35,7 @@ from meeple.server import clock as clocks
 from meeple.server.bots import BotPool, bot_seed
 from meeple.server.db import EventRow, PresenceRow, SeatRow, TableRow, is_postgresql
 from meeple.server.live import LiveTable, MoveRefused, SeatState, TableNotFound, check_move
+from meeple.server.metrics import Metrics
 from meeple.server.protocol import CreateTable
 
 log = logging.getLogger("meeple.server")
@@ -130,6 +131,8 @@ class TableService:
         self.postgres = is_postgresql(engine)
         self.on_change: Callable[[LiveTable], Any] | None = None
         """Called (in the event loop) after every committed change of a table: the hub broadcasts it."""
+        self.metrics = Metrics()
+        """Where moves are counted (the app gives its own: ``/metrics``)."""
 
     # ------------------------------------------------------------------ creation and lookup
     def create(self, request: CreateTable) -> tuple[str, list[tuple[int, str]]]:
@@ -375,7 +378,11 @@ class TableService:
             self._finish_change(s, live, row)
             return True
 
-        return bool(self._guarded(live, work))
+        started = time.perf_counter()
+        applied = bool(self._guarded(live, work))
+        if applied:
+            self.metrics.move(live.game, by_bot, time.perf_counter() - started)  # committed: counted
+        return applied
 
     def _return_seat(self, live: LiveTable, seat: int, now: float) -> None:
         """The human of a bot-played seat takes it back (a move, a ``return`` message, or a reconnection)."""

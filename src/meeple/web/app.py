@@ -128,7 +128,7 @@ def create_web_app(config: ServerConfig) -> FastAPI:
             tables = await _tables()
             return _page("lobby.html", reader, request, games=games, tables=tables, error=message, chosen=game)
         await service().evaluate(table_id)
-        base = str(request.base_url).rstrip("/")
+        base = (config.public_url or str(request.base_url)).rstrip("/")
         links = [(seat, f"{base}/tables/{table_id}?token={token}") for seat, token in tokens]
         return _page(
             "invite.html", reader, request, table=table_id, game=game, links=links, watch=f"{base}/tables/{table_id}"
