@@ -40,6 +40,8 @@ from meeple.i18n import M
 from meeple.server.db import MIGRATIONS, make_engine, migrate
 from meeple.server.metrics import CONTENT_TYPE, Metrics, activate, deactivate
 
+log = logging.getLogger("meeple.server")
+
 READY_TIMEOUT = 3.0
 """Seconds ``/readyz`` waits for the database before answering 503."""
 LOOPBACK = "127.0.0.1,::1"
@@ -151,7 +153,8 @@ def readiness(engine: Engine) -> str | None:
             connection.execute(text("SELECT 1"))
             revision = MigrationContext.configure(connection).get_current_revision()
     except (SQLAlchemyError, OSError) as exc:
-        return f"database unreachable: {_first_line(exc)}"
+        log.warning("/readyz: the database is unreachable: %s", _first_line(exc))
+        return "database unreachable"  # the driver's details (addresses) go to the log, not to the internet
     if revision != head_revision():
         return f"database at revision {revision}, expected {head_revision()}: migrations not applied"
     return None
