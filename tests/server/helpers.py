@@ -185,8 +185,11 @@ class RandomSeat(threading.Thread):
     broadcasts, so an acknowledged move is in the database.
     """
 
-    def __init__(self, url: str, table: str, token: str | None, seed: int, pause: float = 0.0) -> None:
+    def __init__(
+        self, url: str, table: str, token: str | None, seed: int, pause: float = 0.0, ssl_context: Any = None
+    ) -> None:
         super().__init__(daemon=True)
+        self.ssl_context = ssl_context  # for wss:// (an https url): the context that trusts the server's CA
         self.ws_url = f"{url.replace('http', 'ws', 1)}/api/tables/{table}/ws" + (f"?token={token}" if token else "")
         self.rng = random.Random(seed)
         self.pause = pause
@@ -201,7 +204,7 @@ class RandomSeat(threading.Thread):
         from websockets.sync.client import connect
 
         try:
-            with connect(self.ws_url, open_timeout=30) as ws:
+            with connect(self.ws_url, open_timeout=30, ssl=self.ssl_context) as ws:
                 self._play(ws)
         except (ConnectionClosed, OSError, TimeoutError):
             self.closed = True
