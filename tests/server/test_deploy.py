@@ -34,12 +34,13 @@ from tests.server.helpers import RandomSeat, ServerProcess, free_port, postgres
 CADDYFILE = Path(__file__).resolve().parents[2] / "deploy" / "Caddyfile"
 READ_HEADER_TIMEOUT = 2.0
 
-pytestmark = pytest.mark.skipif(shutil.which("caddy") is None, reason="Caddy is not installed (apt-get install caddy)")
+UNIT = CADDYFILE.parent / "meeple@.service"
 
 
 @contextlib.contextmanager
 def caddy(home: Path, upstreams: list[str]) -> Iterator[tuple[str, ssl.SSLContext]]:
     """Run Caddy on ``deploy/Caddyfile`` (local CA, loopback); yield its https URL and a context trusting its CA."""
+    assert shutil.which("caddy"), "Caddy is not installed (Debian: apt-get install caddy; .ci/run does)"
     https_port, http_port = free_port(), free_port()
     env = {
         **os.environ,
@@ -159,3 +160,17 @@ def test_two_servers_behind_caddy_play_a_game_over_https_and_wss(tmp_path: Path)
         finally:
             for server in servers:
                 server.stop()
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd is not installed")
+def test_the_systemd_unit_is_valid(tmp_path: Path) -> None:
+    """``systemd-analyze verify`` accepts deploy/meeple@.service (its paths made to exist here), without a warning."""
+    unit = UNIT.read_text()
+    assert "meeple serve --host 127.0.0.1 --port %i --forwarded-allow-ips 127.0.0.1" in unit
+    here = unit.replace("/opt/meeple/venv/bin/meeple", shutil.which("true") or "/bin/true")
+    here = here.replace("EnvironmentFile=/etc/meeple/meeple.env", "EnvironmentFile=-/etc/meeple/meeple.env")
+    (tmp_path / "meeple@8001.service").write_text(here)
+    done = subprocess.run(
+        ["systemd-analyze", "verify", str(tmp_path / "meeple@8001.service")], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0 and not done.stderr.strip(), done.stderr

@@ -63,7 +63,9 @@ def serve(
     db: Annotated[
         str | None,
         typer.Option(
-            "--db", help="Database URL: sqlite:///FILE (default: in the user data dir) or postgresql+psycopg://..."
+            "--db",
+            envvar="MEEPLE_DB",
+            help="Database URL: sqlite:///FILE (default: in the user data dir) or postgresql+psycopg://...",
         ),
     ] = None,
     seats: Annotated[
@@ -81,7 +83,11 @@ def serve(
     allow_seed: Annotated[bool, typer.Option("--allow-seed", help="Accept a deal seed in POST /api/tables.")] = False,
     public_url: Annotated[
         str | None,
-        typer.Option("--public-url", help="The address friends use in the invitations (behind a router or proxy)."),
+        typer.Option(
+            "--public-url",
+            envvar="MEEPLE_PUBLIC_URL",
+            help="The address friends use in the invitations (behind a router or proxy).",
+        ),
     ] = None,
     forwarded_allow_ips: Annotated[
         str,
