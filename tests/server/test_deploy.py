@@ -116,7 +116,9 @@ def _status(url: str, context: ssl.SSLContext | None = None) -> int:
 
 def test_two_servers_behind_caddy_play_a_game_over_https_and_wss(tmp_path: Path) -> None:
     with postgres(tmp_path) as db:
-        servers = [ServerProcess(db, log=tmp_path / f"server{i}.log").start() for i in range(2)]
+        # as docs/deploy.md runs them: the default quotas and seat policy, Caddy's address trusted for X-Forwarded-*
+        options = ("--forwarded-allow-ips", "127.0.0.1")
+        servers = [ServerProcess(db, log=tmp_path / f"server{i}.log", options=options).start() for i in range(2)]
         try:
             with caddy(tmp_path, [f"127.0.0.1:{s.port}" for s in servers]) as (url, context):
                 page, links = _invite(url, context)

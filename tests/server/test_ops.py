@@ -96,18 +96,18 @@ def test_refused_counts_in_the_app_that_handles_the_request(tmp_path: Path) -> N
 
     @first.app.get("/refuse")  # type: ignore[attr-defined]
     def refuse() -> dict[str, str]:
-        refused("rate_limited")
+        refused("tables")
         return {}
 
     with first, second:  # the second app started last: outside a request, refusals count there
         first.get("/refuse")
         first.get("/refuse")
-        refused("body_too_large")
+        refused("body_size")
         one, two = _samples(first.get("/metrics").text), _samples(second.get("/metrics").text)
-    assert one[("meeple_refused_total", (("reason", "rate_limited"),))] == 2
-    assert two[("meeple_refused_total", (("reason", "rate_limited"),))] == 0
-    assert two[("meeple_refused_total", (("reason", "body_too_large"),))] == 1
-    assert one[("meeple_refused_total", (("reason", "body_too_large"),))] == 0
+    assert one[("meeple_refused_total", (("reason", "tables"),))] == 2
+    assert two[("meeple_refused_total", (("reason", "tables"),))] == 0
+    assert two[("meeple_refused_total", (("reason", "body_size"),))] == 1
+    assert one[("meeple_refused_total", (("reason", "body_size"),))] == 0
 
 
 def test_metrics_of_two_apps_in_one_process_are_apart() -> None:

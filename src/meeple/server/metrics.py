@@ -9,6 +9,8 @@ Each app has its own :class:`Metrics` on its own ``CollectorRegistry`` (tests bu
 - ``meeple_connections{kind}``: open WebSocket connections of this process (``seat`` or ``spectator``).
 - ``meeple_bot_queue``: bot moves asked of the bot workers and not yet answered (waiting or thinking).
 - ``meeple_bot_seconds{game}``: histogram of the wall-clock seconds from asking a bot move to its answer.
+- ``meeple_bot_timeouts_total``: bot moves stopped at the wall-clock cap (``--bot-move-seconds``) and played by the
+  fallback bot.
 - ``meeple_refused_total{reason}``: requests and connections refused by a limit (:func:`refused`).
 
 Rules: issue #32 "Safe on the open internet", item 11 (Operations); docs/deploy.md (who may read ``/metrics``).
@@ -16,14 +18,14 @@ Rules: issue #32 "Safe on the open internet", item 11 (Operations); docs/deploy.
 
 from __future__ import annotations
 
-import contextlib
 import contextvars
-import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
+from prometheus_client.registry import Collector
 
 CONTENT_TYPE = CONTENT_TYPE_LATEST
 """The ``Content-Type`` of :meth:`Metrics.render` (the Prometheus text format)."""
@@ -31,7 +33,19 @@ MOVE_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.
 """Upper bounds (seconds) of the move-transaction histogram: a move commits in milliseconds on a healthy database."""
 BOT_BUCKETS = (0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0)
 """Upper bounds (seconds) of the bot-move histogram: from a random bot's milliseconds to a capped search."""
-REFUSAL_REASONS = ("body_too_large", "rate_limited", "forbidden_origin", "policy", "message_too_large", "metrics")
+REFUSAL_REASONS = (
+    "origin",  # 403: a browser page of another site (a form POST, a WebSocket handshake)
+    "body_size",  # 413: a request body past the limit
+    "tables",  # 429: tables created per minute by one address
+    "live_tables",  # 429: live tables of one address
+    "max_tables",  # 429: live tables in all
+    "bad_token",  # 429: wrong seat tokens per minute by one address
+    "sockets",  # 429: WebSockets held by one address
+    "messages",  # close 1008: messages per minute on one WebSocket
+    "message_size",  # close 1009: a WebSocket message past the limit
+    "not_reading",  # a WebSocket closed because its client stopped reading
+    "metrics",  # 403: /metrics asked from an address not in --metrics-allow-ips
+)
 """Reasons shown at 0 before the first refusal (any other reason is counted too, under its own label)."""
 
 
@@ -55,7 +69,6 @@ class Metrics:
         )
         self.live_tables = Gauge("meeple_live_tables", "Live tables held in this process's memory.", registry=r)
         self.connections = Gauge("meeple_connections", "Open WebSocket connections.", ["kind"], registry=r)
-        self.bot_queue = Gauge("meeple_bot_queue", "Bot moves asked and not yet answered.", registry=r)
         self.bot_seconds = Histogram(
             "meeple_bot_seconds",
             "Wall-clock seconds from asking a bot move to its answer.",
@@ -69,11 +82,14 @@ class Metrics:
         for kind in ("seat", "spectator"):
             self.connections.labels(kind=kind)
 
-    def watch_tables(self, tables: Callable[[], Iterable[Any]]) -> None:
-        """Read the live-table and connection gauges from ``tables()`` (the ``LiveTable`` objects) at each scrape.
+    def watch(self, tables: Callable[[], Iterable[Any]], bots: Any) -> None:
+        """Read the gauges of tables, connections and bots when scraped (so they cannot drift).
 
-        Counted at scrape time, they cannot drift from what the process holds.
+        Args:
+            tables: returns the process's ``LiveTable`` objects (status and connections).
+            bots: the ``BotPool`` (its ``pending`` and ``timeouts``).
         """
+        self.registry.register(_BotCollector(bots))
 
         def live() -> float:
             return float(sum(1 for t in tables() if t.status == "live"))
@@ -90,16 +106,9 @@ class Metrics:
         self.moves.labels(game=game, by_bot="true" if by_bot else "false").inc()
         self.move_seconds.labels(game=game).observe(seconds)
 
-    @contextlib.contextmanager
-    def bot_thinking(self, game: str) -> Iterator[None]:
-        """Count a bot move of ``game`` in the queue while the block runs; then record its wall-clock seconds."""
-        self.bot_queue.inc()
-        started = time.perf_counter()
-        try:
-            yield
-        finally:
-            self.bot_queue.dec()
-            self.bot_seconds.labels(game=game).observe(time.perf_counter() - started)
+    def bot_answered(self, game: str, seconds: float) -> None:
+        """Record a bot move of ``game`` answered ``seconds`` after it was asked (by its bot or the fallback)."""
+        self.bot_seconds.labels(game=game).observe(seconds)
 
     def refused(self, reason: str) -> None:
         """Count a request or connection refused for ``reason`` (a short ``snake_case`` word)."""
@@ -108,6 +117,22 @@ class Metrics:
     def render(self) -> bytes:
         """The registry in Prometheus text format (:data:`CONTENT_TYPE`)."""
         return generate_latest(self.registry)
+
+
+class _BotCollector(Collector):
+    """``meeple_bot_queue`` and ``meeple_bot_timeouts_total``, read from a ``BotPool`` when scraped."""
+
+    def __init__(self, bots: Any) -> None:
+        self.bots = bots
+
+    def collect(self) -> Iterator[Metric]:
+        """The two families, as the pool counts them now."""
+        yield GaugeMetricFamily(
+            "meeple_bot_queue", "Bot moves asked and not yet answered.", value=float(self.bots.pending)
+        )
+        yield CounterMetricFamily(
+            "meeple_bot_timeouts", "Bot moves stopped at the time cap.", value=float(self.bots.timeouts)
+        )
 
 
 _current: contextvars.ContextVar[Metrics | None] = contextvars.ContextVar("meeple_metrics", default=None)
