@@ -434,11 +434,12 @@ def test_a_client_that_never_reads_costs_bounded_memory(tmp_path: Path) -> None:
     try:
         table = _create_for_real(server, game="citadels", seats=["human", "bot:random", "bot:random", "bot:random"])
         assert server.proc is not None
-        rss = lambda: int(  # noqa: E731
-            next(
-                l for l in Path(f"/proc/{server.proc.pid}/status").read_text().splitlines() if l.startswith("VmRSS")
-            ).split()[1]
-        )
+        status = Path(f"/proc/{server.proc.pid}/status")
+
+        def rss() -> int:
+            line = next(row for row in status.read_text().splitlines() if row.startswith("VmRSS"))
+            return int(line.split()[1])
+
         raw = socket.create_connection(("127.0.0.1", server.port))
         raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         key = "dGhlIHNhbXBsZSBub25jZQ=="
