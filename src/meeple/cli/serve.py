@@ -130,6 +130,9 @@ def serve(
     idle_days: Annotated[
         float, typer.Option("--idle-days", min=0.001, help="A table nobody moved at for this long ends as abandoned.")
     ] = 14.0,
+    header_timeout: Annotated[
+        float, typer.Option("--header-timeout", min=0.1, help="Seconds a client has to send a request's headers.")
+    ] = 10.0,
     no_rate_limits: Annotated[
         bool, typer.Option("--no-rate-limits", help="Lift the quotas (load tests on loopback); sizes stay bounded.")
     ] = False,
@@ -216,7 +219,7 @@ def serve(
             server_header=False,
             timeout_graceful_shutdown=SHUTDOWN_SECONDS,
             **({"proxy_headers": False} if not forwarded_allow_ips else proxies),
-            **uvicorn_options(),
+            **uvicorn_options(header_timeout),
         )
     )
     server.run(sockets=[listening])

@@ -104,13 +104,12 @@ class BotPool:
 
     def _schedule(self, args: tuple[Any, ...]) -> Future[dict[str, Any]]:
         if self.workers > 0:
-            if self._pool is None:
-                # spawn: a forked child of a process running threads (uvicorn, the database) can deadlock
-                context = multiprocessing.get_context("spawn")
-                self._pool = ProcessPool(
-                    max_workers=self.workers, context=context, initializer=watch_parent, initargs=(os.getpid(),)
-                )
-            return self._pool.schedule(choose_action, args=args, timeout=self.move_seconds)
+            try:
+                return self._processes().schedule(choose_action, args=args, timeout=self.move_seconds)
+            except RuntimeError:  # a worker killed while it held the pool's channel breaks the pool: a new one
+                log.warning("the bot pool broke (a worker was killed): starting a new one")
+                self._stop_processes()
+                return self._processes().schedule(choose_action, args=args, timeout=self.move_seconds)
         if self._threads is None:
             self._threads = ThreadPoolExecutor(max_workers=1, thread_name_prefix="meeple-bot")
         return self._threads.submit(choose_action, *args)
@@ -165,16 +164,28 @@ class BotPool:
             self.pending -= 1
             self.metrics.bot_answered(game, time.perf_counter() - asked)
 
-    def close(self) -> None:
-        """Stop the workers at once (running searches are abandoned: the table's deadline makes a move asked again)."""
-        self._closed = True
+    def _processes(self) -> ProcessPool:
+        if self._pool is None:
+            # spawn: a forked child of a process running threads (uvicorn, the database) can deadlock
+            context = multiprocessing.get_context("spawn")
+            self._pool = ProcessPool(
+                max_workers=self.workers, context=context, initializer=watch_parent, initargs=(os.getpid(),)
+            )
+        return self._pool
+
+    def _stop_processes(self) -> None:
         if self._pool is not None:
             self._pool.stop()  # type: ignore[no-untyped-call]
             try:
                 self._pool.join(STOP_SECONDS)
-            except TimeoutError:
+            except (TimeoutError, RuntimeError):
                 log.warning("bot workers still running %s s after they were stopped", STOP_SECONDS)
             self._pool = None
+
+    def close(self) -> None:
+        """Stop the workers at once (running searches are abandoned: the table's deadline makes a move asked again)."""
+        self._closed = True
+        self._stop_processes()
         if self._threads is not None:
             self._threads.shutdown(wait=False, cancel_futures=True)
             self._threads = None

@@ -61,6 +61,7 @@ class HeaderDeadlineProtocol(HttpToolsProtocol):
             self.transport.close()
 
 
-def uvicorn_options() -> dict[str, Any]:
-    """The protocol options of ``uvicorn.run`` that ``meeple serve`` uses."""
-    return {"http": HeaderDeadlineProtocol}
+def uvicorn_options(header_seconds: float = HEADER_SECONDS) -> dict[str, Any]:
+    """The protocol options of ``uvicorn.run`` that ``meeple serve`` uses (``header_seconds``: the deadline)."""
+    protocol = type("HeaderDeadline", (HeaderDeadlineProtocol,), {"header_seconds": header_seconds})
+    return {"http": protocol}
