@@ -23,7 +23,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from meeple.server.app import ServerConfig, create_app
 from meeple.server.db import make_engine, migrate
 from meeple.server.metrics import Metrics, refused
-from meeple.server.ops import RedactTokens, redact
+from meeple.server.ops import RedactingFormatter, redact
 from tests.server.helpers import ServerProcess, create, free_port, next_of, play_to_end, seed_where
 
 
@@ -162,11 +162,22 @@ def test_redact_hides_every_token_value(line: str, expected: str) -> None:
     assert redact(line) == expected
 
 
-def test_the_log_filter_redacts_arguments_too() -> None:
+def test_the_log_format_redacts_arguments_and_tracebacks() -> None:
+    from meeple.server.ops import log_config
+
+    options = log_config()["formatters"]["default"]
+    assert options["()"] is RedactingFormatter
+    formatter = RedactingFormatter(options["format"], options["datefmt"])
     record = logging.LogRecord(
         "uvicorn.access", logging.INFO, "", 0, '%s - "%s %s"', ("ip", "GET", "/t?token=SECRET"), None
     )
-    assert RedactTokens().filter(record) and record.getMessage() == 'ip - "GET /t?token=***"'
+    assert formatter.format(record).endswith('INFO uvicorn.access: ip - "GET /t?token=***"')
+    try:
+        raise ValueError("bad /t?token=SECRET")
+    except ValueError:
+        failed = logging.LogRecord("meeple", logging.ERROR, "", 0, "failed", (), sys.exc_info())
+    text = formatter.format(failed)
+    assert "Traceback" in text and "SECRET" not in text and "token=***" in text
 
 
 # ---------------------------------------------------------------- real processes

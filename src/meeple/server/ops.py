@@ -7,8 +7,8 @@
   ``--metrics-allow-ips`` (default: loopback). Behind a reverse proxy the address is the client's as found from
   trusted ``X-Forwarded-For`` (``--forwarded-allow-ips``); a request that came through a proxy but whose address
   stayed the proxy's own loopback is refused (403), so the proxy never opens the metrics to the internet.
-- :class:`RedactTokens`: a logging filter that replaces the value of every ``token=`` in a log line by ``***``
-  (uvicorn logs the full request target, and a seat's token is a password).
+- :class:`RedactingFormatter`: the log format, which replaces the value of every ``token=`` in a log line (and its
+  traceback) by ``***`` (uvicorn logs the full request target, and a seat's token is a password).
 - :func:`check_database`: the start-up checks of ``meeple serve`` (reachable, ``PRAGMA quick_check`` on SQLite,
   writable, migrated), each failure one readable line.
 
@@ -59,16 +59,12 @@ def redact(line: str) -> str:
     return _TOKEN.sub(r"\1***", line)
 
 
-class RedactTokens(logging.Filter):
-    """A logging filter: the formatted message of every record, tokens redacted (:func:`redact`)."""
+class RedactingFormatter(logging.Formatter):
+    """A log formatter whose whole output (message, traceback, stack) has its tokens redacted (:func:`redact`)."""
 
-    def filter(self, record: logging.LogRecord) -> bool:
-        """Rewrite ``record``'s message in place; never drops a record."""
-        message = record.getMessage()
-        cleaned = redact(message)
-        if cleaned != message:
-            record.msg, record.args = cleaned, ()
-        return True
+    def format(self, record: logging.LogRecord) -> str:
+        """The formatted record, every ``token=`` value written ``***``."""
+        return redact(super().format(record))
 
 
 def log_config(access_log: bool = True) -> dict[str, Any]:
@@ -81,15 +77,17 @@ def log_config(access_log: bool = True) -> dict[str, Any]:
     return {
         "version": 1,
         "disable_existing_loggers": False,
-        "filters": {"redact": {"()": RedactTokens}},
         "formatters": {
-            "default": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s", "datefmt": "%Y-%m-%dT%H:%M:%S%z"}
+            "default": {
+                "()": RedactingFormatter,
+                "format": "%(asctime)s %(levelname)s %(name)s: %(message)s",
+                "datefmt": "%Y-%m-%dT%H:%M:%S%z",
+            }
         },
         "handlers": {
             "stderr": {
                 "class": "logging.StreamHandler",
                 "formatter": "default",
-                "filters": ["redact"],
                 "stream": "ext://sys.stderr",
             }
         },
