@@ -89,6 +89,10 @@ def test_metrics_count_moves_latency_tables_connections_and_bots(ops: TestClient
     assert after[("meeple_bot_queue", ())] == 0
     names = {name for name, _ in after}
     assert all(name.startswith("meeple_") for name in names)
+    labels = {key for _, pairs in after for key, _ in pairs}
+    assert labels <= {"game", "by_bot", "kind", "reason", "le"}  # no table, seat or player: counts of public events
+    text = ops.get("/metrics").text
+    assert table not in text and tokens[0] not in text
 
 
 def test_refused_counts_in_the_app_that_handles_the_request(tmp_path: Path) -> None:
