@@ -13,6 +13,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -200,8 +201,6 @@ def test_the_access_log_has_timestamps_and_no_token(tmp_path: Path) -> None:
         table, token = created["table"], created["seats"][0]["token"]
         with connect(f"ws://127.0.0.1:{server.port}/api/tables/{table}/ws?token={token}", open_timeout=30) as ws:
             ws.recv(timeout=30)
-        import urllib.request
-
         with urllib.request.urlopen(f"{server.url}/tables/{table}?token={token}", timeout=30) as page:
             assert page.status in (200, 303)
     finally:
@@ -213,6 +212,19 @@ def test_the_access_log_has_timestamps_and_no_token(tmp_path: Path) -> None:
     assert any("WebSocket" in line and "token=***" in line for line in text.splitlines()), text
     stamp = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d{4} INFO uvicorn.access: ")
     assert access and all(stamp.match(line) for line in access), access
+
+
+def test_no_access_log_keeps_only_warnings(tmp_path: Path) -> None:
+    log = tmp_path / "server.log"
+    options = ("--no-access-log",)
+    server = ServerProcess(f"sqlite:///{tmp_path / 's.db'}", log=log, options=options).start()
+    try:
+        with urllib.request.urlopen(f"{server.url}/healthz", timeout=30) as answer:
+            assert answer.status == 200
+    finally:
+        server.stop()
+    text = log.read_text()
+    assert "Serving on" in text and "/healthz" not in text and "uvicorn.access" not in text
 
 
 def _serve(*args: str, prefix: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:
@@ -286,6 +298,11 @@ def test_an_unreachable_postgresql_refuses_to_start() -> None:
     done = _serve("--db", f"postgresql+psycopg://meeple:hunter2@127.0.0.1:{free_port()}/meeple")
     _assert_one_line(done, "cannot open the database", "Connection refused")
     assert "hunter2" not in done.stderr
+
+
+def test_an_address_of_another_machine_refuses_to_start(tmp_path: Path) -> None:
+    done = _serve("--db", f"sqlite:///{tmp_path / 's.db'}", "--host", "192.0.2.1", "--port", str(free_port()))
+    _assert_one_line(done, "cannot listen on 192.0.2.1:", "assign requested address")
 
 
 def test_a_port_in_use_refuses_to_start(tmp_path: Path) -> None:
