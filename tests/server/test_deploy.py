@@ -3,7 +3,8 @@
 Debian's Caddy runs ``deploy/Caddyfile`` as shipped, with ``tls internal`` (its own CA, trusted by this test's
 clients) on loopback ports, in front of two ``meeple serve`` processes sharing Debian's PostgreSQL. A table is made
 with the lobby's form and played to its end by two seats over https/wss through the proxy, one seat on each server
-(Caddy balances round-robin). Then: the invite links say ``https://``, Caddy closes a client that sends its headers
+(Caddy balances round-robin); the form is posted with the browser's ``Origin`` header, which the server must know
+as its own behind the proxy. Then: the invite links say ``https://``, Caddy closes a client that sends its headers
 too slowly (slowloris), ``/metrics`` is not reachable through the proxy, and ``/readyz`` turns 503 once PostgreSQL
 stops.
 """
@@ -85,9 +86,10 @@ def caddy(home: Path, upstreams: list[str]) -> Iterator[tuple[str, ssl.SSLContex
 
 
 def _invite(url: str, context: ssl.SSLContext) -> tuple[str, list[str]]:
-    """Create a 2-human Caprice table with the lobby's form (POST /tables); return the invite page's links."""
+    """Create a 2-human Caprice table with the lobby's form (POST /tables); return the invite page and its links."""
     form = urllib.parse.urlencode({"game": "caprice", "param_players": "2", "seat_0": "human", "seat_1": "human"})
-    request = urllib.request.Request(f"{url}/tables", data=form.encode(), method="POST")
+    # as a browser sends it: the page's own origin, which the server must recognise behind the proxy (https)
+    request = urllib.request.Request(f"{url}/tables", data=form.encode(), method="POST", headers={"Origin": url})
     with urllib.request.urlopen(request, context=context, timeout=30) as answer:
         page = answer.read().decode()
     return page, [html.unescape(link) for link in re.findall(r'href="([^"]*/tables/[^"]*)"', page)]
