@@ -67,6 +67,18 @@ def test_readyz_is_503_with_a_reason_when_the_migrations_are_not_at_head(tmp_pat
         assert client.get("/healthz").status_code == 200  # alive, not ready
 
 
+def test_readyz_is_503_while_the_service_reports_a_fault(ops: TestClient) -> None:
+    """The contract with the service's health (issue #37): ``service.health.faults`` lists the faults under way."""
+    from types import SimpleNamespace
+
+    service = ops.app.state.meeple["service"]  # type: ignore[attr-defined]
+    service.health = SimpleNamespace(faults=["listen"])
+    answer = ops.get("/readyz")
+    assert answer.status_code == 503 and answer.json()["reason"] == "degraded: listen"
+    service.health = SimpleNamespace(faults=[])
+    assert ops.get("/readyz").status_code == 200
+
+
 def test_metrics_count_moves_latency_tables_connections_and_bots(ops: TestClient) -> None:
     table, tokens = create(ops, "caprice", ["human", "bot:random"], seed=seed_where("caprice", 2, 0))
     with ops.websocket_connect(f"/api/tables/{table}/ws?token={tokens[0]}") as ws:

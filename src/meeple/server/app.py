@@ -249,7 +249,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]
-    add_ops_routes(app, metrics, lambda: state.get("engine"), config.metrics_allow_ips)
+    add_ops_routes(app, metrics, lambda: state.get("engine"), config.metrics_allow_ips, lambda: _faults(state))
 
     def service() -> TableService:
         s: TableService = state["service"]
@@ -564,6 +564,12 @@ async def _housekeeping(service: TableService) -> None:
             service.evict_unused()
         except Exception:  # noqa: BLE001 - the loop must survive a lost database connection
             log.exception("housekeeping")
+
+
+def _faults(state: dict[str, Any]) -> list[str]:
+    """The faults the table service reports (its ``health.faults``: the database or LISTEN lost), for ``/readyz``."""
+    health = getattr(state.get("service"), "health", None)
+    return [str(f) for f in getattr(health, "faults", None) or []]
 
 
 def _count_refused(reason: str) -> None:

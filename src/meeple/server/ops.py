@@ -1,8 +1,9 @@
 """What an operator watches: ``/healthz``, ``/readyz``, ``/metrics``, the access log, and the start-up checks.
 
 - ``GET /healthz``: 200 ``{"status": "alive"}`` while the process serves requests (a liveness probe).
-- ``GET /readyz``: 200 ``{"status": "ready"}`` when the database answers ``SELECT 1`` and its Alembic revision is the
-  newest one this version ships; else 503 ``{"status": "unavailable", "reason": ...}`` with a short reason.
+- ``GET /readyz``: 200 ``{"status": "ready"}`` when the process knows of no fault of its own (its database or its
+  LISTEN connection lost), the database answers ``SELECT 1`` and its Alembic revision is the newest one this version
+  ships; else 503 ``{"status": "unavailable", "reason": ...}`` with a short reason.
 - ``GET /metrics``: the Prometheus text of :mod:`meeple.server.metrics`, only to the client addresses of
   ``--metrics-allow-ips`` (default: loopback). Behind a reverse proxy the address is the client's as found from
   trusted ``X-Forwarded-For`` (``--forwarded-allow-ips``); a request that came through a proxy but whose address
@@ -158,7 +159,13 @@ def readiness(engine: Engine) -> str | None:
     return None
 
 
-def add_ops_routes(app: FastAPI, metrics: Metrics, engine: Callable[[], Engine | None], metrics_allow: str) -> None:
+def add_ops_routes(
+    app: FastAPI,
+    metrics: Metrics,
+    engine: Callable[[], Engine | None],
+    metrics_allow: str,
+    faults: Callable[[], list[str]] = list,
+) -> None:
     """Add ``/healthz``, ``/readyz`` and ``/metrics`` to ``app``, and make ``metrics`` current in its requests.
 
     Args:
@@ -166,6 +173,8 @@ def add_ops_routes(app: FastAPI, metrics: Metrics, engine: Callable[[], Engine |
         metrics: the app's metrics.
         engine: returns the database engine once the app has started (None before).
         metrics_allow: ``--metrics-allow-ips`` (:func:`networks`).
+        faults: the faults the process itself knows of now (e.g. ``["database"]``, ``["listen"]``); any makes
+            ``/readyz`` answer 503 without asking the database.
 
     Raises:
         ValueError: a bad ``metrics_allow``.
@@ -184,6 +193,9 @@ def add_ops_routes(app: FastAPI, metrics: Metrics, engine: Callable[[], Engine |
         found = engine()
         if found is None:
             return JSONResponse({"status": "unavailable", "reason": "starting"}, status_code=503)
+        known = faults()
+        if known:
+            return JSONResponse({"status": "unavailable", "reason": f"degraded: {', '.join(known)}"}, status_code=503)
         try:
             reason = await asyncio.wait_for(asyncio.to_thread(readiness, found), READY_TIMEOUT)
         except TimeoutError:
