@@ -284,11 +284,17 @@ def test_a_foreign_origin_cannot_move_for_a_seat_or_create_tables(strict: TestCl
     assert r.status_code == 403
     r = strict.post("/api/tables", json={"game": "caprice", "seats": ["human", "human"]}, headers={"origin": "null"})
     assert r.status_code == 403
+    null_cross = {"origin": "null", "sec-fetch-site": "cross-site"}  # a sandboxed frame of another site
+    assert strict.post("/tables", data={"game": "caprice"}, headers=null_cross).status_code == 403
+    assert strict.post("/tables", data={"game": "caprice"}, headers={"sec-fetch-site": "cross-site"}).status_code == 403
     assert len(strict.get("/api/tables").json()) == 1
     own = {"origin": "http://testserver"}
     with strict.websocket_connect(f"/api/tables/{table}/ws?token={token}", headers=own) as ws:
         assert ws.receive_json()["seat"] == 0
     assert strict.post("/tables", data={"game": "caprice"}, headers=own).status_code == 200
+    # our own page's form under Referrer-Policy: no-referrer: a browser sends Origin: null, and says same-origin
+    null_own = {"origin": "null", "sec-fetch-site": "same-origin"}
+    assert strict.post("/tables", data={"game": "caprice"}, headers=null_own).status_code == 200
 
 
 def test_the_token_leaves_the_url_for_a_cookie_and_can_be_rotated(strict: TestClient) -> None:
