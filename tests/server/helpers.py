@@ -98,7 +98,16 @@ def wait_for_server(url: str, seconds: float = 60) -> None:
 class ServerProcess:
     """``meeple serve`` as a real process on a free port (started, waited for, killed)."""
 
-    def __init__(self, db: str, port: int | None = None, log: Path | None = None, workers: int = 1) -> None:
+    def __init__(
+        self,
+        db: str,
+        port: int | None = None,
+        log: Path | None = None,
+        workers: int = 1,
+        options: tuple[str, ...] = ("--allow-bot-specs", "--allow-bot-tables", "--no-rate-limits"),
+    ) -> None:
+        """``options``: extra ``meeple serve`` options (by default: any bot, bot tables, no quotas)."""
+        self.options = options
         self.db = db
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -108,7 +117,7 @@ class ServerProcess:
 
     def start(self) -> ServerProcess:
         command = [sys.executable, "-m", "meeple", "serve", "--port", str(self.port), "--db", self.db]
-        command += ["--allow-seed", "--bot-workers", str(self.workers)]
+        command += ["--allow-seed", "--bot-workers", str(self.workers), *self.options]
         out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
         # a session of its own: kill() takes the bot worker processes down with the server, as a crash would
         self.proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
@@ -185,8 +194,11 @@ class RandomSeat(threading.Thread):
     broadcasts, so an acknowledged move is in the database.
     """
 
-    def __init__(self, url: str, table: str, token: str | None, seed: int, pause: float = 0.0) -> None:
+    def __init__(
+        self, url: str, table: str, token: str | None, seed: int, pause: float = 0.0, ssl_context: Any = None
+    ) -> None:
         super().__init__(daemon=True)
+        self.ssl_context = ssl_context  # for wss:// (an https url): the context that trusts the server's CA
         self.ws_url = f"{url.replace('http', 'ws', 1)}/api/tables/{table}/ws" + (f"?token={token}" if token else "")
         self.rng = random.Random(seed)
         self.pause = pause
@@ -201,7 +213,7 @@ class RandomSeat(threading.Thread):
         from websockets.sync.client import connect
 
         try:
-            with connect(self.ws_url, open_timeout=30) as ws:
+            with connect(self.ws_url, open_timeout=30, ssl=self.ssl_context) as ws:
                 self._play(ws)
         except (ConnectionClosed, OSError, TimeoutError):
             self.closed = True

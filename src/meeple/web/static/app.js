@@ -7,14 +7,14 @@
   "use strict";
   const root = document.getElementById("table");
   if (!root) return;
-  const table = root.dataset.table, token = root.dataset.token, lang = root.dataset.lang;
+  const table = root.dataset.table, lang = root.dataset.lang;
   const board = document.getElementById("board"), note = document.getElementById("connection");
   const error = document.getElementById("error"), toggle = document.getElementById("alert-toggle");
   let socket = null, retry = 500, pending = null, loading = false, again = false, lost = false, first = true;
 
-  // the one place that puts the seat's token in a URL (the board fetch and the WebSocket)
+  // the query of the board fetches and the WebSocket: the seat is the page's HttpOnly cookie, never in a URL
   function seatQuery() {
-    return "?lang=" + encodeURIComponent(lang) + (token ? "&token=" + encodeURIComponent(token) : "");
+    return "?lang=" + encodeURIComponent(lang);
   }
 
   function version() {
