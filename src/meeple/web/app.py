@@ -472,8 +472,17 @@ def summary_html(text: str, game: str, reader: Translator) -> Markup:
         if lines and lines[0].startswith("#"):
             out.append(f"<h2>{inline(lines[0].lstrip('#').strip())}</h2>")
             lines = lines[1:]
-        if lines and all(x.lstrip().startswith(("- ", "* ")) or x.startswith("  ") for x in lines):
-            items = " ".join(lines).replace("* ", "- ").split("- ")[1:]
+        if (
+            lines
+            and lines[0].lstrip().startswith(("- ", "* "))
+            and all(x.lstrip().startswith(("- ", "* ")) or x.startswith("  ") for x in lines)
+        ):
+            items: list[str] = []
+            for x in lines:
+                if x.lstrip().startswith(("- ", "* ")):
+                    items.append(x.lstrip()[2:])
+                else:
+                    items[-1] += " " + x.strip()
             out.append("<ul>" + "".join(f"<li>{inline(i.strip())}</li>" for i in items) + "</ul>")
         elif lines:
             out.append(f"<p>{inline(' '.join(x.strip() for x in lines))}</p>")
