@@ -99,23 +99,27 @@ def _results(page: Any) -> str:
 
 
 @pytest.mark.parametrize(
-    ("game", "seats"),
+    ("game", "seats", "lang"),
     [
-        ("citadels", ["human", "bot:random", "bot:random"]),
-        ("capitol", ["human", "bot:random", "bot:random"]),
-        ("capital_lux_2", ["human", "bot:random", "bot:random"]),
-        ("caprice", ["human", "bot:random"]),
+        ("citadels", ["human", "bot:random", "bot:random"], "en"),
+        ("capitol", ["human", "bot:random", "bot:random"], "en"),
+        ("capital_lux_2", ["human", "bot:random", "bot:random"], "en"),
+        ("caprice", ["human", "bot:random"], "en"),
+        ("capitol", ["human", "bot:random"], "fr"),
+        ("capital_lux_2", ["human", "bot:random"], "fr"),
     ],
 )
-def test_every_game_to_the_end_at_phone_size(server: ServerProcess, browser: Any, game: str, seats: list[str]) -> None:
+def test_every_game_to_the_end_at_phone_size(
+    server: ServerProcess, browser: Any, game: str, seats: list[str], lang: str
+) -> None:
     table, tokens = new_table(server, game, seats, seed=11)
     page = browser.new_page(viewport=PHONE)
-    page.goto(f"{server.url}/tables/{table}?token={tokens[0]}")
-    assert any(title in page.title() for title in ("Capitol", "Citadels", "Capital Lux", "Caprice"))
+    page.goto(f"{server.url}/tables/{table}?token={tokens[0]}&lang={lang}")
+    assert any(title in page.title() for title in ("Capitol", "Citadel", "Capital Lux", "Caprice"))
     rng = random.Random(3)
     _play(page, lambda codes: codes[rng.randrange(len(codes))])
     text = _results(page)
-    assert "Seat 1 (you)" in text
+    assert ("Seat 1 (you)" if lang == "en" else "Place 1 (vous)") in text
     if game == "caprice":  # every player's symbols revealed, points per tower
         assert page.locator("#results table.breakdown tbody tr").count() == len(seats)
         assert "Tower A" in text
