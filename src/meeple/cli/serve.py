@@ -109,7 +109,7 @@ def serve(
     serving = _("Serving on {base} (database {db}); the API is documented at {base}/docs").format(base=base, db=url)
     console.print(escape(serving), soft_wrap=True)
     sys.stdout.flush()  # the invitations must reach a pipe or a log before the server runs
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     # no per-message deflate: frames are small and compressing them cost more CPU than the rest of a move
     uvicorn.run(
         create_web_app(config),

@@ -350,7 +350,10 @@ async def _serve(
         await hub.join(live, conn)
     try:
         while True:
-            text = await websocket.receive_text()
+            try:
+                text = await websocket.receive_text()
+            except RuntimeError:  # a failed send closed the socket (starlette's WebSocketDisconnected)
+                break
             try:
                 await _handle(text, hub, service, live, conn)
             except Exception as exc:  # noqa: BLE001 - a database or server fault: say so, keep the connection
@@ -450,7 +453,12 @@ async def _heartbeat(service: TableService, hub: Hub, thread: ThreadPoolExecutor
     """
     loop = asyncio.get_running_loop()
     while True:
-        await asyncio.sleep(HEARTBEAT_DEGRADED if DATABASE in service.health.faults else HEARTBEAT)
+        waited = 0.0
+        while waited < HEARTBEAT and DATABASE not in service.health.faults:  # a fault reported elsewhere: try soon
+            await asyncio.sleep(HEARTBEAT_DEGRADED)
+            waited += HEARTBEAT_DEGRADED
+        if waited == 0.0:
+            await asyncio.sleep(HEARTBEAT_DEGRADED)
         try:
             changed = await loop.run_in_executor(thread, service.heartbeat)
         except Exception as exc:  # noqa: BLE001 - one line per failed heartbeat while the database is down

@@ -209,7 +209,7 @@ class Listener:
             except Exception as exc:  # noqa: BLE001 - reconnect after a lost connection, one log line each time
                 self.health.fail(LISTEN)
                 attempt += 1
-                wait = min(5.0, 0.25 * 2 ** min(attempt, 5))
+                wait = min(2.0, 0.25 * 2**attempt)
                 log.warning("LISTEN connection: %s; reconnect attempt %d in %.1f s", one_line(exc), attempt, wait)
                 self.stopping.wait(wait)
 

@@ -552,6 +552,7 @@ class TableService:
                 away_out = live.grace is not None and not seat.connected and live.away_until(m) <= now
                 if seat.is_human and (clock_out or away_out):
                     seat.bot_played, seat.reason = True, ("time" if clock_out else "away")
+                    log.info("table %s: seat %s is played by the substitute (%s)", live.id, m, seat.reason)
                     live.seats_dirty.add(m)
                     if live.clock is not None:
                         if clock_out:
