@@ -1,4 +1,4 @@
-"""Faults in PostgreSQL mode while games run: the database stopped, its backends terminated, a server frozen, one killed.
+"""Faults in PostgreSQL mode while games run: the database stopped, its backends killed, a server frozen, one killed.
 
 Two real ``meeple serve`` processes on Debian's PostgreSQL; live tables of the four games, each with human seats
 (random clients that follow the client's duties of docs/server.md) on alternating processes and bots. As tables
@@ -76,7 +76,8 @@ class Fault:
 
     def line(self) -> str:
         return (
-            f"{self.name:<22} recovery {self.recovery:5.2f} s, longest stall {self.stall:5.2f} s, server_error {self.server_errors}, other errors"
+            f"{self.name:<22} recovery {self.recovery:5.2f} s, longest stall {self.stall:5.2f} s, server_error"
+            f" {self.server_errors}, other errors"
             f" {self.other_errors}, drops {self.drops}, refused connections {self.refused}, bot moves for connected"
             f" humans {self.bot_moves_for_humans}, acknowledged moves lost {self.lost}"
         )
@@ -289,13 +290,16 @@ def _dump(
 
 
 def _stall(start: float, end: float, tables: list[Table], events: dict[str, list[EventRow]]) -> float:
-    """The longest gap between moves in ``[start, end]`` of the tables that were live all along."""
+    """The longest gap between moves in ``[start, end]``, of each table within its life (first to last move)."""
     worst = 0.0
     for t in tables:
         times = [e.at for e in events.get(t.id, [])]
-        if not times or times[0] > start or times[-1] < end:
+        if not times:
             continue
-        inside = [start, *(x for x in times if start < x < end), end]
+        low, high = max(start, times[0]), min(end, times[-1])
+        if low >= high:
+            continue
+        inside = [low, *(x for x in times if low < x < high), high]
         worst = max(worst, max(b - a for a, b in itertools.pairwise(inside)))
     return worst
 
