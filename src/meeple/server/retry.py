@@ -78,7 +78,7 @@ async def retrying(
     call: Callable[[], Awaitable[T]],
     what: str,
     on_outage: Callable[[], None] | None = None,
-    budget: float = RETRY_BUDGET,
+    budget: float | None = None,
 ) -> T:
     """Await ``call()`` until it succeeds, retrying transient database errors for up to ``budget`` seconds.
 
@@ -88,12 +88,12 @@ async def retrying(
         call: makes and awaits one attempt (a transaction).
         what: names the work in the log line of a retry (``"move at table X"``).
         on_outage: called when an attempt failed because the database is unreachable (the server is degraded).
-        budget: seconds after which the last error is raised.
+        budget: seconds after which the last error is raised (default :data:`RETRY_BUDGET`).
 
     Raises:
         Exception: the last error, once it is not transient or the budget is spent.
     """
-    end = time.monotonic() + budget
+    end = time.monotonic() + (RETRY_BUDGET if budget is None else budget)
     delay = FIRST_DELAY
     while True:
         try:
