@@ -108,7 +108,8 @@ class OnlineSession:
         from websockets.exceptions import InvalidHandshake
 
         assert self.reconnect is not None
-        self.console.print(f"[yellow]{escape(_('Connection lost; reconnecting...'))}[/]")
+        lost = _("Connection lost; reconnecting...")
+        self.console.print(f"[yellow]{escape(lost)}[/]")
         end = time.monotonic() + RECONNECT_FOR
         while True:
             time.sleep(self.backoff)  # a server closing with 1013 ("try again later") is not hammered
