@@ -174,6 +174,7 @@ class Listener:
     def __init__(self, engine: Engine, hub: Hub, loop: asyncio.AbstractEventLoop) -> None:
         self.conninfo = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
         self.health = hub.service.health
+        self.tasks: set[asyncio.Task[None]] = set()
         self.hub = hub
         self.loop = loop
         self.stopping = threading.Event()
@@ -214,7 +215,9 @@ class Listener:
                 self.stopping.wait(wait)
 
     def _recovered(self, outage: tuple[float, float] | None) -> None:
-        self.loop.create_task(self.hub.recovered(outage))
+        task = self.loop.create_task(self.hub.recovered(outage))
+        self.tasks.add(task)  # a reference until it is done (the loop keeps only weak ones)
+        task.add_done_callback(self.tasks.discard)
 
     def _schedule(self, table_id: str) -> None:
         self.loop.create_task(self.hub.refresh(table_id))

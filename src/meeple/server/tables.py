@@ -348,7 +348,13 @@ class TableService:
         live.rev = rev
 
     def _guarded(self, live: LiveTable, work: Callable[[Connection, RowHead], Any]) -> Any:
-        """Run ``work`` in one locked transaction; if anything fails, the cache is rebuilt at its next use."""
+        """Run ``work`` in one locked transaction; if anything fails, the cache is rebuilt at its next use.
+
+        A stale cache is rebuilt first, outside the transaction: replaying a long log must not hold the table's lock
+        (nor run into ``idle_in_transaction_session_timeout``).
+        """
+        if live.stale:
+            self._read_sync(live)
         try:
             with self.engine.begin() as s:
                 row = self._lock_row(s, live.id)
