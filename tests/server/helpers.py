@@ -99,8 +99,16 @@ class ServerProcess:
     """``meeple serve`` as a real process on a free port (started, waited for, killed)."""
 
     def __init__(
-        self, db: str, port: int | None = None, log: Path | None = None, workers: int = 1, src: Path | None = None
+        self,
+        db: str,
+        port: int | None = None,
+        log: Path | None = None,
+        workers: int = 1,
+        options: tuple[str, ...] = ("--allow-bot-specs", "--allow-bot-tables", "--no-rate-limits"),
+        src: Path | None = None,
     ) -> None:
+        """``options``: extra ``meeple serve`` options (by default: any bot, bot tables, no quotas)."""
+        self.options = options
         self.db = db
         self.src = src
         """Another source tree to run (``PYTHONPATH``), e.g. an older version to measure."""
@@ -112,7 +120,7 @@ class ServerProcess:
 
     def start(self) -> ServerProcess:
         command = [sys.executable, "-m", "meeple", "serve", "--port", str(self.port), "--db", self.db]
-        command += ["--allow-seed", "--bot-workers", str(self.workers)]
+        command += ["--allow-seed", "--bot-workers", str(self.workers), *self.options]
         out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
         # a session of its own: kill() takes the bot worker processes down with the server, as a crash would
         env = dict(os.environ, PYTHONPATH=str(self.src)) if self.src is not None else None

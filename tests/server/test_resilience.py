@@ -27,7 +27,7 @@ from meeple.server.presence import STALE
 from meeple.server.protocol import ClockSpec, CreateTable
 from meeple.server.retry import is_outage, is_transient, retrying
 from meeple.server.tables import TableService
-from tests.server.helpers import create, next_of, seed_where
+from tests.server.helpers import FRAMES, create, next_of, seed_where
 
 
 def _error(orig: Exception) -> OperationalError:
@@ -163,17 +163,30 @@ def test_a_disconnected_seats_grace_excludes_the_servers_outage(tmp_path: Any) -
     assert live.deadline(now[0]) == pytest.approx(now[0] + SETTLE)  # and nothing falls due while settling
 
 
+def _both(ws: Any) -> dict[str, dict[str, Any]]:
+    """The next ``state`` frame and the next ``ack``, whichever comes first (each checked against its model)."""
+    got: dict[str, dict[str, Any]] = {}
+    while len(got) < 2:
+        message = ws.receive_json()
+        FRAMES[message["type"]].model_validate(message)
+        if message["type"] in ("state", "ack"):
+            got.setdefault(message["type"], message)
+    return got
+
+
 def test_a_move_is_acknowledged_by_an_ack_naming_it_also_when_resent(client: TestClient) -> None:
     table, tokens = create(client, "caprice", ["human", "human"], seed=seed_where("caprice", 2, 0))
     with client.websocket_connect(f"/api/tables/{table}/ws?token={tokens[0]}") as ws:
         s = next_of(ws)
         move = {"type": "move", "version": s["version"], "action": s["legal_actions"][0]["code"], "move_id": "m1"}
         ws.send_json(move)
-        after = next_of(ws)
-        ack = next_of(ws, "ack")
-        assert ack == {"type": "ack", "move_id": "m1", "version": after["version"]}
-        ws.send_json(move)  # resent after a lost connection, say
-        assert next_of(ws, "ack") == ack
+        got = _both(ws)  # the new state and the ack, in either order
+        ack = got["ack"]
+        assert ack == {"type": "ack", "move_id": "m1", "version": got["state"]["version"]}
+        assert ack["version"] == s["version"] + 1
+        ws.send_json(move)  # resent after a lost connection, say: not applied again, acknowledged again
+        again = _both(ws)
+        assert again["ack"] == ack and again["state"]["version"] == ack["version"]
         ws.send_json({"type": "ping"})
         assert next_of(ws, "pong") == {"type": "pong"}
 
@@ -193,8 +206,8 @@ def test_a_deadlock_is_retried_inside_the_server_and_the_move_acknowledged(clien
         s = next_of(ws)
         monkeypatch.setattr(TableService, "_finish_change", deadlocking)
         ws.send_json({"type": "move", "version": s["version"], "action": s["legal_actions"][0]["code"], "move_id": "x"})
-        assert next_of(ws)["version"] == s["version"] + 1
-        assert next_of(ws, "ack")["move_id"] == "x"
+        got = _both(ws)
+        assert got["state"]["version"] == s["version"] + 1 and got["ack"]["move_id"] == "x"
     assert failures == [0]
 
 

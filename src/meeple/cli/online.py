@@ -146,9 +146,10 @@ class OnlineSession:
                 continue
             if message["type"] == "ack":
                 if self.unacked is not None and message["move_id"] == self.unacked["move_id"]:
-                    self.unacked = None
-                    if self.last is not None and self.last["legal_actions"] and self.last["status"] == "live":
-                        if not self._turn(self.last):  # the state after the move came before its ack
+                    sent_at, self.unacked = self.unacked["version"], None
+                    last = self.last
+                    if last is not None and last["legal_actions"] and last["version"] > sent_at:
+                        if not self._turn(last):  # the state after the move came before its ack
                             return 1
                 continue
             if message["type"] != "state":
@@ -157,7 +158,7 @@ class OnlineSession:
                 self.socket.send(json.dumps(self.unacked))
             fresh, self.backoff = False, 0.5
             self._show(message)
-            if message["status"] == "finished":
+            if message["status"] != "live":  # finished, or abandoned (nobody moved for the server's --idle-days)
                 self._final(message)
                 return 0
             if message["legal_actions"] and self.unacked is None:
@@ -189,7 +190,7 @@ class OnlineSession:
                 self.console.print(f"[yellow]{escape(why.format(seat=s['seat']))}[/]")
         self.last = message
         mine = bool(message["legal_actions"]) and not self.pending
-        if mine or message["status"] == "finished" or (self.seat is None and changed_turn):
+        if mine or message["status"] != "live" or (self.seat is None and changed_turn):
             assert self.renderer is not None
             self.console.print(self.renderer.render(message["observation"], self.seat))
 
@@ -250,6 +251,8 @@ class OnlineSession:
         self.socket.send(json.dumps(self.unacked))
 
     def _final(self, message: dict[str, Any]) -> None:
+        if message["status"] == "abandoned":
+            self.console.print(escape(_("Nobody moved at this table for too long: the server ended it as abandoned.")))
         returns = message.get("returns") or []
         for seat, value in enumerate(returns):
             name = _("You") if seat == self.seat else _("Seat {seat}").format(seat=seat)

@@ -95,6 +95,8 @@ class LiveTable:
     """Seats whose ``bot_played``/``reason`` changed in the transaction under way (written by _finish_change)."""
     health: Health | None = None
     """The process's health: its outages do not count in a grace period, and no deadline falls while it settles."""
+    used: float = 0.0
+    """When this process last looked the table up (Unix seconds): unused tables leave memory."""
 
     def log_of(self, seat: int | None) -> list[LogLine]:
         """The redacted log of ``seat`` (None: spectator), kept up to date incrementally."""
