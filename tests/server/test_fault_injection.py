@@ -308,8 +308,9 @@ def run_scenario(tmp_path: Path, src: Path | None = None, acks: str = "frame") -
     """Run the four faults against two servers (of ``src``, default this tree) and measure them."""
     began = time.time()
     with postgres_cluster(tmp_path / "pg") as pg:
-        a = ServerProcess(pg.url, log=tmp_path / "a.log", src=src).start()
-        b = ServerProcess(pg.url, log=tmp_path / "b.log", src=src).start()
+        options = ServerProcess(pg.url).options if src is None else ()  # an older server knows none of today's
+        a = ServerProcess(pg.url, log=tmp_path / "a.log", src=src, options=options).start()
+        b = ServerProcess(pg.url, log=tmp_path / "b.log", src=src, options=options).start()
         keeper = Tables([a, b], acks)
         try:
             keeper.start()
