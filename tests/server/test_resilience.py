@@ -13,7 +13,7 @@ from typing import Any
 import psycopg
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 from starlette.websockets import WebSocketDisconnect
@@ -145,6 +145,29 @@ def test_a_process_back_from_an_outage_does_not_take_the_others_connections_for_
     now[0] += SETTLE
     assert service.heartbeat() == [table]  # now "other" is really silent: a dead process
     assert other() == 0
+
+
+def test_the_heartbeat_writes_this_processs_own_counts_back(tmp_path: Any) -> None:
+    """A process that was frozen finds its rows zeroed by the others (or a write of its own failed): it repairs them."""
+    now = [10_000.0]
+    service = _service(tmp_path, now)
+    table, _ = service.create(CreateTable(game="caprice", seats=["human", "human"], seed=1))
+    service.connections.change(table, 0, +1)  # a connection whose write failed: only the heartbeat writes it
+    service.connections.change(table, 1, +1)
+    service.connections.change(table, 1, -1)  # opened and closed: a zero to write, once
+
+    def rows() -> dict[int, tuple[int, float]]:
+        with Session(service.engine) as s:
+            found = s.execute(select(PresenceRow.seat, PresenceRow.connections, PresenceRow.seen_at))
+            return {seat: (n, at) for seat, n, at in found}
+
+    service.heartbeat()
+    assert rows() == {0: (1, now[0]), 1: (0, now[0])}
+    with Session(service.engine) as s, s.begin():  # another process took this one for dead
+        s.execute(update(PresenceRow).values(connections=0))
+    now[0] += 5
+    service.heartbeat()
+    assert rows() == {0: (1, now[0]), 1: (0, 10_000.0)}  # seat 0 is back; seat 1's zero is not written again
 
 
 def test_a_disconnected_seats_grace_excludes_the_servers_outage(tmp_path: Any) -> None:
