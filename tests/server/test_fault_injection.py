@@ -351,3 +351,61 @@ def test_faults_never_cost_a_player_their_seat_nor_a_move(tmp_path: Path) -> Non
     logs = (tmp_path / "a.log").read_text(errors="replace")
     assert "Traceback" not in logs, "a database fault is logged in one line, not a traceback"
     assert "LISTEN connection" in logs and "reconnect attempt" in logs  # one line per attempt, with a timestamp
+
+
+def test_a_frozen_transaction_holds_a_table_only_seconds(tmp_path: Path) -> None:
+    """A process frozen while it holds a table's row lock (SIGSTOP, a stuck thread) loses it to
+    ``idle_in_transaction_session_timeout``; the move waiting behind it is retried and acknowledged."""
+    import psycopg
+    from websockets.sync.client import connect
+
+    from meeple.server.db import IDLE_IN_TRANSACTION_MS, postgresql_options
+
+    with postgres_cluster(tmp_path / "pg") as pg:
+        server = ServerProcess(pg.url, log=tmp_path / "a.log").start()
+        try:
+            body = {"game": "caprice", "params": {"players": 2}, "seats": ["human", "human"], "seed": 3}
+            data = http_json(f"{server.url}/api/tables", body)
+            table, token = data["table"], data["seats"][0]["token"]
+            dsn = f"postgresql://postgres@127.0.0.1:{pg.port}/postgres"
+            path = f"{server.url.replace('http', 'ws', 1)}/api/tables/{table}/ws?token={token}"
+            with connect(path, open_timeout=20) as ws:
+                state = _next(ws, "state", lambda m: bool(m["legal_actions"]))
+                frozen = psycopg.connect(dsn, options=postgresql_options())  # the server's own session settings
+                frozen.execute("SELECT id FROM tables WHERE id = %s FOR UPDATE", (table,))  # then it stops
+                started = time.monotonic()
+                code = state["legal_actions"][0]["code"]
+                ws.send(json.dumps({"type": "move", "version": state["version"], "action": code, "move_id": "m"}))
+                _next(ws, "ack", lambda m: m["move_id"] == "m")
+                waited = time.monotonic() - started
+            assert IDLE_IN_TRANSACTION_MS / 1000 - 1 < waited < IDLE_IN_TRANSACTION_MS / 1000 + 4
+            assert frozen.closed or _terminated(frozen)
+            engine = make_engine(pg.url)  # the server's own sessions have the timeouts (db.make_engine)
+            with engine.connect() as c:
+                shown = [c.exec_driver_sql(f"SHOW {name}").scalar() for name in ("lock_timeout", "statement_timeout")]
+                shown.append(c.exec_driver_sql("SHOW idle_in_transaction_session_timeout").scalar())
+            engine.dispose()
+            assert shown == ["3s", "10s", "5s"]
+        finally:
+            server.stop()
+        assert "deadlock detected" not in pg.server_log()
+
+
+def _next(ws: Any, kind: str, wanted: Any) -> dict[str, Any]:
+    """The next message of type ``kind`` for which ``wanted(message)`` holds (an error fails the test)."""
+    while True:
+        message: dict[str, Any] = json.loads(ws.recv(timeout=30))
+        assert message["type"] != "error", message
+        if message["type"] == kind and wanted(message):
+            return message
+
+
+def _terminated(conn: Any) -> bool:
+    """Whether the server ended ``conn``'s session (its next statement fails)."""
+    import psycopg
+
+    try:
+        conn.execute("SELECT 1")
+    except psycopg.Error as exc:  # the session timed out: SQLSTATE 25P03, or a closed connection
+        return exc.sqlstate in (None, "25P03") or exc.sqlstate.startswith("08")
+    return False

@@ -213,14 +213,13 @@ class Hub:
         and grace periods are looked at); running clocks are credited with ``outage`` (``clock.credit_outage``).
         """
         service = self.service
+        await asyncio.gather(*(self.refresh(table_id) for table_id in list(service.tables)))  # news first
         try:
             if outage is not None:
                 await service.credit_outage(*outage)
             await retrying(lambda: asyncio.to_thread(service.wake_all), "wake of the live tables")
         except Exception as exc:  # noqa: BLE001 - the next recovery or the watchdog tries again
             log.warning("waking the tables after an outage failed: %s", one_line(exc))
-        for table_id in list(service.tables):
-            await self.refresh(table_id)
 
 
 class Listener:
