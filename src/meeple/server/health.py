@@ -6,7 +6,7 @@ counted in a grace period, a clock's running turn is credited with it (``clock.c
 :data:`SETTLE` seconds after an outage the process neither replaces anybody by a bot nor takes another process's
 connections for dead (their heartbeats had no way to come through).
 
-``/readyz`` (and anything else that must know) reads :attr:`Health.degraded`.
+A readiness probe (``/readyz``) reads :attr:`Health.degraded` (``TableService.degraded``).
 
 Rules: issue "Survive the database and the other process" (presence that a fault cannot fake).
 """

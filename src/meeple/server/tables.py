@@ -137,7 +137,7 @@ class TableService:
         self.engine = engine
         self.heartbeat_engine = heartbeat_engine or engine
         self.health = Health(now)
-        """This process's faults and outages (``service.health.degraded``: answer 503 on ``/readyz``)."""
+        """This process's faults and outages (``degraded``: a readiness probe answers 503 while it holds)."""
         self.connections = Presence()
         self.bots = bots
         self.process = process or secrets.token_hex(8)
