@@ -15,6 +15,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import re
 import threading
 import time
 import urllib.error
@@ -97,6 +98,10 @@ class Report:
     deadlocks: int = 0
     broken_logs: list[str] = field(default_factory=list)
     bot_human_events: list[tuple[str, int, int, float]] = field(default_factory=list)
+    backwards: int = 0
+    """State frames whose version was lower than the one before it, for the same client (across reconnections)."""
+    unnamed_server_errors: int = 0
+    """``server_error`` frames that answered a move without naming it."""
     began: float = 0.0
     stopped: float = float("inf")
     seconds: float = 0.0
@@ -237,6 +242,9 @@ def _measure(report: Report, keeper: Tables, rows: dict[str, TableRow], events: 
         report.bot_moves_for_humans += len(played)
         report.bot_human_events += [(t.id, e.seat, e.version, e.at) for e in played]
         for c in t.clients:
+            versions = [f["version"] for f in c.frames]
+            report.backwards += sum(1 for a, b in itertools.pairwise(versions) if b < a)
+            report.unnamed_server_errors += sum(1 for e in c.errors if e["code"] == "server_error" and not e["move_id"])
             report.acked += len(c.acked)
             report.lost += sum(1 for m in c.acked if m not in logged[t.id])
         row = rows[t.id]
@@ -347,10 +355,13 @@ def test_faults_never_cost_a_player_their_seat_nor_a_move(tmp_path: Path) -> Non
     assert report.deadlocks == 0, "no deadlock in the database's log"
     for fault in report.faults:
         assert fault.recovery <= RECOVERY, f"a table stalled after the fault: {fault.line()}"
+    assert report.backwards == 0, "no client saw a version go backwards"
+    assert report.unnamed_server_errors == 0, "a server_error names the move it answers"
     assert report.moves > 1000 and report.acked > 300, "too few moves were played to say anything"
     logs = (tmp_path / "a.log").read_text(errors="replace")
     assert "Traceback" not in logs, "a database fault is logged in one line, not a traceback"
-    assert "LISTEN connection" in logs and "reconnect attempt" in logs  # one line per attempt, with a timestamp
+    attempts = [line for line in logs.splitlines() if "LISTEN connection" in line and "reconnect attempt" in line]
+    assert attempts and all(re.match(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", line) for line in attempts)
 
 
 def test_a_frozen_transaction_holds_a_table_only_seconds(tmp_path: Path) -> None:
