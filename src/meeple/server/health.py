@@ -72,13 +72,17 @@ class Health:
         with self._lock:
             if fault not in self._faults:
                 return None
-            del self._faults[fault]
-            if self._faults or self._since is None:
-                return None
-            outage = (self._since, self.now())
-            self._since = None
-            self.outages.append(outage)
-        log.warning("recovered: %s is back after an outage of %.1f s", fault, outage[1] - outage[0])
+            since = self._faults.pop(fault)
+            still = sorted(self._faults)
+            outage = None
+            if not still and self._since is not None:
+                outage = (self._since, self.now())
+                self._since = None
+                self.outages.append(outage)
+        if outage is None:
+            log.warning("%s is back after %.1f s; still degraded: %s", fault, self.now() - since, ", ".join(still))
+        else:
+            log.warning("recovered: %s is back after an outage of %.1f s", fault, outage[1] - outage[0])
         return outage
 
     def paused(self, start: float, end: float) -> float:
