@@ -312,11 +312,17 @@ def _stall(start: float, end: float, tables: list[Table], events: dict[str, list
     return worst
 
 
-def run_scenario(tmp_path: Path, src: Path | None = None, acks: str = "frame") -> Report:
-    """Run the four faults against two servers (of ``src``, default this tree) and measure them."""
+def run_scenario(
+    tmp_path: Path, src: Path | None = None, acks: str = "frame", options: tuple[str, ...] | None = None
+) -> Report:
+    """Run the four faults against two servers (of ``src``, default this tree) and measure them.
+
+    ``options``: of ``meeple serve`` (default: ServerProcess's, or none for another tree: it may not know them).
+    """
     began = time.time()
     with postgres_cluster(tmp_path / "pg") as pg:
-        options = ServerProcess(pg.url).options if src is None else ()  # an older server knows none of today's
+        if options is None:
+            options = ServerProcess(pg.url).options if src is None else ()
         a = ServerProcess(pg.url, log=tmp_path / "a.log", src=src, options=options).start()
         b = ServerProcess(pg.url, log=tmp_path / "b.log", src=src, options=options).start()
         keeper = Tables([a, b], acks)
