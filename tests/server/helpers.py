@@ -274,8 +274,10 @@ class RandomSeat(threading.Thread):
         give_up: float = 5.0,
         acks: str = "frame",
         ping_timeout: float = 2.0,
+        ssl_context: Any = None,
     ) -> None:
         super().__init__(daemon=True)
+        self.ssl_context = ssl_context  # for wss:// (an https url): the context that trusts the server's CA
         urls = [url] if isinstance(url, str) else list(url)
         path = f"/api/tables/{table}/ws" + (f"?token={token}" if token else "")
         self.ws_urls = [f"{u.replace('http', 'ws', 1)}{path}" for u in urls]
@@ -307,7 +309,12 @@ class RandomSeat(threading.Thread):
             url = self.ws_urls[turn % len(self.ws_urls)]
             try:
                 with connect(
-                    url, open_timeout=5, ping_interval=1.0, ping_timeout=self.ping_timeout, close_timeout=1.0
+                    url,
+                    open_timeout=5,
+                    ping_interval=1.0,
+                    ping_timeout=self.ping_timeout,
+                    close_timeout=1.0,
+                    ssl=self.ssl_context,
                 ) as ws:
                     last_ok = time.monotonic()
                     self._play(ws)

@@ -42,6 +42,8 @@ from meeple.server.hardening import CSP, SecurityMiddleware
 from meeple.server.health import DATABASE
 from meeple.server.hub import Connection, Hub, Listener
 from meeple.server.live import LiveTable, MoveRefused, SeatState, TableNotFound
+from meeple.server.metrics import Metrics, started, stopped
+from meeple.server.ops import LOOPBACK, add_ops_routes
 from meeple.server.policy import SeatPolicy
 from meeple.server.presence import HEARTBEAT, HEARTBEAT_DEGRADED
 from meeple.server.protocol import (
@@ -107,6 +109,8 @@ class ServerConfig:
         public_urls: origins besides the request's ``Host`` that pages and WebSockets may come from
             (``--public-url``).
         api_docs: serve ``/docs`` and ``/openapi.json`` (``--api-docs``; off by default on a public server).
+        metrics_allow_ips: who may read ``/metrics``: comma-separated addresses or CIDR networks, ``*`` for anyone
+            (default: loopback; :mod:`meeple.server.ops`).
     """
 
     db: str
@@ -117,6 +121,7 @@ class ServerConfig:
     quotas: Quotas = Quotas()
     public_urls: tuple[str, ...] = ()
     api_docs: bool = False
+    metrics_allow_ips: str = LOOPBACK
 
 
 def seat_cookie(table_id: str) -> str:
@@ -158,7 +163,13 @@ async def check_token(state: dict[str, Any], table_id: str, token: str, address:
 
 def create_app(config: ServerConfig) -> FastAPI:
     """Return the server's FastAPI application for ``config`` (the database is migrated at start-up)."""
-    state: dict[str, Any] = {"limiter": Limiter(config.quotas), "refused": _count_refused}
+    metrics = Metrics()
+
+    def count_refused(reason: str) -> None:
+        _count_refused(reason)
+        metrics.refused(reason)
+
+    state: dict[str, Any] = {"limiter": Limiter(config.quotas), "refused": count_refused}
     limiter: Limiter = state["limiter"]
 
     @contextlib.asynccontextmanager
@@ -179,7 +190,10 @@ def create_app(config: ServerConfig) -> FastAPI:
             heartbeat_engine=beat_engine,
         )
         hub = Hub(service, send_seconds=config.quotas.send_seconds)
-        state.update(service=service, hub=hub)
+        service.metrics = bots.metrics = metrics
+        metrics.watch(lambda: list(service.tables.values()), bots)
+        state.update(service=service, hub=hub, engine=engine)
+        started(metrics)
         app.state.meeple = state  # the web pages (meeple.web) reach the service through it
         await asyncio.to_thread(service.wake_all)
         loop = asyncio.get_running_loop()
@@ -208,6 +222,7 @@ def create_app(config: ServerConfig) -> FastAPI:
             engine.dispose()
             if beat_engine is not engine:
                 beat_engine.dispose()
+            stopped(metrics)
 
     app = FastAPI(
         title="meeple server",
@@ -256,6 +271,7 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     app.openapi = openapi  # type: ignore[method-assign]
     app.add_exception_handler(DBAPIError, _database_error)
+    add_ops_routes(app, metrics, lambda: state.get("engine"), config.metrics_allow_ips, lambda: _faults(state))
 
     def service() -> TableService:
         s: TableService = state["service"]
@@ -641,6 +657,12 @@ async def _housekeeping(service: TableService) -> None:
                 log.exception("housekeeping")
             else:
                 log.warning("housekeeping: %s", one_line(exc))
+
+
+def _faults(state: dict[str, Any]) -> list[str]:
+    """The faults the table service reports (its ``health.faults``: the database or LISTEN lost), for ``/readyz``."""
+    health = getattr(state.get("service"), "health", None)
+    return [str(f) for f in getattr(health, "faults", None) or []]
 
 
 def _count_refused(reason: str) -> None:

@@ -35,6 +35,7 @@ from meeple.server.bots import BotPool, bot_seed
 from meeple.server.db import EventRow, PresenceRow, SeatRow, TableRow, is_postgresql
 from meeple.server.health import DATABASE, Health
 from meeple.server.live import LiveTable, MoveRefused, SeatState, TableNotFound, check_move
+from meeple.server.metrics import Metrics
 from meeple.server.policy import SeatPolicy
 from meeple.server.presence import HEARTBEAT, STALE, Presence, close_dead, dead_tables, upsert, write_own
 from meeple.server.protocol import CreateTable
@@ -149,6 +150,8 @@ class TableService:
         self.postgres = is_postgresql(engine)
         self.on_change: Callable[[LiveTable], Any] | None = None
         """Called (in the event loop) after every committed change of a table: the hub broadcasts it."""
+        self.metrics = Metrics()
+        """Where moves are counted (the app gives its own: ``/metrics``)."""
 
     @property
     def degraded(self) -> bool:
@@ -464,7 +467,11 @@ class TableService:
             self._finish_change(s, live, row)
             return True
 
-        return bool(self._guarded(live, work))
+        started = time.perf_counter()
+        applied = bool(self._guarded(live, work))
+        if applied:
+            self.metrics.move(live.game, by_bot, time.perf_counter() - started)  # committed: counted
+        return applied
 
     def _return_seat(self, live: LiveTable, seat: int, now: float) -> None:
         """The human of a bot-played seat takes it back (a move, a ``return`` message, or a reconnection)."""
