@@ -244,7 +244,9 @@ def _measure(report: Report, keeper: Tables, rows: dict[str, TableRow], events: 
         for c in t.clients:
             versions = [f["version"] for f in c.frames]
             report.backwards += sum(1 for a, b in itertools.pairwise(versions) if b < a)
-            report.unnamed_server_errors += sum(1 for e in c.errors if e["code"] == "server_error" and not e["move_id"])
+            report.unnamed_server_errors += sum(
+                1 for e in c.errors if e["code"] == "server_error" and not e.get("move_id")
+            )
             report.acked += len(c.acked)
             report.lost += sum(1 for m in c.acked if m not in logged[t.id])
         row = rows[t.id]

@@ -249,7 +249,9 @@ def test_while_the_database_is_down_rest_answers_503_and_websockets_close_1013(c
             ws.receive_json()
     assert closed.value.code == 1013
     service = client.app.state.meeple["service"]  # type: ignore[attr-defined]
-    assert service.degraded  # what /readyz reads
+    assert service.degraded
+    ready = client.get("/readyz")
+    assert ready.status_code == 503 and "database" in ready.text
 
 
 def test_a_bot_loop_that_meets_a_database_error_goes_on(client: TestClient, monkeypatch) -> None:
