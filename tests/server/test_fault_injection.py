@@ -369,7 +369,7 @@ def test_faults_never_cost_a_player_their_seat_nor_a_move(tmp_path: Path) -> Non
     logs = (tmp_path / "a.log").read_text(errors="replace")
     assert "Traceback" not in logs, "a database fault is logged in one line, not a traceback"
     attempts = [line for line in logs.splitlines() if "LISTEN connection" in line and "reconnect attempt" in line]
-    assert attempts and all(re.match(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", line) for line in attempts)
+    assert attempts and all(re.match(r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d", line) for line in attempts)
 
 
 def test_a_frozen_transaction_holds_a_table_only_seconds(tmp_path: Path) -> None:
