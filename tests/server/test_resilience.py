@@ -273,3 +273,29 @@ def test_a_bot_loop_that_meets_a_database_error_goes_on(client: TestClient, monk
         assert time.monotonic() < deadline, "the bots stopped after a database error"
         time.sleep(0.05)
     assert failures == [0]
+
+
+def test_the_terminal_resends_a_move_the_server_could_not_commit_and_drops_a_refused_one() -> None:
+    from rich.console import Console
+
+    from meeple.cli.online import OnlineSession
+
+    class Socket:
+        def __init__(self) -> None:
+            self.sent: list[dict[str, Any]] = []
+
+        def send(self, text: str) -> None:
+            import json
+
+            self.sent.append(json.loads(text))
+
+    socket = Socket()
+    session = OnlineSession(Console(quiet=True), input, socket)
+    move = {"type": "move", "version": 4, "action": 2, "move_id": "abc"}
+    session.unacked = dict(move)
+    session._error({"type": "error", "code": "server_error", "message": "try again", "move_id": "abc"})
+    assert socket.sent == [move] and session.unacked == move  # the same move, the same move_id, still kept
+    session._error({"type": "error", "code": "server_error", "message": "try again", "move_id": "other"})
+    assert len(socket.sent) == 1  # not about this move
+    session._error({"type": "error", "code": "stale_version", "message": "moved on", "move_id": "abc"})
+    assert session.unacked is None and len(socket.sent) == 1  # refused: the next state asks again
