@@ -3,6 +3,8 @@
 // in, keeping open panels and scroll positions and marking what changed; a click on an element with
 // data-action-code sends that move with the version of the board it was drawn from. No inline script or style
 // (the pages' Content-Security-Policy forbids them).
+// The client's duties (docs/server.md): a move is kept until its "ack" comes and sent again, with the same move_id,
+// after a reconnection or a "server_error"; a "ping" every few seconds notices a dead connection, which is reopened.
 (function () {
   "use strict";
   const root = document.getElementById("table");
@@ -11,6 +13,8 @@
   const board = document.getElementById("board"), note = document.getElementById("connection");
   const error = document.getElementById("error"), toggle = document.getElementById("alert-toggle");
   let socket = null, retry = 500, pending = null, loading = false, again = false, lost = false, first = true;
+  let fresh = false, heard = 0;
+  const PING = 5000;  // ms between pings; a connection silent for 2.5 of them is closed and reopened
 
   // the query of the board fetches and the WebSocket: the seat is the page's HttpOnly cookie, never in a URL
   function seatQuery() {
@@ -143,20 +147,31 @@
   function connect() {
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
     socket = new WebSocket(scheme + location.host + "/api/tables/" + encodeURIComponent(table) + "/ws" + seatQuery());
-    socket.onopen = function () { retry = 500; connection(false); };
+    socket.onopen = function () { connection(false); fresh = true; heard = Date.now(); };
     socket.onmessage = function (event) {
       const message = JSON.parse(event.data);
+      heard = Date.now();
       if (message.type === "state") {
+        if (fresh && pending) send(pending);  // reconnected: the move may not have reached the server
+        fresh = false; retry = 500;  // served again: the next loss retries quickly (a 1013 close backs off)
         error.hidden = true;
         // the first frame after the page loaded describes the board the page came with: no second fetch of it
         // (same version and the same seat to move; a run of hidden steps keeps the version, not the mover)
         const section = board.querySelector("section.board");
-        const same = first && section && message.version === version() &&
+        const same = first && !pending && section && message.version === version() &&
           String(message.current_player) === (section.dataset.current || "null");
         first = false;
         if (!same) refresh();
+      } else if (message.type === "ack") {
+        if (pending && message.move_id === pending.move_id) pending = null;
       } else if (message.type === "error") {
         error.textContent = message.message; error.hidden = false;
+        if (pending && message.move_id === pending.move_id && message.code === "server_error") {
+          const move = pending;
+          setTimeout(function () { if (pending === move) send(move); }, 1000);  // not committed: once more
+          return;
+        }
+        if (pending && message.move_id === pending.move_id) pending = null;
         board.removeAttribute("aria-busy");
         refresh();  // the refused move's board comes back clickable
       }
@@ -168,12 +183,23 @@
     };
   }
 
-  function play(element) {
+  function send(move) {
+    if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(move));
+  }
+
+  setInterval(function () {
     if (!socket || socket.readyState !== WebSocket.OPEN) return;
-    pending = Math.random().toString(16).slice(2);
-    socket.send(JSON.stringify({
-      type: "move", version: version(), action: Number(element.dataset.actionCode), move_id: pending,
-    }));
+    if (Date.now() - heard > 2.5 * PING) { socket.close(); return; }  // silent: onclose reconnects
+    send({ type: "ping" });
+  }, PING);
+
+  function play(element) {
+    if (!socket || socket.readyState !== WebSocket.OPEN || pending) return;
+    pending = {
+      type: "move", version: version(), action: Number(element.dataset.actionCode),
+      move_id: Math.random().toString(16).slice(2),
+    };
+    send(pending);
     // at once, before the server answers: the chosen move is marked and the others wait for the new board
     element.classList.add("chosen");
     board.setAttribute("aria-busy", "true");
