@@ -25,6 +25,17 @@ def _card_word(msgid: str) -> Any:
     return rewrite
 
 
+TILE_TIPS = {
+    "fountain": N_(
+        "Fountain: in its zone, first place scores 2 points plus 1 per fountain, second place 1 per fountain."
+    ),
+    "temple": N_("Temple: doubles every point scored in its zone."),
+    "amphitheatre": N_(
+        "Amphitheatre: at every End phase from now on, first place in its zone draws 2 cards more, second 1."
+    ),
+}
+"""What a tile does, for tooltips and the rules page (capitol.md §5.2 phases 3-4)."""
+
 PROMPTS: tuple[tuple[str, str], ...] = (
     ("add_to_bid", N_("Add cards to your sealed bid for the {tile}, then seal it")),
     ("seal_bid", N_("Add cards to your sealed bid for the {tile}, then seal it")),
@@ -125,6 +136,18 @@ class CapitolWeb(WebGame):
             "roof_name": {name: reader.message(ROOF_NAME[i]) for i, name in enumerate(ROOF_NAMES)},
             "colour_word": {c: reader.message(colour_word(c)) for c in COLOURS},
             "colour_legend": colour_legend(reader.message),
+            "tile_tip": {name: reader.gettext(text) for name, text in TILE_TIPS.items()},
+        }
+
+    def tooltips(self, reader: Translator) -> dict[str, str]:
+        """The three tiles' effects (capitol.md §5.2)."""
+        from meeple.games.capitol.data import TILE_NAMES
+        from meeple.games.capitol.vocabulary import TILE_NAME
+
+        return {
+            reader.message(TILE_NAME[i]): reader.gettext(TILE_TIPS[n])
+            for i, n in enumerate(TILE_NAMES)
+            if n in TILE_TIPS
         }
 
     def prompt(self, view: dict[str, Any], seat: int | None, reader: Translator) -> str:
