@@ -421,7 +421,7 @@ def _board_args(
         "prompt": web.prompt(view, seat, reader),
         "moves": moves,
         "controls": [m for m in moves if m["type"] in web.controls],
-        "log": log_lines(web, log, reader, seat),
+        "log": log_lines(web, log, reader, seat, [m for _after, _seat, m in state.log_events]),
         "badges": badges(
             web, obs, live.public_seats() if live is not None else None, state.game.num_players, reader, seat
         ),

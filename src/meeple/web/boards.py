@@ -107,13 +107,32 @@ def badges(
 
 
 def log_lines(
-    web: WebGame, log: Sequence[tuple[int, Message]], reader: Translator, me: int | None
+    web: WebGame,
+    log: Sequence[tuple[int, Message]],
+    reader: Translator,
+    me: int | None,
+    events: Sequence[Message] = (),
 ) -> list[dict[str, Any]]:
-    """The log as ``{"number", "actor", "text"}``: move numbers from 1, seats by name, words without ids."""
-    return [
-        {"number": i + 1, "actor": seat_name(actor, reader, me) if actor >= 0 else "", "text": web.say(m, reader)}
-        for i, (actor, m) in enumerate(log)
-    ]
+    """The log as ``{"number", "actor", "text"}``: moves numbered from 1, seats by name, words without ids.
+
+    A line that is one of the rules' public ``events`` (a character revealed, a theft...) follows its move without a
+    number of its own (``number`` None). A run of another seat's hidden steps is one line, so one number: the count
+    is what the reader saw, never how many hidden steps there were.
+    """
+    event_ids = {id(m) for m in events}
+    out: list[dict[str, Any]] = []
+    number = 0
+    for actor, message in log:
+        event = id(message) in event_ids
+        number += 0 if event else 1
+        out.append(
+            {
+                "number": None if event else number,
+                "actor": seat_name(actor, reader, me) if actor >= 0 else "",
+                "text": web.say(message, reader),
+            }
+        )
+    return out
 
 
 def name_the_moves(fragment: str, moves: Sequence[Mapping[str, Any]]) -> str:
