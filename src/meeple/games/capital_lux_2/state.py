@@ -304,6 +304,34 @@ class CapitalLux2State(State["CapitalLux2Game"]):
         code, card, dest, bonus = self.rob_last
         return (code, CARD_COLOUR[card] if card >= 0 else -1, dest, int(bonus >= 0))
 
+    def shown_key(self, player: int) -> Hashable:
+        """What chance and hidden choices have shown ``player`` (``State.shown_key``; spec §5-§15).
+
+        Its parts: the phase, round and draft stage (a pack passed on shows what the others kept), the deck's and
+        the discards' sizes (a card drawn), the other seats' hand and pack sizes (a card of theirs kept, played
+        or revealed), the Capital's hidden and revealed items, the resolution's public record, the cards
+        ``player`` peeks at, the tiles' ``seen_key`` and ROB's deck and last turn (solo), then the public log.
+        """
+        others = tuple(
+            (len(self.hand[p]), len(self.packs[p])) for p in range(self.n) if p != player
+        )
+        return (
+            self.phase,
+            self.round,
+            self.dstage,
+            len(self.deck),
+            len(self.discard),
+            others,
+            tuple(len(items) for items in self.hidden),
+            tuple(len(items) for items in self.revealed),
+            len(self.res_log),
+            tuple(self.peek) if self.peek_owner == player else len(self.peek),
+            tuple(t.seen_key(self, player) for t in self.tiles),
+            len(self.rob_deck),
+            tuple(self.rob_last),
+            len(self.log_events),
+        )
+
     def observation(self, player: int | None) -> CapitalLux2Observation:
         """Return what ``player`` may know (see ``observation.py``)."""
         from meeple.games.capital_lux_2.observation import build_observation

@@ -5,6 +5,7 @@ Rules: capitol.md §5.1 (setup), §5.2 (Construction, Improvement, Scoring, End)
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
 from meeple.core import TERMINAL, Action, Decision, Rng, SealedCommitments, State
@@ -162,6 +163,17 @@ class CapitolState(State["Capitol"]):
             return [0.0] * self.game.num_players
         best = max(self.points)
         return [1.0 if s == best else 0.0 for s in self.points]
+
+    def shown_key(self, player: int) -> Hashable:
+        """What chance and hidden choices have shown ``player`` (``State.shown_key``; capitol.md §5.2).
+
+        Its parts: the round, phase and lot, the auctions opened (each shows every sealed bid), the draw piles'
+        sizes (a card drawn or a pile turned over), the other seats' hand sizes (a card of theirs played or bid,
+        which shows it) and the public log (face-up draws, scorings).
+        """
+        others = tuple(len(hand) for seat, hand in enumerate(self.hands) if seat != player)
+        piles = tuple(len(pile) for pile in self.piles)
+        return (self.round, self.phase, self.lot, len(self.auction_log), piles, others, len(self.log_events))
 
     def observation(self, player: int | None) -> CapitolObservation:
         """Return what ``player`` may see (None = spectator); see :mod:`meeple.games.capitol.observation`."""

@@ -11,6 +11,7 @@ Rules: caprice.md §4-14.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
 from meeple.core.action import Action
@@ -346,6 +347,18 @@ class CapriceState(State["CapriceGame"]):
         if self.phase != OVER:
             return [0.0] * self.game.num_players
         return [float(p) for p in self.points]
+
+    def shown_key(self, player: int) -> Hashable:
+        """What chance and hidden choices have shown ``player`` (``State.shown_key``; caprice.md §4-5, §7).
+
+        Only the symbol tokens are hidden: they are drawn (and exchanged) before play and shown at the final
+        scoring. Its parts: whether play or the ordering of the symbols has begun (orders are hidden until the
+        scoring), the draws made, the tokens left in the bag, the orders' lengths and the final points; the
+        pieces' placements and moves are public and show nothing (nor does "no piece can move: the turn passes").
+        """
+        stage = PLACE if self.phase == MOVE else self.phase  # place and move alternate: one stage
+        orders = tuple(len(order) for order in self.orders)
+        return (stage, self.draws, sum(self.bag), orders, tuple(self.points))
 
     def observation(self, player: int | None) -> CapriceObservation:
         """Return what ``player`` may see (see :func:`meeple.games.caprice.observation.build_observation`)."""

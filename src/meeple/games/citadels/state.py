@@ -19,6 +19,7 @@ Rules: citadels.md §5.2 (every numbered rule) and §2 (rulings).
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
 from meeple.core import TERMINAL, Action, Decision, Rng, State
@@ -667,6 +668,18 @@ class CitadelsState(State["Citadels"]):
         return [1.0 if s in best else 0.0 for s in range(n)]
 
     # ================================================================ views, copies, JSON
+    def shown_key(self, player: int) -> Hashable:
+        """What chance and hidden choices have shown ``player`` (``State.shown_key``; Citadels §5.1-§5.2).
+
+        Its parts: the round (the characters set aside face up are drawn at its start), the calls made (each
+        call shows who holds the character, or that nobody does), the draft sets offered to ``player`` (they show
+        what the others took), the cards ``player`` knows (drawn, swapped, built by anyone) and the deck's size
+        (a card drawn by anyone), then the public log.
+        """
+        bit = 1 << player
+        known = sum(1 for k in self.known if k & bit)
+        return (self.round, len(self.calls), len(self.seen[player]), known, len(self.deck), len(self.log_events))
+
     def observation(self, player: int | None) -> CitadelsObservation:
         """Return what ``player`` may know; see :mod:`meeple.games.citadels.observation` for the schema."""
         from meeple.games.citadels.observation import build_observation
