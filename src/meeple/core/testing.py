@@ -6,8 +6,8 @@ Each failure raises :class:`ConformanceError` naming the game, players, seed, st
 Checks (architecture "Tests"): random play to the end within ``max_game_length``; deterministic legal actions;
 clone independence; JSON and replay round trips; action codec round trips (JSON, integer code, text);
 no leak (the observation, information state, legal actions, ``observation_key`` and ``shown_key`` of the player to
-move are unchanged by ``resample_from_infostate``; likewise the observation, information state and ``observation_key`` of
-every other seat under its own resample; the same generator re-deals two states the player cannot tell apart into
+move are unchanged by ``resample_from_infostate``; likewise the observation, information state and
+``observation_key`` of every other seat under its own resample; the same generator re-deals two states the player cannot tell apart into
 the same state; a resampled state stays playable); illegal and out-of-turn actions raise and leave the state
 unchanged; returns in range; observations are JSON-able for every seat and the spectator.
 
