@@ -8,8 +8,8 @@ clone independence; JSON and replay round trips; action codec round trips (JSON,
 no leak (the observation, information state, legal actions, ``observation_key`` and ``shown_key`` of the player to
 move are unchanged by ``resample_from_infostate``; likewise the observation, information state and
 ``observation_key`` of every other seat under its own resample; the same generator re-deals two states the player
-cannot tell apart into the same state; a resampled state stays playable); illegal and out-of-turn actions raise and leave the state
-unchanged; returns in range; observations are JSON-able for every seat and the spectator.
+cannot tell apart into the same state; a resampled state stays playable); illegal and out-of-turn actions raise and
+leave the state unchanged; returns in range; observations are JSON-able for every seat and the spectator.
 
 Secrets and bad input (issue "Hidden information and bad input"): a resampled world's seed and generator are not
 the real ones, and ``new_initial_state(world.seed)`` does not rebuild the real start; every malformed input to
