@@ -312,9 +312,7 @@ class CapitalLux2State(State["CapitalLux2Game"]):
         or revealed), the Capital's hidden and revealed items, the resolution's public record, the cards
         ``player`` peeks at, the tiles' ``seen_key`` and ROB's deck and last turn (solo), then the public log.
         """
-        others = tuple(
-            (len(self.hand[p]), len(self.packs[p])) for p in range(self.n) if p != player
-        )
+        others = tuple((len(self.hand[p]), len(self.packs[p])) for p in range(self.n) if p != player)
         return (
             self.phase,
             self.round,
