@@ -23,27 +23,17 @@ from meeple.games.capital_lux_2.actions import (
     PlayToCity,
     TakeCard,
 )
+from meeple.games.capital_lux_2.const import BONUS, PH_DRAFT, PH_END, PH_RESOLVE, ROB_BONUS
 from meeple.games.capital_lux_2.data import CARD_COLOUR, COLOUR_NAMES, NUM_CARDS, ROUNDS, card_name
 from meeple.games.capital_lux_2.describe import describe
 from meeple.games.capital_lux_2.powers import POWERS, PowerTile
 from meeple.games.capital_lux_2.rules import score, solo_wins, winners
-from meeple.games.capital_lux_2.vocabulary import CARD
-from meeple.i18n.message import M, Message
+from meeple.games.capital_lux_2.why import why_illegal
+from meeple.i18n.message import Message
 
 if TYPE_CHECKING:
     from meeple.games.capital_lux_2.game import CapitalLux2Game
     from meeple.games.capital_lux_2.observation import CapitalLux2Observation
-
-PH_DRAFT = 0
-PH_PLAY = 1
-PH_RESOLVE = 2
-PH_END = 3
-PHASE_NAMES = ("draft", "play", "resolution", "end")
-
-BONUS = "bonus"
-"""Decision kind: the bonus taker chooses among equal highest Capital cards (spec §11)."""
-ROB_BONUS = "rob_bonus"
-"""Decision kind (solo): the player chooses ROB's bonus card among equal lowest Capital cards."""
 
 
 class CapitalLux2State(State["CapitalLux2Game"]):
@@ -239,20 +229,8 @@ class CapitalLux2State(State["CapitalLux2Game"]):
             flow.end_turn(self)
 
     def _why_illegal(self, action: Action) -> Message | None:
-        """Why a draft pick or a play is refused (§7 draft, §8 play); a power's choice lists its own options."""
-        seat = self.current_player()
-        match action:
-            case KeepCard(card=card) if self.phase == PH_DRAFT and not self.stack:
-                return M("{card} is not in the pack you hold", card=CARD[card])
-            case KeepCard():
-                return M("cards are kept during the draft at the start of a round")
-            case PlayToCity(card=card) | PlayToCapital(card=card) if self.phase == PH_PLAY and not self.stack:
-                return M("{card} is not in your hand", card=CARD[card]) if card not in self.hand[seat] else None
-            case PlayToCity() | PlayToCapital() if self.phase == PH_DRAFT:
-                return M("first keep a card of your pack: cards are played once the draft is over")
-            case PlayToCity() | PlayToCapital() if self.stack:
-                return M("first finish the power being resolved")
-        return None
+        """Why a move is refused (``why.py``; §7 draft, §8 play, §9 powers, §11 bonus cards)."""
+        return why_illegal(self, action)
 
     def scores(self) -> list[float]:
         """Return each seat's score (solo: the player's only; ROB's is in the observation)."""

@@ -70,7 +70,8 @@ from meeple.games.citadels.draft import (
     EV_RETURN,
     draft_steps,
 )
-from meeple.games.citadels.vocabulary import DISTRICT, THE_CHARACTER
+from meeple.games.citadels.vocabulary import THE_CHARACTER
+from meeple.games.citadels.why import why_illegal
 from meeple.i18n.message import M, Message, plural
 
 if TYPE_CHECKING:
@@ -551,44 +552,8 @@ class CitadelsState(State["Citadels"]):
         return out
 
     def _why_illegal(self, action: Action) -> Message | None:
-        """Why a build or a destruction is refused, in words the player may read (§5.2 rules 11-17)."""
-        if self.phase != TURNS or self.stack:
-            return None
-        seat = self.turn_seat
-        if isinstance(action, BuildDistrict):
-            k = action.kind
-            cost = KIND_COST[k]
-            if not self.flags & F_ACTION:
-                return M("take 2 gold or draw cards first")
-            if not self.builds:
-                return M("you cannot build again this turn")
-            if all(self.game.card_kind[c] != k for c in self.hands[seat]):
-                return M("no {district} in your hand", district=DISTRICT[k])
-            if (self.masks[seat] >> k) & 1:
-                return M("{district} is already in your city", district=DISTRICT[k])
-            if cost > self.gold[seat]:
-                return plural(
-                    "{district} costs {n} gold; you have {gold}",
-                    "{district} costs {n} gold; you have {gold}",
-                    cost,
-                    district=DISTRICT[k],
-                    gold=self.gold[seat],
-                )
-        if isinstance(action, DestroyDistrict):
-            target = action.seat
-            if target == self.bishop_seat():
-                return M("the Bishop's city is protected this round")
-            if len(self.cities[target]) >= self.game.threshold:
-                return M("a complete city cannot be attacked")
-            price = rules.destroy_price(action.kind, bool(self.masks[target] & _WALL_BIT))
-            if price > self.gold[seat]:
-                return plural(
-                    "destroying it costs {n} gold; you have {gold}",
-                    "destroying it costs {n} gold; you have {gold}",
-                    price,
-                    gold=self.gold[seat],
-                )
-        return None
+        """Why a move is refused, in words the player may read (``why.py``; §5.2 rules 3, 6-19)."""
+        return why_illegal(self, action)
 
     def _offer_note(self, action: Action) -> Message | None:
         """The Warlord's price to destroy a district (its cost minus one, plus one for the Great Wall's city)."""
