@@ -218,7 +218,7 @@ def _why_power(st: CitadelsState, action: Action) -> Message:
     if isinstance(action, (SwapHands, ExchangeCards)) and char != MAGICIAN:
         return M("only the Magician exchanges cards")
     if st.flags & F_POWER:
-        return M("you already used {character}'s power this turn", character=THE_CHARACTER[char])
+        return M("you already used your character's power this turn")
     if isinstance(action, Assassinate):
         return M("the Assassin names a character from 2 to 8")
     if isinstance(action, Rob):
