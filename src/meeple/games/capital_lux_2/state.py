@@ -26,6 +26,7 @@ from meeple.games.capital_lux_2.actions import (
 from meeple.games.capital_lux_2.const import BONUS, PH_DRAFT, PH_END, PH_RESOLVE, ROB_BONUS
 from meeple.games.capital_lux_2.data import CARD_COLOUR, COLOUR_NAMES, NUM_CARDS, ROUNDS, card_name
 from meeple.games.capital_lux_2.describe import describe
+from meeple.games.capital_lux_2.observation import build_observation
 from meeple.games.capital_lux_2.powers import POWERS, PowerTile
 from meeple.games.capital_lux_2.rules import score, solo_wins, winners
 from meeple.games.capital_lux_2.why import why_illegal
@@ -310,8 +311,6 @@ class CapitalLux2State(State["CapitalLux2Game"]):
 
     def observation(self, player: int | None) -> CapitalLux2Observation:
         """Return what ``player`` may know (see ``observation.py``)."""
-        from meeple.games.capital_lux_2.observation import build_observation
-
         return build_observation(self, player)
 
     # ================================================================ copies, JSON, resampling

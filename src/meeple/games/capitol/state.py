@@ -54,7 +54,11 @@ from meeple.games.capitol.data import (
     TILE_NAMES,
     TOTAL_FLOORS,
 )
+from meeple.games.capitol.describe import describe
+from meeple.games.capitol.observation import build_observation
+from meeple.games.capitol.redeal import resample
 from meeple.games.capitol.vocabulary import CARD
+from meeple.games.capitol.why import why_illegal
 from meeple.i18n.message import VERBATIM, M, Message, plural
 
 if TYPE_CHECKING:
@@ -177,19 +181,13 @@ class CapitolState(State["Capitol"]):
 
     def observation(self, player: int | None) -> CapitolObservation:
         """Return what ``player`` may see (None = spectator); see :mod:`meeple.games.capitol.observation`."""
-        from meeple.games.capitol.observation import build_observation
-
         return build_observation(self, player)
 
     def _why_illegal(self, action: Action) -> Message | None:
         """Why a move is refused: see :mod:`meeple.games.capitol.why`."""
-        from meeple.games.capitol.why import why_illegal
-
         return why_illegal(self, action)
 
     def _describe(self, action: Action, actor: int, perspective: int | None) -> Message:
-        from meeple.games.capitol.describe import describe
-
         return describe(self.game, action, actor, perspective)
 
     # ================================================================ legal actions
@@ -820,8 +818,6 @@ class CapitolState(State["Capitol"]):
 
     def _resample(self, player: int, rng: Rng) -> CapitolState:
         """Re-deal what ``player`` cannot see (see :func:`meeple.games.capitol.redeal.resample`)."""
-        from meeple.games.capitol.redeal import resample
-
         return resample(self, player, rng)
 
 

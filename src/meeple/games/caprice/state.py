@@ -50,6 +50,7 @@ from meeple.games.caprice.const import (
     PHASES,
     PLACE,
 )
+from meeple.games.caprice.observation import build_observation
 
 
 class CapriceState(State["CapriceGame"]):
@@ -378,8 +379,6 @@ class CapriceState(State["CapriceGame"]):
 
     def observation(self, player: int | None) -> CapriceObservation:
         """Return what ``player`` may see (see :func:`meeple.games.caprice.observation.build_observation`)."""
-        from meeple.games.caprice.observation import build_observation
-
         return build_observation(self, player)
 
     # ------------------------------------------------------------------ hidden information

@@ -99,7 +99,9 @@ from meeple.games.citadels.const import LIB_BIT as _LIB_BIT
 from meeple.games.citadels.const import OBS_BIT as _OBS_BIT
 from meeple.games.citadels.const import SCHOOL_BIT as _SCHOOL_BIT
 from meeple.games.citadels.const import WALL_BIT as _WALL_BIT
+from meeple.games.citadels.draft import resample
 from meeple.games.citadels.legal import decision_actions, turn_actions
+from meeple.games.citadels.observation import build_observation
 from meeple.games.citadels.serial import body_to_json, check_consistency, copy_fields, restore_body
 
 
@@ -647,8 +649,6 @@ class CitadelsState(State["Citadels"]):
 
     def observation(self, player: int | None) -> CitadelsObservation:
         """Return what ``player`` may know; see :mod:`meeple.games.citadels.observation` for the schema."""
-        from meeple.games.citadels.observation import build_observation
-
         return build_observation(self, player)
 
     def _copy_fields(self, other: State[Citadels]) -> None:
@@ -671,8 +671,6 @@ class CitadelsState(State["Citadels"]):
         check_consistency(self)
 
     def _resample(self, player: int, rng: Rng) -> CitadelsState:
-        from meeple.games.citadels.draft import resample
-
         return resample(self, player, rng)
 
     def _describe(self, action: Action, actor: int, perspective: int | None) -> Message:
