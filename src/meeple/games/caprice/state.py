@@ -35,7 +35,6 @@ from meeple.games.caprice.data import (
 from meeple.games.caprice.describe import describe
 from meeple.games.caprice.hidden import draw_seat, resample_symbols
 from meeple.games.caprice.rules import best_order, order_points, tie_break_winner
-from meeple.games.caprice.vocabulary import PIECE
 from meeple.i18n.message import M, Message
 
 if TYPE_CHECKING:
@@ -51,6 +50,7 @@ from meeple.games.caprice.const import (
     PLACE,
 )
 from meeple.games.caprice.observation import build_observation
+from meeple.games.caprice.why import why_illegal
 
 
 class CapriceState(State["CapriceGame"]):
@@ -181,45 +181,8 @@ class CapriceState(State["CapriceGame"]):
         return [game.order_table[t] for t in sorted(set(remaining))]
 
     def _why_illegal(self, action: Action) -> Message | None:
-        """A move refused by the rules, in words (§5-§9): the phase, a full tower, the supply, the marker..."""
-        if isinstance(action, Place):
-            return self._why_place(action)
-        if isinstance(action, Move):
-            return self._why_move(action)
-        if isinstance(action, SkipMove):
-            return M("now is not the time to move a piece")
-        if isinstance(action, (KeepSymbol, ExchangeSymbol)):
-            if self.phase != DRAW:
-                return M("symbols are drawn, kept or exchanged before play begins")
-            return M("you may exchange the drawn symbol only if you already hold two copies of it")
-        if isinstance(action, OrderSymbol):
-            if self.phase != ORDER:
-                return M("symbols are put in order at the end of the game")
-            return M("no {piece} symbol of yours is left to put in order", piece=PIECE[action.symbol])
-        return None
-
-    def _why_place(self, action: Place) -> Message:
-        """A placement (§6): in the placing step, on a tower with room, from the supply."""
-        if self.phase != PLACE:
-            return M("now is not the time to place a piece")
-        if len(self.towers[SPACE_INDEX[action.space]]) >= MAX_HEIGHT:
-            return M("tower {space} is full (4 pieces)", space=action.space)
-        return M("no {piece} piece is left in the supply", piece=PIECE[action.piece])
-
-    def _why_move(self, action: Move) -> Message:
-        """A move (§7-§8): a top piece not just placed nor marked, onto another tower with room."""
-        if self.phase != MOVE:
-            return M("now is not the time to move a piece")
-        src, dst = SPACE_INDEX[action.source], SPACE_INDEX[action.target]
-        if not self.towers[src]:
-            return M("there is no piece on {space}", space=action.source)
-        if src == self.placed:
-            return M("the piece on {space} was just placed: it cannot move this turn", space=action.source)
-        if src == self.marker:
-            return M("the top piece of {space} moved last (the red marker): it cannot move", space=action.source)
-        if src == dst:
-            return M("a piece moves onto another tower")
-        return M("tower {space} is full (4 pieces)", space=action.target)
+        """A move refused by the rules, in words (``why.py``; §5-§10)."""
+        return why_illegal(self, action)
 
     def _moves(self) -> list[Action]:
         """Return the legal moves (§7): a top piece not placed this turn, not marked, onto another open space."""
