@@ -8,7 +8,8 @@ digests are the ones the pure-Python run checks, so both builds play the same ga
 
 ``MEEPLE_SKIP_COMPILED=1`` skips it in a quick local run, as does a machine without mypyc or a C compiler; CI sets
 ``MEEPLE_REQUIRE_COMPILED=1`` and never skips it. It needs the package index (the fresh environment installs the
-build's needs and meeple's dependencies): about 1 min of installing, 1.5 min of building and 2 min of tests.
+build's needs and meeple's dependencies): about 5 min of installing and building and 2 min of tests on one core
+(18 min in all on two cores shared with other work).
 """
 
 from __future__ import annotations
