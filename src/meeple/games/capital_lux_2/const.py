@@ -5,11 +5,14 @@ Rules: capital_lux_2.md §7 (draft), §8 (play), §10-§11 (resolution, bonus ca
 
 from __future__ import annotations
 
+from typing import Literal
+
 PH_DRAFT = 0
 PH_PLAY = 1
 PH_RESOLVE = 2
 PH_END = 3
-PHASE_NAMES = ("draft", "play", "resolution", "end")
+PHASES: tuple[Literal["draft", "play", "resolution", "end"], ...] = ("draft", "play", "resolution", "end")
+"""Phase names, indexed by phase code (the observation's ``phase``)."""
 
 BONUS = "bonus"
 """Decision kind: the bonus taker chooses among equal highest Capital cards (spec §11)."""
