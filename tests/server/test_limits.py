@@ -207,9 +207,31 @@ def test_a_connection_keeps_only_the_newest_state_frame_with_every_log_line() ->
         return conn
 
     conn = asyncio.run(run())
-    assert conn.frame is not None and conn.frame["version"] == 149
+    assert conn.frame is not None and conn.frame["version"] == 149 and conn.frame_after == 0
     assert conn.frame["log_start"] == 0 and [t for _, t in conn.frame["log"]] == [f"line {i}" for i in range(150)]
     assert len(conn.pending) == 1
+
+
+def test_messages_go_out_in_their_order_a_merged_frame_at_its_first_place() -> None:
+    sent: list[str] = []
+
+    class Sender:
+        async def send_text(self, text: str) -> None:
+            sent.append(json.loads(text)["type"] + str(json.loads(text).get("version", "")))
+
+    async def run() -> None:
+        conn = Connection(Sender(), 0)
+        conn.send({"type": "error", "code": "x", "message": "m"})
+        conn.send({"type": "state", "version": 1, "log": [], "log_start": 0})
+        conn.send({"type": "ack", "move_id": "a", "version": 2})
+        conn.send({"type": "state", "version": 2, "log": [], "log_start": 0})
+        conn.start()
+        conn.close()
+        assert conn.writer is not None
+        await conn.writer
+
+    asyncio.run(run())
+    assert sent == ["error", "state2", "ack2"]
 
 
 # ---------------------------------------------------------------------------------------------- 6. expiry

@@ -42,8 +42,9 @@ class Connection:
     """One WebSocket of a seat (or a spectator, ``seat=None``) and what it was last sent.
 
     Flow control: at most the newest ``state`` frame waits to be sent (a newer one replaces it, taking over its
-    log lines), with at most :data:`MAX_PENDING` other messages, so a client that reads slowly costs a bounded
-    amount of memory; one that reads nothing for ``send_seconds`` is disconnected.
+    log lines and its place in the order), with at most :data:`MAX_PENDING` other messages, so a client that reads
+    slowly costs a bounded amount of memory; one that reads nothing for ``send_seconds`` is disconnected. Messages
+    go out in the order they were queued, a merged frame at the place of the first frame it merged.
 
     Args:
         sender: an object with ``async send_text(str)`` (the WebSocket).
@@ -61,6 +62,8 @@ class Connection:
         self.pending: deque[dict[str, Any]] = deque()
         self.frame: dict[str, Any] | None = None
         """The newest state frame not yet sent."""
+        self.frame_after = 0
+        """How many of the ``pending`` messages were queued before ``frame`` (they go out first)."""
         self.wake = asyncio.Event()
         self.closed = False
         self.dropped = False
@@ -80,10 +83,11 @@ class Connection:
             await self.wake.wait()
             self.wake.clear()
             while self.pending or self.frame is not None:
-                if self.pending:
-                    message = self.pending.popleft()
+                if self.frame is not None and self.frame_after <= 0:
+                    message, self.frame = self.frame, None
                 else:
-                    message, self.frame = self.frame or {}, None
+                    message = self.pending.popleft()
+                    self.frame_after -= 1
                 try:
                     await asyncio.wait_for(
                         self.sender.send_text(json.dumps(message, separators=(",", ":"))), self.send_seconds
@@ -111,6 +115,8 @@ class Connection:
             waiting = self.frame
             if waiting is not None:
                 message = {**message, "log": waiting["log"] + message["log"], "log_start": waiting["log_start"]}
+            else:
+                self.frame_after = len(self.pending)
             self.frame = message
         elif len(self.pending) >= MAX_PENDING:
             log.info("a client left %d messages unread: disconnected", MAX_PENDING)

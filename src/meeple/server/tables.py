@@ -588,18 +588,17 @@ class TableService:
         cutoff = self.now() - self.quotas.idle_days * 86_400
         last_move = select(func.max(EventRow.at)).where(EventRow.table_id == TableRow.id).scalar_subquery()
         idle = (TableRow.status == "live", func.coalesce(last_move, TableRow.created) < cutoff)
-        with Session(self.engine) as s, s.begin():
-            ids = list(s.scalars(select(TableRow.id).where(*idle)))
-            if ids:
+        with Session(self.engine) as s:
+            ids = sorted(s.scalars(select(TableRow.id).where(*idle)))
+        for table_id in ids:  # one short transaction each, in id order like every multi-table lock (no deadlock)
+            with Session(self.engine) as s, s.begin():
                 s.execute(
                     update(TableRow)
-                    .where(TableRow.id.in_(ids), TableRow.status == "live")
+                    .where(TableRow.id == table_id, TableRow.status == "live")
                     .values(status="abandoned", deadline=None, rev=TableRow.rev + 1)
                 )
                 if self.postgres:
-                    for table_id in ids:
-                        s.execute(select(func.pg_notify(NOTIFY_CHANNEL, table_id)))
-        for table_id in ids:
+                    s.execute(select(func.pg_notify(NOTIFY_CHANNEL, table_id)))
             log.info("table %s ended as abandoned: no move for %g days", table_id, self.quotas.idle_days)
         return ids
 
