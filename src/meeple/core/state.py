@@ -217,10 +217,20 @@ class State(ABC, Generic[G]):
         Raises:
             NotImplementedError: the game defines no tensor.
         """
-        return to_array(self.observation_tensor_values(player))
+        return to_array(self.game._observation_values(self, player))
+
+    def write_observation_tensor(self, player: int, out: Any) -> None:
+        """Write :meth:`observation_tensor` of ``player`` into ``out``, a preallocated float32 numpy vector or row.
+
+        For batched environments that keep one buffer for many games (``meeple.adapters.vector``).
+        """
+        out[:] = self.game._observation_values(self, player)
 
     def observation_tensor_values(self, player: int) -> list[float]:
-        """The values of :meth:`observation_tensor` as a Python list (no numpy needed)."""
+        """The values of :meth:`observation_tensor` as a Python list (no numpy needed).
+
+        Always encoded from ``observation(player)``: the reference a game's faster direct encoder is tested against.
+        """
         out = self.game.observation_tensor_layout().writer()
         self.game._encode_observation(self.observation(player), out)
         return out.values
