@@ -11,6 +11,17 @@ API in the same process (issue "For researchers": goal >= 50 % of native):
   (what an RL loop reads; PettingZoo's ``last()`` builds exactly these);
 - pyspiel: ``legal_actions()`` and ``apply_action`` through ``pyspiel.load_game("meeple_...")``;
 - PettingZoo: ``last()`` then ``step(action)`` on ``meeple.adapters.pettingzoo.env``.
+
+``--vector`` measures batched stepping (issue "For researchers, round two": >= 3x the PettingZoo env's steps/s with
+an observation and a mask for the mover, <= 20 us per tensor), all in the same process:
+
+- PettingZoo (reference tensors): the PettingZoo env with every tensor encoded from ``observation(seat)`` (what the
+  env did before the games' direct encoders);
+- PettingZoo: the env as it is;
+- VectorEnv: ``meeple.adapters.vector.VectorEnv`` with ``--envs`` games, random legal actions drawn from the masks
+  with numpy (one draw per step for all games);
+- tensors: microseconds per tensor, the reference encoding (``observation_tensor_values`` then numpy) against
+  ``write_observation_tensor`` into a preallocated row.
 """
 
 from __future__ import annotations
@@ -80,8 +91,10 @@ def through_pyspiel(name: str, players: int) -> Callable[[int], int]:
 
 
 def through_pettingzoo(name: str, players: int) -> Callable[[int], int]:
-    e = pz_env(name, players=players)
+    return _pz_loop(pz_env(name, players=players))
 
+
+def _pz_loop(e: Any) -> Callable[[int], int]:
     def run(seed: int) -> int:
         e.reset(seed=seed)
         rng = Rng(seed)
@@ -115,6 +128,75 @@ def tensors_per_second(game: meeple.Game[Any], seconds: float) -> float:
             s.observation_tensor(s.current_player())
         done += min(200, len(states))
     return done / (time.perf_counter() - start)
+
+
+def through_vector(name: str, players: int, envs: int) -> Callable[[int], int]:
+    """One call: 200 batched steps of a VectorEnv of ``envs`` games (returns the decisions made: 200 x envs)."""
+    from meeple.adapters.vector import VectorEnv
+
+    venv = VectorEnv(name, envs, players=players)
+    state: dict[str, Any] = {}
+
+    def run(seed: int) -> int:
+        if not state:
+            state["infos"] = venv.reset(seed=seed)[1]
+            state["rng"] = np.random.default_rng(seed)
+        rng = state["rng"]
+        for _ in range(200):
+            masks = state["infos"]["action_mask"]
+            actions = np.argmax(rng.random(masks.shape) * masks, axis=1)
+            state["infos"] = venv.step(actions)[4]
+        return 200 * envs
+
+    return run
+
+
+def _reference_tensors(game: meeple.Game[Any]) -> None:
+    """Make ``game`` encode every tensor from ``observation(seat)`` (the reference path, before direct encoders)."""
+    game._observation_values = lambda state, player: state.observation_tensor_values(player)  # type: ignore[method-assign]
+
+
+def microseconds_per_tensor(game: meeple.Game[Any], seconds: float) -> tuple[float, float]:
+    """(reference, direct into a buffer): microseconds per tensor of the mover over a few random games."""
+    states = []
+    for seed in range(3):
+        state = game.new_initial_state(seed)
+        rng = Rng(seed)
+        while not state.is_terminal():
+            states.append(state.clone())
+            codes = state.legal_action_codes()
+            state.apply_action(codes[rng.randrange(len(codes))])
+    states = states[:300]
+    buffer = np.zeros(game.observation_tensor_size(), np.float32)
+
+    def per_call(fn: Callable[[Any], None]) -> float:
+        done, start = 0, time.perf_counter()
+        while time.perf_counter() - start < seconds / 2:
+            for s in states:
+                fn(s)
+            done += len(states)
+        return 1e6 * (time.perf_counter() - start) / done
+
+    reference = per_call(lambda s: np.asarray(s.observation_tensor_values(s.current_player()), np.float32))
+    direct = per_call(lambda s: s.write_observation_tensor(s.current_player(), buffer))
+    return reference, direct
+
+
+def vector(seconds: float, envs: int) -> None:
+    print(f"VectorEnv ({envs} games) against the PettingZoo env, same process; tensors in microseconds")
+    print("| game | PettingZoo, reference tensors | PettingZoo | VectorEnv (x PZ ref; x PZ) | tensor us ref -> direct |")
+    print("|---|---:|---:|---:|---:|")
+    for name, players in GAMES:
+        reference_env = pz_env(name, players=players)
+        _reference_tensors(reference_env.game)
+        pz_ref = _rate(_pz_loop(reference_env), seconds)
+        pz = _rate(through_pettingzoo(name, players), seconds)
+        vec = _rate(through_vector(name, players, envs), seconds)
+        ref_us, direct_us = microseconds_per_tensor(meeple.load_game(name, players=players), seconds)
+        print(
+            f"| {name} {players}p | {pz_ref:,.0f} | {pz:,.0f} | {vec:,.0f} ({vec / pz_ref:.2f}; {vec / pz:.2f}) "
+            f"| {ref_us:.1f} -> {direct_us:.1f} ({ref_us / direct_us:.1f}x) |"
+        )
 
 
 def overhead(seconds: float) -> None:
@@ -178,7 +260,12 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0, help="seconds per measurement")
     parser.add_argument("--ismcts", type=int, default=0, help="games of OpenSpiel's ISMCTS vs meeple's (0: none)")
     parser.add_argument("--iterations", type=int, default=200, help="ISMCTS iterations per move for both")
+    parser.add_argument("--vector", action="store_true", help="only the VectorEnv and tensor measurements")
+    parser.add_argument("--envs", type=int, default=64, help="games in the VectorEnv")
     args = parser.parse_args()
+    if args.vector:
+        vector(args.seconds, args.envs)
+        return
     overhead(args.seconds)
     if args.ismcts:
         ismcts_match(args.ismcts, args.iterations)
