@@ -184,7 +184,9 @@ def microseconds_per_tensor(game: meeple.Game[Any], seconds: float) -> tuple[flo
 
 def vector(seconds: float, envs: int) -> None:
     print(f"VectorEnv ({envs} games) against the PettingZoo env, same process; tensors in microseconds")
-    print("| game | PettingZoo, reference tensors | PettingZoo | VectorEnv (x PZ ref; x PZ) | tensor us ref -> direct |")
+    print(
+        "| game | PettingZoo, reference tensors | PettingZoo | VectorEnv (x PZ ref; x PZ) | tensor us ref -> direct |"
+    )
     print("|---|---:|---:|---:|---:|")
     for name, players in GAMES:
         reference_env = pz_env(name, players=players)

@@ -12,16 +12,16 @@ from meeple.adapters.dataset import load_decisions
 from meeple.core.errors import InvalidParameterError, InvalidStateError
 from meeple.core.records import read_records
 from meeple.core.rewards import final_rewards
-from tests.cli.conftest import Cli, cli  # noqa: F401  (the fixture)
+from tests.cli.conftest import Cli
 
 
-def _simulate(cli: Cli, path: Path, game: str = "caprice", players: str = "3", bots: str = "heuristic,random") -> None:
-    cli(["simulate", game, "-n", "3", "-p", players, "--bots", bots, "--record", str(path)])
+def _simulate(path: Path, game: str = "caprice", players: str = "3", bots: str = "heuristic,random") -> None:
+    Cli()(["simulate", game, "-n", "3", "-p", players, "--bots", bots, "--record", str(path)])
 
 
-def test_a_record_file_loads_as_one_row_per_decision(cli: Cli, tmp_path: Path) -> None:
+def test_a_record_file_loads_as_one_row_per_decision(tmp_path: Path) -> None:
     path = tmp_path / "games.jsonl"
-    _simulate(cli, path)
+    _simulate(path)
     data = load_decisions(path, reward="score")
     records = list(read_records(path))
     assert len(data) == sum(len(r.actions) for r in records)
@@ -38,18 +38,18 @@ def test_a_record_file_loads_as_one_row_per_decision(cli: Cli, tmp_path: Path) -
     assert len(frame) == len(data) and set(frame.columns) >= {"observation", "mask", "action", "reward", "label"}
 
 
-def test_only_the_decisions_of_some_labels_can_be_kept(cli: Cli, tmp_path: Path) -> None:
+def test_only_the_decisions_of_some_labels_can_be_kept(tmp_path: Path) -> None:
     path = tmp_path / "games.jsonl"
-    _simulate(cli, path)
+    _simulate(path)
     everything = load_decisions(path)
     heuristic = load_decisions(path, labels=["heuristic"])
     assert set(heuristic.labels) == {"heuristic"} and 0 < len(heuristic) < len(everything)
 
 
-def test_bad_files_are_refused_clearly(cli: Cli, tmp_path: Path) -> None:
+def test_bad_files_are_refused_clearly(tmp_path: Path) -> None:
     a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
-    _simulate(cli, a)
-    _simulate(cli, b, players="2", bots="random")
+    _simulate(a)
+    _simulate(b, players="2", bots="random")
     mixed = tmp_path / "mixed.jsonl"
     mixed.write_text(a.read_text() + b.read_text())
     with pytest.raises(InvalidParameterError, match="record 3 is a game of caprice"):

@@ -192,8 +192,11 @@ def test_opponents_may_mix_names_bots_and_policy_functions() -> None:
         return int(np.flatnonzero(mask)[0])
 
     g = single_agent_env(
-        "citadels", seat=1, opponents=["heuristic", make_bot("random", "citadels", seed=1), by_view, by_tensor],
-        players=5, reward="score",
+        "citadels",
+        seat=1,
+        opponents=["heuristic", make_bot("random", "citadels", seed=1), by_view, by_tensor],
+        players=5,
+        reward="score",
     )
     check_env(g, skip_render_check=True)
     g.reset(seed=2)

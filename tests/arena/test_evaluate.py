@@ -22,8 +22,10 @@ def test_every_deal_is_played_once_per_seat_and_the_numbers_add_up() -> None:
     wins, scores = [], []
     for deal in range(10, 14):
         for seat in range(3):
-            bots = [make_bot("heuristic" if s == seat else "random", "caprice", derive_seed(deal, "bot", s))
-                    for s in range(3)]
+            bots = [
+                make_bot("heuristic" if s == seat else "random", "caprice", derive_seed(deal, "bot", s))
+                for s in range(3)
+            ]
             state = play_match("caprice", {"players": 3}, deal, bots).final_state
             wins.append(final_rewards(state, "win")[seat])
             scores.append(state.scores()[seat])

@@ -19,6 +19,7 @@ Rules: issue "For researchers, round two" (datasets); meeple.core.records (the r
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -51,14 +52,16 @@ class Decisions:
         return int(self.actions.shape[0])
 
     def to_pandas(self) -> Any:
-        """A pandas ``DataFrame``, one row per decision: ``game``, ``step``, ``seat``, ``label``, ``action``,
-        ``reward``, and ``observation`` / ``mask`` as numpy rows.
+        """A pandas ``DataFrame``, one row per decision.
+
+        Columns: ``game``, ``step``, ``seat``, ``label``, ``action``, ``reward``, and ``observation`` / ``mask`` as
+        numpy rows.
 
         Raises:
             ImportError: pandas is not installed (``pip install pandas``).
         """
         try:
-            import pandas as pd
+            pd = importlib.import_module("pandas")
         except ImportError as exc:  # pragma: no cover - pandas is installed for the tests
             raise ImportError("to_pandas needs pandas: pip install pandas") from exc
         return pd.DataFrame(

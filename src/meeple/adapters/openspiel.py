@@ -34,10 +34,10 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from meeple.core.rewards import check_reward, final_rewards, reward_range
 from meeple.core.errors import InvalidParameterError
 from meeple.core.game import Game
 from meeple.core.registry import BUILTIN_GAMES, game_class, load_game
+from meeple.core.rewards import check_reward, final_rewards, reward_range
 from meeple.core.rng import Rng
 from meeple.core.state import HiddenAction, State
 
@@ -186,7 +186,7 @@ LENGTH_MARGIN = 2
 
 
 def max_game_length(game: Game[Any]) -> int:
-    """pyspiel's ``max_game_length`` of a meeple game, chance nodes included.
+    """The ``max_game_length`` pyspiel gets for a meeple game, chance nodes included.
 
     meeple's ``info.max_game_length`` is a proof-style bound (Citadels: every round to the 100-round safety cap,
     73,000 decisions), far above any real game; pyspiel's is the measured longest game times :data:`LENGTH_MARGIN`
@@ -325,9 +325,12 @@ def _load_spiel_game(text: str) -> Any:
 
 
 def hidden_action(game: Game[Any]) -> int:
-    """The code that stands, in the ``history()`` of a state from ``resample_from_infostate``, for a deal digit or
-    another seat's action the resampling player never saw: ``max(num_distinct_actions, DEAL_BASE)``, which no action
-    and no digit has (pyspiel refuses -1, ``INVALID_ACTION``, in a history)."""
+    """The code of an unseen step in the ``history()`` of a state from ``resample_from_infostate``.
+
+    It stands for a deal digit or another seat's action the resampling player never saw:
+    ``max(num_distinct_actions, DEAL_BASE)``, which no action and no digit has (pyspiel refuses -1,
+    ``INVALID_ACTION``, in a history).
+    """
     return max(game.num_distinct_actions(), DEAL_BASE)
 
 

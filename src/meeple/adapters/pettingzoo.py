@@ -198,9 +198,7 @@ class MeepleGymEnv(gymnasium.Env[dict[str, Any], Any]):
         others = [s for s in range(n) if s != seat]
         specs = list(opponents) if isinstance(opponents, list | tuple) else [opponents] * len(others)
         if len(specs) != len(others):
-            raise InvalidParameterError(
-                f"give one opponent, or {len(others)} (one per other seat), not {len(specs)}"
-            )
+            raise InvalidParameterError(f"give one opponent, or {len(others)} (one per other seat), not {len(specs)}")
         for spec in specs:
             as_bot(spec, self.game.name)  # refuse a bad spec or kind now, not at the first reset
         self.seat = seat

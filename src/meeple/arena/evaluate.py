@@ -117,7 +117,9 @@ def evaluate(
     margins: list[float] = []
     for deal in range(seed, seed + deals):
         for seat in range(n):
-            bots = [as_bot(policy if s == seat else opponent, loaded.name, derive_seed(deal, "bot", s)) for s in range(n)]
+            bots = [
+                as_bot(policy if s == seat else opponent, loaded.name, derive_seed(deal, "bot", s)) for s in range(n)
+            ]
             bots[seat].rng = Rng(derive_seed(deal, "bot", seat))
             result = play_match(loaded.name, game_params, deal, bots).final_state
             wins.append(final_rewards(result, "win")[seat])

@@ -130,8 +130,12 @@ def evaluate_command(
     console = stdout_console()
     if not as_json:
         intro = _("{game}, {players} players: {policy}, {deals} deals x {seats} seats, seeds {seed}..").format(
-            game=known(loaded.title), players=loaded.num_players, policy=label, deals=deals,
-            seats=loaded.num_players, seed=seed,
+            game=known(loaded.title),
+            players=loaded.num_players,
+            policy=label,
+            deals=deals,
+            seats=loaded.num_players,
+            seed=seed,
         )
         console.print(escape(intro), soft_wrap=True)
     results: list[Evaluation] = []
@@ -145,8 +149,10 @@ def evaluate_command(
     if not as_json:
         console.print(_table(results))
         console.print(
-            _("Win share: a shared win counts 1/k; 95% Wilson interval over games. Margin: own points minus the best "
-              "other seat's."),
+            _(
+                "Win share: a shared win counts 1/k; 95% Wilson interval over games. Margin: own points minus the best "
+                "other seat's."
+            ),
             soft_wrap=True,
         )
 

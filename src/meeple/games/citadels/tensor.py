@@ -209,8 +209,11 @@ _SCORE_CACHE_SIZE = 65536
 
 
 def _scores(state: Any) -> list[int]:
-    """``[b.total for b in state.score_breakdowns()]``, memoised per city on the game (the same inputs to
-    ``rules.score_city``: the city's kinds, first to complete, the Haunted City's rule), as cities change rarely."""
+    """``[b.total for b in state.score_breakdowns()]``, memoised per city on the game.
+
+    The memo's key is what ``rules.score_city`` reads: the city's kinds, first to complete, the Haunted City's rule
+    (cities change rarely). Rules: citadels.md §5.2 rules 20-21.
+    """
     from meeple.games.citadels import rules
     from meeple.games.citadels.data import HAUNTED_CITY
 
