@@ -28,9 +28,11 @@ from typing import Any
 from meeple.arena.match import play_match
 from meeple.arena.ratings import wilson
 from meeple.bots.policy import Policy, as_bot
+from meeple.core.errors import InvalidParameterError
 from meeple.core.registry import load_game
 from meeple.core.rewards import final_rewards
 from meeple.core.rng import Rng, derive_seed
+from meeple.i18n.message import M
 
 LINEUPS: tuple[str, ...] = ("random", "heuristic", "hard")
 """The standard opponents, weakest first; report at least ``heuristic``."""
@@ -105,9 +107,6 @@ def evaluate(
     """
     loaded = load_game(game, **params)
     if deals < 1:
-        from meeple.core.errors import InvalidParameterError
-        from meeple.i18n import M
-
         raise InvalidParameterError(M("deals must be at least 1, not {deals}", deals=deals))
     n = loaded.num_players
     game_params = loaded.params_dict()

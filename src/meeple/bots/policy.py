@@ -28,6 +28,7 @@ from meeple.bots.factory import make_bot
 from meeple.core.action import Action
 from meeple.core.errors import InvalidParameterError
 from meeple.core.view import SeatView
+from meeple.i18n.message import M
 
 Policy = str | Bot | Callable[..., Any]
 """What :func:`as_bot` accepts."""
@@ -59,7 +60,7 @@ class PolicyBot(Bot):
         arity = _positional(policy)
         if arity not in (1, 2):
             raise InvalidParameterError(
-                f"a policy function takes (view) or (observation, mask), not {arity} positional parameters"
+                M("a policy function takes (view) or (observation, mask), not {n} positional parameters", n=arity)
             )
         self.policy = policy
         self.tensors = arity == 2
@@ -90,5 +91,8 @@ def as_bot(policy: Policy, game: str, seed: int = 0) -> Bot:
     if callable(policy):
         return PolicyBot(policy, name=getattr(policy, "__name__", "policy"))
     raise InvalidParameterError(
-        f"a policy is a bot name, a Bot, or a function of (view) or (observation, mask), not {type(policy).__name__}"
+        M(
+            "a policy is a bot name, a Bot, or a function of (view) or (observation, mask), not {kind}",
+            kind=type(policy).__name__,
+        )
     )

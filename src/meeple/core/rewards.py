@@ -25,6 +25,7 @@ from typing import Any, Literal
 
 from meeple.core.errors import InvalidParameterError
 from meeple.core.state import State
+from meeple.i18n.message import M
 
 RewardKind = Literal["win", "rank", "score", "score_margin"]
 REWARDS: tuple[str, ...] = ("win", "rank", "score", "score_margin")
@@ -41,7 +42,9 @@ def check_reward(kind: Any) -> RewardKind:
         InvalidParameterError: any other value (the message lists the allowed ones).
     """
     if kind not in REWARDS:
-        raise InvalidParameterError(f"reward must be one of {', '.join(REWARDS)}, not {kind!r}")
+        raise InvalidParameterError(
+            M("reward must be one of {allowed}, not {value}", allowed=", ".join(REWARDS), value=repr(kind))
+        )
     result: RewardKind = kind
     return result
 
