@@ -20,7 +20,7 @@ an observation and a mask for the mover, <= 20 us per tensor), all in the same p
 - PettingZoo: the env as it is;
 - VectorEnv: ``meeple.adapters.vector.VectorEnv`` with ``--envs`` games, random legal actions drawn from the masks
   with numpy (one draw per step for all games);
-- tensors: microseconds per tensor, the reference encoding (``observation_tensor_values`` then numpy) against
+- tensors: microseconds per tensor, the reference encoding (``encoded_observation_values`` then numpy) against
   ``write_observation_tensor`` into a preallocated row.
 """
 
@@ -153,7 +153,7 @@ def through_vector(name: str, players: int, envs: int) -> Callable[[int], int]:
 
 def _reference_tensors(game: meeple.Game[Any]) -> None:
     """Make ``game`` encode every tensor from ``observation(seat)`` (the reference path, before direct encoders)."""
-    game._observation_values = lambda state, player: state.observation_tensor_values(player)  # type: ignore[method-assign]
+    game._observation_values = lambda state, player: state.encoded_observation_values(player)  # type: ignore[method-assign]
 
 
 def microseconds_per_tensor(game: meeple.Game[Any], seconds: float) -> tuple[float, float]:
@@ -177,7 +177,7 @@ def microseconds_per_tensor(game: meeple.Game[Any], seconds: float) -> tuple[flo
             done += len(states)
         return 1e6 * (time.perf_counter() - start) / done
 
-    reference = per_call(lambda s: np.asarray(s.observation_tensor_values(s.current_player()), np.float32))
+    reference = per_call(lambda s: np.asarray(s.encoded_observation_values(s.current_player()), np.float32))
     direct = per_call(lambda s: s.write_observation_tensor(s.current_player(), buffer))
     return reference, direct
 

@@ -32,7 +32,7 @@ def test_the_fast_tensor_equals_the_encoded_observation_for_every_seat(
         rng = Rng(seed)
         while not state.is_terminal():
             for seat in range(players):
-                reference = np.asarray(state.observation_tensor_values(seat), np.float32)
+                reference = np.asarray(state.encoded_observation_values(seat), np.float32)
                 assert np.array_equal(state.observation_tensor(seat), reference), (seed, len(state.history), seat)
                 state.write_observation_tensor(seat, buffer[seat])
                 assert np.array_equal(buffer[seat], reference)

@@ -81,22 +81,23 @@ class VectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         self._seeds = np.random.default_rng()
         self._rows = np.arange(num_envs)
 
-    def _deal(self, i: int, seed: int) -> None:
+    def _deal(self, i: int, seed: int) -> list[float]:
         state = self.game.new_initial_state(seed)
         if len(self.states) > i:
             self.states[i] = state
         else:
             self.states.append(state)
-        self._observe(i, state)
+        return self._observe(i, state)
 
-    def _observe(self, i: int, state: State[Any]) -> None:
+    def _observe(self, i: int, state: State[Any]) -> list[float]:
+        """Write game ``i``'s mover and mask; return the mover's tensor values (written for all games at once)."""
         mover = state.current_player()
         self.current[i] = mover
-        state.write_observation_tensor(mover, self.observations[i])
         encode = self.game.codec.encode
         row = self.masks[i]
         row.fill(0)
         row[[encode(a) for a in state.legal_actions()]] = 1
+        return state.observation_tensor_values(mover)
 
     def _infos(self) -> dict[str, Any]:
         return {"action_mask": self.masks, "current_player": self.current, "final_rewards": self.final}
@@ -109,8 +110,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         else:
             deals = [int(d) for d in self._seeds.integers(0, 2**62, self.num_envs)]
         self.states = []
-        for i, deal in enumerate(deals):
-            self._deal(i, deal)
+        self.observations[:] = np.asarray([self._deal(i, deal) for i, deal in enumerate(deals)], np.float32)
         self.final.fill(0.0)
         return self.observations, self._infos()
 
@@ -137,18 +137,19 @@ class VectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         self.terminations.fill(False)
         self.final.fill(0.0)
         decode = self.game.codec.decode
-        for i, code in enumerate(codes.tolist()):
+        rows = []
+        for i, (code, actor) in enumerate(zip(codes.tolist(), self.current.tolist(), strict=True)):
             state = self.states[i]
-            actor = int(self.current[i])
             state.fast_apply_action(decode(code), actor)
             if state.is_terminal():
                 final = final_rewards(state, self.reward)
                 self.final[i] = final
                 self.rewards[i] = final[actor]
                 self.terminations[i] = True
-                self._deal(i, int(self._seeds.integers(0, 2**62)))
+                rows.append(self._deal(i, int(self._seeds.integers(0, 2**62))))
             else:
-                self._observe(i, state)
+                rows.append(self._observe(i, state))
+        self.observations[:] = np.asarray(rows, np.float32)
         return self.observations, self.rewards, self.terminations, self.truncations, self._infos()
 
     def action_masks(self) -> Any:

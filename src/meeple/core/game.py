@@ -174,9 +174,7 @@ class Game(ABC, Generic[P]):
         directly instead, for speed, provided the result is always equal to the default's (its tests compare them on
         every decision of many games, for every seat).
         """
-        out = self.observation_tensor_layout().writer()
-        self._encode_observation(state.observation(player), out)
-        return out.values
+        return state.encoded_observation_values(player)
 
     def params_dict(self) -> dict[str, Any]:
         """Return every parameter (given or default) as a JSON-able dict; ``load_game(name, **d)`` rebuilds it."""

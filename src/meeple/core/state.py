@@ -229,7 +229,15 @@ class State(ABC, Generic[G]):
     def observation_tensor_values(self, player: int) -> list[float]:
         """The values of :meth:`observation_tensor` as a Python list (no numpy needed).
 
-        Always encoded from ``observation(player)``: the reference a game's faster direct encoder is tested against.
+        The game's fastest path (a direct encoder where the game has one), always equal to
+        :meth:`encoded_observation_values`.
+        """
+        return self.game._observation_values(self, player)
+
+    def encoded_observation_values(self, player: int) -> list[float]:
+        """The tensor's values encoded from ``observation(player)``: the reference a direct encoder is tested against.
+
+        Built from what the seat may see only, by construction (``Game._encode_observation``).
         """
         out = self.game.observation_tensor_layout().writer()
         self.game._encode_observation(self.observation(player), out)
