@@ -9,11 +9,17 @@ import pytest
 from fastapi.testclient import TestClient
 
 from meeple.server.app import ServerConfig, create_app
+from meeple.server.policy import SeatPolicy
+from meeple.server.quotas import Quotas
+
+OPEN = {"policy": SeatPolicy(any_bot=True, bot_tables=True), "quotas": Quotas(rate_limits=False)}
+"""A server open to any bounded bot spec, bot-only tables, without quotas: the protocol tests (tests/server/
+test_limits.py tests the defaults)."""
 
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    """A running app (lifespan started) on a fresh SQLite file; bots think in a thread."""
-    app = create_app(ServerConfig(db=f"sqlite:///{tmp_path / 'server.db'}", bot_workers=0, allow_seed=True))
+    """A running app (lifespan started) on a fresh SQLite file; bots think in a thread; no quotas."""
+    app = create_app(ServerConfig(db=f"sqlite:///{tmp_path / 'server.db'}", bot_workers=0, allow_seed=True, **OPEN))
     with TestClient(app) as c:
         yield c

@@ -98,7 +98,16 @@ def wait_for_server(url: str, seconds: float = 60) -> None:
 class ServerProcess:
     """``meeple serve`` as a real process on a free port (started, waited for, killed)."""
 
-    def __init__(self, db: str, port: int | None = None, log: Path | None = None, workers: int = 1) -> None:
+    def __init__(
+        self,
+        db: str,
+        port: int | None = None,
+        log: Path | None = None,
+        workers: int = 1,
+        options: tuple[str, ...] = ("--allow-bot-specs", "--allow-bot-tables", "--no-rate-limits"),
+    ) -> None:
+        """``options``: extra ``meeple serve`` options (by default: any bot, bot tables, no quotas)."""
+        self.options = options
         self.db = db
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -108,7 +117,7 @@ class ServerProcess:
 
     def start(self) -> ServerProcess:
         command = [sys.executable, "-m", "meeple", "serve", "--port", str(self.port), "--db", self.db]
-        command += ["--allow-seed", "--bot-workers", str(self.workers)]
+        command += ["--allow-seed", "--bot-workers", str(self.workers), *self.options]
         out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
         # a session of its own: kill() takes the bot worker processes down with the server, as a crash would
         self.proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)

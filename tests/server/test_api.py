@@ -279,8 +279,18 @@ def test_meeple_replay_reads_a_finished_tables_record(client: TestClient, tmp_pa
     assert "Final scores" in result.output
 
 
-def test_the_openapi_schema_documents_every_route_and_message(client: TestClient) -> None:
-    schema = client.get("/openapi.json").json()
+def test_the_openapi_schema_documents_every_route_and_message(tmp_path) -> None:
+    from meeple.server.app import ServerConfig, create_app
+    from tests.server.conftest import OPEN
+
+    config = ServerConfig(db=f"sqlite:///{tmp_path / 's.db'}", bot_workers=0, api_docs=True, **OPEN)
+    with TestClient(create_app(config)) as client:
+        schema = client.get("/openapi.json").json()
+        docs = client.get("/docs")
+        assert docs.status_code == 200 and "/static/api-docs/swagger-ui-bundle.js" in docs.text
+        assert "cdn" not in docs.text.lower()
+        assert client.get("/static/api-docs/swagger-ui-bundle.js").status_code == 200
+        assert "'sha256-" in docs.headers["content-security-policy"]
     assert {"/api/games", "/api/tables", "/api/tables/{table_id}", "/api/tables/{table_id}/record"} <= set(
         schema["paths"]
     )

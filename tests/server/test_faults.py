@@ -43,11 +43,10 @@ def test_a_bot_pool_whose_worker_died_is_replaced() -> None:
 
     async def run() -> tuple[dict, dict]:
         first = await pool.choose("caprice", {"players": 2}, state.to_json(), state.current_player(), "random", 1)
-        executor = pool._executor
-        assert executor is not None
-        for pid in list(executor._processes):  # type: ignore[attr-defined]
+        assert pool._pool is not None
+        for pid in list(pool._pool._pool_manager.worker_manager.workers):
             os.kill(pid, signal.SIGKILL)
-        await asyncio.sleep(0.5)
+        await asyncio.sleep(1.0)
         second = await pool.choose("caprice", {"players": 2}, state.to_json(), state.current_player(), "random", 1)
         return first, second
 
@@ -56,3 +55,4 @@ def test_a_bot_pool_whose_worker_died_is_replaced() -> None:
     finally:
         pool.close()
     assert first == second and state.game.action_from_json(first) in state.legal_actions()
+    assert pool.timeouts == 0  # the second move was the bot's own, from a new worker

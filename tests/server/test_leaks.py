@@ -65,9 +65,9 @@ def _frame(state: State[Any], seat: int | None, lang: str = "en") -> dict[str, A
 def _decoded(conn: Connection) -> dict[str, Any]:
     import json
 
-    text = conn.queue.get_nowait()
-    assert text is not None
-    message: dict[str, Any] = json.loads(text)
+    waiting = conn.frame if conn.frame is not None else conn.pending.popleft()
+    conn.frame = None
+    message: dict[str, Any] = json.loads(json.dumps(waiting))  # what the writer would send
     return message
 
 

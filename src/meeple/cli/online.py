@@ -89,7 +89,7 @@ class OnlineSession:
             if message["type"] != "state":
                 continue
             self._show(message)
-            if message["status"] == "finished":
+            if message["status"] != "live":  # finished, or abandoned (nobody moved for the server's --idle-days)
                 self._final(message)
                 return 0
             if message["legal_actions"]:
@@ -110,7 +110,7 @@ class OnlineSession:
                 self.console.print(f"[yellow]{escape(why.format(seat=s['seat']))}[/]")
         self.last = message
         mine = bool(message["legal_actions"]) and not self.pending
-        if mine or message["status"] == "finished" or (self.seat is None and changed_turn):
+        if mine or message["status"] != "live" or (self.seat is None and changed_turn):
             assert self.renderer is not None
             self.console.print(self.renderer.render(message["observation"], self.seat))
 
@@ -171,6 +171,8 @@ class OnlineSession:
         self.socket.send(json.dumps(move))
 
     def _final(self, message: dict[str, Any]) -> None:
+        if message["status"] == "abandoned":
+            self.console.print(escape(_("Nobody moved at this table for too long: the server ended it as abandoned.")))
         returns = message.get("returns") or []
         for seat, value in enumerate(returns):
             name = _("You") if seat == self.seat else _("Seat {seat}").format(seat=seat)

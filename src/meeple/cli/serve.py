@@ -25,6 +25,9 @@ from meeple.core.errors import MeepleError
 from meeple.i18n import _
 from meeple.server.protocol import ClockSpec, CreateTable
 
+SHUTDOWN_SECONDS = 5
+"""Seconds SIGTERM (or Ctrl-C) waits for open requests and connections before the server stops them."""
+
 
 def default_db() -> str:
     """The embedded database of ``meeple serve``: ``server.db`` in the user's data directory (platformdirs)."""
@@ -41,12 +44,15 @@ def create_table(db: str, request: CreateTable) -> tuple[str, list[tuple[int, st
     """
     from meeple.server.bots import BotPool
     from meeple.server.db import make_engine, migrate
+    from meeple.server.policy import SeatPolicy
     from meeple.server.tables import TableService
 
     engine = make_engine(db)
     try:
         migrate(engine)
-        return TableService(engine, BotPool(0)).create(request)
+        # the operator's own table: any bot spec, bots only if they like (the bots' moves are capped all the same)
+        policy = SeatPolicy(any_bot=True, bot_tables=True)
+        return TableService(engine, BotPool(0), policy=policy).create(request)
     finally:
         engine.dispose()
 
@@ -79,13 +85,67 @@ def serve(
     allow_seed: Annotated[bool, typer.Option("--allow-seed", help="Accept a deal seed in POST /api/tables.")] = False,
     public_url: Annotated[
         str | None,
-        typer.Option("--public-url", help="The address friends use in the invitations (behind a router or proxy)."),
+        typer.Option(
+            "--public-url",
+            help="The address players use (behind a router or proxy): invitations, and the origin pages may come from.",
+        ),
     ] = None,
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(
+            "--forwarded-allow-ips",
+            help="Proxies (comma-separated IPs, or *) whose X-Forwarded-For/-Proto are trusted for the client address.",
+        ),
+    ] = None,
+    allow_bot_specs: Annotated[
+        bool,
+        typer.Option("--allow-bot-specs", help="Accept any bounded bot spec, not only bot:random/easy/medium/hard."),
+    ] = False,
+    allow_bot_tables: Annotated[
+        bool, typer.Option("--allow-bot-tables", help="Accept tables without a human seat.")
+    ] = False,
+    bot_move_seconds: Annotated[
+        float, typer.Option("--bot-move-seconds", min=0.1, help="Wall-clock seconds a bot may think about one move.")
+    ] = 10.0,
+    tables_per_minute: Annotated[
+        int, typer.Option("--tables-per-minute", min=1, help="Tables one address may create per minute.")
+    ] = 10,
+    max_tables_per_address: Annotated[
+        int, typer.Option("--max-tables-per-address", min=1, help="Live tables one address may have created.")
+    ] = 20,
+    max_tables: Annotated[int, typer.Option("--max-tables", min=1, help="Live tables in all.")] = 2000,
+    max_sockets_per_address: Annotated[
+        int, typer.Option("--max-sockets-per-address", min=1, help="WebSocket connections one address may hold.")
+    ] = 32,
+    messages_per_minute: Annotated[
+        int, typer.Option("--messages-per-minute", min=1, help="Messages one WebSocket may send per minute.")
+    ] = 240,
+    bad_tokens_per_minute: Annotated[
+        int, typer.Option("--bad-tokens-per-minute", min=1, help="Wrong seat tokens one address may try per minute.")
+    ] = 10,
+    idle_days: Annotated[
+        float, typer.Option("--idle-days", min=0.001, help="A table nobody moved at for this long ends as abandoned.")
+    ] = 14.0,
+    header_timeout: Annotated[
+        float, typer.Option("--header-timeout", min=0.1, help="Seconds a client has to send a request's headers.")
+    ] = 10.0,
+    no_rate_limits: Annotated[
+        bool, typer.Option("--no-rate-limits", help="Lift the quotas (load tests on loopback); sizes stay bounded.")
+    ] = False,
+    api_docs: Annotated[
+        bool, typer.Option("--api-docs", help="Serve the API's pages at /docs and /openapi.json.")
+    ] = False,
 ) -> None:
-    """Serve tables over HTTP and WebSockets (see docs/server.md); Ctrl-C stops it, and the tables are kept."""
+    """Serve tables over HTTP and WebSockets (see docs/server.md); Ctrl-C stops it, and the tables are kept.
+
+    Every quota and size is bounded by default, for a server on the open internet (docs/server.md, "Limits").
+    """
     import uvicorn
 
     from meeple.server.app import ServerConfig
+    from meeple.server.policy import SeatPolicy
+    from meeple.server.quotas import Quotas
+    from meeple.server.transport import uvicorn_options
     from meeple.web import create_web_app
 
     url = db or default_db()
@@ -103,13 +163,32 @@ def serve(
         console.print(escape(_("Spectators: {command}").format(command=watch)), soft_wrap=True)
     elif seats or players or variant or clock:
         fail(_("--seats, --players, --variant and --clock describe a table: give its GAME too"))
-    config = ServerConfig(db=url, allow_seed=allow_seed)
+    quotas = Quotas(
+        rate_limits=not no_rate_limits,
+        tables_per_minute=tables_per_minute,
+        tables_per_address=max_tables_per_address,
+        max_tables=max_tables,
+        sockets_per_address=max_sockets_per_address,
+        messages_per_minute=messages_per_minute,
+        bad_tokens_per_minute=bad_tokens_per_minute,
+        idle_days=idle_days,
+    )
+    policy = SeatPolicy(any_bot=allow_bot_specs, bot_tables=allow_bot_tables, move_seconds=bot_move_seconds)
+    config = ServerConfig(
+        db=url,
+        allow_seed=allow_seed,
+        policy=policy,
+        quotas=quotas,
+        public_urls=(public_url,) if public_url else (),
+        api_docs=api_docs,
+    )
     if bot_workers is not None:
         config = dataclasses.replace(config, bot_workers=bot_workers)
-    serving = _("Serving on {base} (database {db}); the API is documented at {base}/docs").format(base=base, db=url)
+    serving = _("Serving on {base} (database {db})").format(base=base, db=url)
     console.print(escape(serving), soft_wrap=True)
     sys.stdout.flush()  # the invitations must reach a pipe or a log before the server runs
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    proxies = {"proxy_headers": True, "forwarded_allow_ips": forwarded_allow_ips} if forwarded_allow_ips else {}
     # no per-message deflate: frames are small and compressing them cost more CPU than the rest of a move
     uvicorn.run(
         create_web_app(config),
@@ -118,6 +197,11 @@ def serve(
         log_level="warning",
         ws="websockets-sansio",
         ws_per_message_deflate=False,
+        ws_max_size=quotas.message_bytes,  # a larger message closes the connection (1009) before it is read whole
+        server_header=False,
+        timeout_graceful_shutdown=SHUTDOWN_SECONDS,
+        **({"proxy_headers": False} if not forwarded_allow_ips else proxies),
+        **uvicorn_options(header_timeout),
     )
 
 

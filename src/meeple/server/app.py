@@ -10,15 +10,20 @@ Rules: issue "Play online: an authoritative game server"; docs/server.md (the pr
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
+import hashlib
 import logging
 import os
+import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, Header, HTTPException, Query, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Header, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
+from fastapi.responses import JSONResponse, Response
 from pydantic import TypeAdapter, ValidationError
 from pydantic.json_schema import models_json_schema
 
@@ -28,8 +33,10 @@ from meeple.core.registry import game_class, registered_games
 from meeple.i18n import M, Translator, UnknownLanguageError, language_from_accept, translator
 from meeple.server.bots import BotPool
 from meeple.server.db import make_engine, migrate
+from meeple.server.hardening import CSP, SecurityMiddleware
 from meeple.server.hub import Connection, Hub, Listener
 from meeple.server.live import LiveTable, MoveRefused, SeatState, TableNotFound
+from meeple.server.policy import SeatPolicy
 from meeple.server.protocol import (
     WEBSOCKET_MESSAGES,
     ClientMessage,
@@ -37,10 +44,12 @@ from meeple.server.protocol import (
     MoveMessage,
     ReplayStep,
     ReturnMessage,
+    SeatToken,
     TableCreated,
     TableSummary,
     TableView,
 )
+from meeple.server.quotas import Limiter, QuotaExceeded, Quotas
 from meeple.server.tables import HEARTBEAT, TableService
 from meeple.server.views import game_view, log_texts
 
@@ -63,6 +72,10 @@ def _reader(lang: str | None, accept_language: str | None) -> Translator:
 _CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 SWEEP = 0.25
 """Seconds between two looks at the due tables (clocks, grace periods, overdue bots)."""
+HOUSEKEEPING = 60.0
+"""Seconds between two looks for idle tables to end as abandoned and cached tables to drop from memory."""
+CUT = 40
+"""Characters of a client's input quoted back in an error message, at most."""
 
 
 @dataclass(frozen=True)
@@ -74,25 +87,80 @@ class ServerConfig:
         bot_workers: bot processes (0: a thread in the server process).
         allow_seed: accept a ``seed`` when a table is created (known deals: tests, tournaments).
         process: this process's id in presence rows (default: random).
+        policy: the seats and bots a table may have, and a bot move's wall-clock cap
+            (``--allow-bot-specs``, ``--allow-bot-tables``, ``--bot-move-seconds``).
+        quotas: quotas per client address and sizes (``--tables-per-minute``... ``--no-rate-limits``).
+        public_urls: origins besides the request's ``Host`` that pages and WebSockets may come from
+            (``--public-url``).
+        api_docs: serve ``/docs`` and ``/openapi.json`` (``--api-docs``; off by default on a public server).
     """
 
     db: str
     bot_workers: int = max(1, (os.cpu_count() or 2) - 1)
     allow_seed: bool = False
     process: str | None = None
+    policy: SeatPolicy = SeatPolicy()
+    quotas: Quotas = Quotas()
+    public_urls: tuple[str, ...] = ()
+    api_docs: bool = False
+
+
+def seat_cookie(table_id: str) -> str:
+    """The name of the cookie that holds a browser's seat token at ``table_id`` (HttpOnly, SameSite=Strict)."""
+    return f"meeple_seat_{table_id}"
+
+
+def client_address(connection: Request | WebSocket) -> str:
+    """The client's address.
+
+    It is the peer's, or the last ``X-Forwarded-For`` hop as uvicorn resolved it for a proxy named in
+    ``--forwarded-allow-ips``.
+    """
+    return connection.client.host if connection.client is not None else "unknown"
+
+
+def cut(text: str, limit: int = CUT) -> str:
+    """``text`` cut to ``limit`` characters (an error quotes a client's input only this far)."""
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+async def check_token(state: dict[str, Any], table_id: str, token: str, address: str) -> int | None:
+    """The seat ``token`` opens at ``table_id``, or None; wrong tokens are counted per address.
+
+    Raises:
+        QuotaExceeded: ``address`` presented too many wrong tokens this minute (even a right one is then refused
+            until the window has passed, so guessing gains nothing by going on).
+    """
+    limiter: Limiter = state["limiter"]
+    wait = limiter.blocked("bad_token", address)
+    if wait is not None:
+        raise QuotaExceeded(f"too many wrong seat tokens; try again in {wait} s", wait, "bad_token")
+    service: TableService = state["service"]
+    seat = await asyncio.to_thread(service.seat_of_token, table_id, token)
+    if seat is None:
+        limiter.hit("bad_token", address, "wrong seat tokens")
+    return seat
 
 
 def create_app(config: ServerConfig) -> FastAPI:
     """Return the server's FastAPI application for ``config`` (the database is migrated at start-up)."""
-    state: dict[str, Any] = {}
+    state: dict[str, Any] = {"limiter": Limiter(config.quotas), "refused": _count_refused}
+    limiter: Limiter = state["limiter"]
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = make_engine(config.db)
         await asyncio.to_thread(migrate, engine)
-        bots = BotPool(config.bot_workers)
-        service = TableService(engine, bots, process=config.process, allow_seed=config.allow_seed)
-        hub = Hub(service)
+        bots = BotPool(config.bot_workers, config.policy.move_seconds)
+        service = TableService(
+            engine,
+            bots,
+            process=config.process,
+            allow_seed=config.allow_seed,
+            policy=config.policy,
+            quotas=config.quotas,
+        )
+        hub = Hub(service, send_seconds=config.quotas.send_seconds)
         state.update(service=service, hub=hub)
         app.state.meeple = state  # the web pages (meeple.web) reach the service through it
         await asyncio.to_thread(service.wake_all)
@@ -100,7 +168,11 @@ def create_app(config: ServerConfig) -> FastAPI:
         if service.postgres:
             hub.listener = Listener(engine, hub, loop)
             await asyncio.to_thread(hub.listener.start)
-        tasks = [loop.create_task(_sweeper(service)), loop.create_task(_heartbeat(service, hub))]
+        tasks = [
+            loop.create_task(_sweeper(service)),
+            loop.create_task(_heartbeat(service, hub)),
+            loop.create_task(_housekeeping(service)),
+        ]
         try:
             yield
         finally:
@@ -111,7 +183,7 @@ def create_app(config: ServerConfig) -> FastAPI:
             for live in list(service.tables.values()):
                 if live.bot_task is not None:
                     live.bot_task.cancel()
-            bots.close()
+            await asyncio.to_thread(bots.close)
             with contextlib.suppress(Exception):
                 await asyncio.to_thread(service.forget_presence)
             engine.dispose()
@@ -121,7 +193,34 @@ def create_app(config: ServerConfig) -> FastAPI:
         version="1",
         summary="Authoritative tables for Citadels, Capitol, Capital Lux 2 and Caprice (docs/server.md).",
         lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        openapi_url="/openapi.json" if config.api_docs else None,
     )
+    app.add_middleware(
+        SecurityMiddleware,
+        public_urls=config.public_urls,
+        body_bytes=config.quotas.body_bytes,
+        on_refused=lambda reason: state["refused"](reason),
+    )
+    if config.api_docs:
+        _add_api_docs(app)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        """422 naming each bad field, never echoing the input (at most five problems, each cut short)."""
+        problems = [
+            {"loc": [cut(str(part)) for part in e["loc"][:6]], "msg": cut(str(e["msg"]), 200), "type": e["type"]}
+            for e in exc.errors()[:5]
+        ]
+        return JSONResponse({"detail": problems}, status_code=422)
+
+    @app.exception_handler(QuotaExceeded)
+    async def too_many(request: Request, exc: QuotaExceeded) -> JSONResponse:
+        """429 with ``Retry-After``."""
+        state["refused"](exc.reason)
+        headers = {"Retry-After": str(exc.retry_after)}
+        return JSONResponse({"detail": exc.message}, status_code=429, headers=headers)
 
     def openapi() -> dict[str, Any]:
         """FastAPI's schema of the REST routes, plus the WebSocket messages (which OpenAPI cannot describe)."""
@@ -144,7 +243,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         try:
             return await service().get(table_id)
         except TableNotFound:
-            raise HTTPException(404, f"no table {table_id!r}") from None
+            raise HTTPException(404, f"no table {cut(table_id)!r}") from None
 
     @app.get("/api/games")
     def games() -> list[dict[str, Any]]:
@@ -163,20 +262,38 @@ def create_app(config: ServerConfig) -> FastAPI:
             )
         return out
 
-    @app.post("/api/tables", status_code=201, response_model=TableCreated)
-    async def create_table(request: CreateTable) -> dict[str, Any]:
-        """Create a table: one secret token per human seat, shown only in this answer (422 for a bad request)."""
+    @app.post(
+        "/api/tables",
+        status_code=201,
+        response_model=TableCreated,
+        responses={413: {"description": "body too large"}, 429: {"description": "quota reached (Retry-After)"}},
+    )
+    async def create_table(request: CreateTable, http: Request) -> dict[str, Any]:
+        """Create a table: one secret token per human seat, shown only in this answer (422 for a bad request).
+
+        Quotas per client address: ``--tables-per-minute``, ``--max-tables-per-address`` live tables, and
+        ``--max-tables`` in all (429 with ``Retry-After``).
+        """
+        address = client_address(http)
+        limiter.hit("tables", address, "tables created")
         try:
-            table_id, tokens = await asyncio.to_thread(service().create, request)
+            table_id, tokens = await asyncio.to_thread(service().create, request, address)
         except MeepleError as exc:
             raise HTTPException(422, str(exc)) from None
         await service().evaluate(table_id)  # a bot may have the first move; a clock may start
         return {"table": table_id, "seats": [{"seat": s, "token": t} for s, t in tokens]}
 
     @app.get("/api/tables", response_model=list[TableSummary])
-    async def list_tables() -> list[dict[str, Any]]:
-        """The newest tables (game, parameters, seats, status): no secrets."""
-        rows = await asyncio.to_thread(service().list_rows)
+    async def list_tables(
+        limit: Annotated[int, Query(ge=1, le=200, description="tables per page")] = 50,
+        before: Annotated[float | None, Query(description="only tables created before this (Unix seconds)")] = None,
+    ) -> list[dict[str, Any]]:
+        """The newest tables (game, parameters, seats, status): no secrets.
+
+        At most ``--lobby-per-address`` tables of one creator are listed. Page back with ``before`` = the
+        ``created`` of the last table of a page.
+        """
+        rows = await asyncio.to_thread(service().list_rows, limit, before)
         return [
             {
                 "table": r.id,
@@ -217,7 +334,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     async def record(table_id: str) -> dict[str, Any]:
         """The ``meeple-record/1`` record (game, params, seed, actions) of a finished game; 409 while it runs."""
         live = await table(table_id)
-        if live.status != "finished":
+        if live.status == "live":
             raise HTTPException(409, "the game is not over: its record (seed and hidden moves) is secret until then")
         labels = [s.player for s in live.seats]
         return GameRecord.from_state(live.state, players=labels, table=live.id).to_json()
@@ -232,7 +349,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     ) -> dict[str, Any]:
         """A finished game after ``version`` actions, from ``seat``'s view or the full view; 409 while it runs."""
         live = await table(table_id)
-        if live.status != "finished":
+        if live.status == "live":
             raise HTTPException(409, "the game is not over: replays open when it ends")
         total = len(live.state.history)
         if version > total or (seat is not None and seat >= len(live.seats)):
@@ -250,13 +367,44 @@ def create_app(config: ServerConfig) -> FastAPI:
             "log": log_texts(state.history_messages(seat), _reader(lang, accept_language)),
         }
 
+    @app.post("/api/tables/{table_id}/token", response_model=SeatToken)
+    async def rotate_token(table_id: str, http: Request, authorization: Annotated[str | None, Header()] = None) -> Any:
+        """A seat's holder replaces its token: the new one is in the answer; the old link and cookie stop working.
+
+        The seat is named by ``Authorization: Bearer TOKEN`` or by the page's seat cookie. Open connections stay.
+        """
+        token = http.cookies.get(seat_cookie(table_id))
+        if authorization:
+            token = authorization.removeprefix("Bearer ").strip()
+        await table(table_id)
+        seat = await check_token(state, table_id, token, client_address(http)) if token else None
+        if seat is None:
+            raise HTTPException(403, "this token opens no seat at this table")
+        new = await asyncio.to_thread(service().rotate_token, table_id, seat)
+        return {"seat": seat, "token": new}
+
     @app.websocket("/api/tables/{table_id}/ws")
     async def socket(websocket: WebSocket, table_id: str, token: str | None = None, lang: str | None = None) -> None:
-        """A seat's (``?token=``) or a spectator's connection; see docs/server.md for the messages.
+        """A seat's (``?token=``, or the page's seat cookie) or a spectator's connection; see docs/server.md.
 
         The texts it is sent are in ``?lang=`` (``en``, ``fr``), else the handshake's ``Accept-Language``, else
-        English; an unknown ``lang`` gets a ``bad_message`` error naming the languages, then English.
+        English; an unknown ``lang`` gets a ``bad_message`` error naming the languages, then English. An address
+        holding ``--max-sockets-per-address`` connections already is refused (HTTP 429 at the handshake).
         """
+        address = client_address(websocket)
+        try:
+            limiter.open_socket(address)
+        except QuotaExceeded as exc:
+            state["refused"](exc.reason)
+            headers = {"Retry-After": str(exc.retry_after)}
+            await websocket.send_denial_response(JSONResponse({"detail": exc.message}, 429, headers=headers))
+            return
+        try:
+            await _open(websocket, table_id, token or websocket.cookies.get(seat_cookie(table_id)), lang, address)
+        finally:
+            limiter.close_socket(address)
+
+    async def _open(websocket: WebSocket, table_id: str, token: str | None, lang: str | None, address: str) -> None:
         await websocket.accept()
         reader = _reader(None, websocket.headers.get("accept-language"))
         if lang is not None:
@@ -269,34 +417,60 @@ def create_app(config: ServerConfig) -> FastAPI:
         try:
             live = await service().get(table_id)
         except TableNotFound:
-            no_table = reader.message(M("no table {table!r}", table=table_id))
+            no_table = reader.message(M("no table {table!r}", table=cut(table_id)))
             await websocket.send_json({"type": "error", "code": "bad_message", "message": no_table})
             await websocket.close(code=4404)
             return
         seat: int | None = None
         if token is not None:
-            seat = await asyncio.to_thread(service().seat_of_token, table_id, token)
+            try:
+                seat = await check_token(state, table_id, token, address)
+            except QuotaExceeded as exc:
+                state["refused"](exc.reason)
+                await websocket.send_json({"type": "error", "code": "bad_token", "message": exc.message})
+                await websocket.close(code=1008)
+                return
             if seat is None:
                 bad = reader.message(M("this token opens no seat at this table"))
                 await websocket.send_json({"type": "error", "code": "bad_token", "message": bad})
                 await websocket.close(code=4401)
                 return
-        await _serve(websocket, state["hub"], service(), live, seat, reader.lang)
+        await _serve(websocket, state, live, seat, reader.lang, f"{address}#{id(websocket)}")
 
     return app
 
 
 async def _serve(
-    websocket: WebSocket, hub: Hub, service: TableService, live: LiveTable, seat: int | None, lang: str
+    websocket: WebSocket, state: dict[str, Any], live: LiveTable, seat: int | None, lang: str, key: str
 ) -> None:
-    conn = Connection(websocket, seat, lang)
+    """Serve one connection: its messages in, bounded in size (close 1009) and rate (close 1008)."""
+    hub: Hub = state["hub"]
+    service: TableService = state["service"]
+    limiter: Limiter = state["limiter"]
+    conn = Connection(websocket, seat, lang, hub.send_seconds)
+    conn.reader = asyncio.current_task()
     if seat is not None:
         await service.presence(live, seat, +1)
     async with live.lock:
         await hub.join(live, conn)
     try:
         while True:
-            text = await websocket.receive_text()
+            event = await websocket.receive()
+            if event["type"] == "websocket.disconnect":
+                break
+            text = event.get("text")
+            if text is None:
+                text = (event.get("bytes") or b"").decode("utf-8", "replace")
+            if len(text) > limiter.quotas.message_bytes:
+                state["refused"]("message_size")
+                await websocket.close(code=1009, reason=f"a message has at most {limiter.quotas.message_bytes} bytes")
+                break
+            try:
+                limiter.hit("messages", key, "messages")
+            except QuotaExceeded as exc:
+                state["refused"](exc.reason)
+                await websocket.close(code=1008, reason=cut(exc.message, 100))
+                break
             try:
                 await _handle(text, hub, service, live, conn)
             except Exception:  # noqa: BLE001 - a database or server fault: say so, keep the connection
@@ -305,6 +479,12 @@ async def _serve(
                 conn.send({"type": "error", "code": "server_error", "message": conn.translator.message(message)})
     except WebSocketDisconnect:
         pass
+    except asyncio.CancelledError:
+        task = asyncio.current_task()
+        if not conn.dropped or task is None:
+            raise
+        task.uncancel()  # our own cancellation: the client stopped reading (Connection._drop)
+        state["refused"]("not_reading")
     finally:
         hub.leave(live, conn)
         if seat is not None:
@@ -316,7 +496,9 @@ async def _handle(text: str, hub: Hub, service: TableService, live: LiveTable, c
     try:
         message = _CLIENT_MESSAGE.validate_json(text)
     except ValidationError as exc:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'message'}: {e['msg']}" for e in exc.errors()[:5])
+        problems = "; ".join(
+            f"{cut('.'.join(map(str, e['loc']))) or 'message'}: {cut(e['msg'], 200)}" for e in exc.errors()[:5]
+        )
         conn.send({"type": "error", "code": "bad_message", "message": problems})
         return
     if isinstance(message, MoveMessage):
@@ -352,6 +534,58 @@ async def _sweeper(service: TableService) -> None:
         except Exception:  # noqa: BLE001 - the loop must survive a failing table or a lost database connection
             log.exception("sweeper")
         await asyncio.sleep(SWEEP)
+
+
+async def _housekeeping(service: TableService) -> None:
+    """End idle tables as abandoned and drop unused tables from memory, every :data:`HOUSEKEEPING` seconds."""
+    while True:
+        await asyncio.sleep(HOUSEKEEPING)
+        try:
+            for table_id in await asyncio.to_thread(service.expire_idle):
+                live = service.tables.get(table_id)
+                if live is not None:
+                    await service.sync(live)
+            service.evict_unused()
+        except Exception:  # noqa: BLE001 - the loop must survive a lost database connection
+            log.exception("housekeeping")
+
+
+def _count_refused(reason: str) -> None:
+    """Note a request refused by a limit (``origin``, ``body_size``, ``tables``, ``bad_token``...)."""
+    log.info("refused: %s", reason)
+
+
+def _add_api_docs(app: FastAPI) -> None:
+    """``/docs``: Swagger UI served from this server (the ``swagger-ui-bundle`` package's files; no CDN).
+
+    Raises:
+        MeepleError: the package is not installed (``pip install 'meeple[apidocs]'``).
+    """
+    try:
+        from swagger_ui_bundle import swagger_ui_path  # type: ignore[import-untyped]
+    except ModuleNotFoundError:
+        raise MeepleError("--api-docs needs the Swagger UI files: pip install 'meeple[apidocs]'") from None
+    from fastapi.openapi.docs import get_swagger_ui_html
+    from fastapi.staticfiles import StaticFiles
+
+    app.mount("/static/api-docs", StaticFiles(directory=swagger_ui_path), name="api-docs")
+
+    @app.get("/docs", include_in_schema=False)
+    async def docs() -> Response:
+        page = get_swagger_ui_html(
+            openapi_url="/openapi.json",
+            title="meeple server API",
+            swagger_js_url="/static/api-docs/swagger-ui-bundle.js",
+            swagger_css_url="/static/api-docs/swagger-ui.css",
+            swagger_favicon_url="/static/api-docs/favicon-32x32.png",
+        )
+        # the page starts Swagger UI with one inline script: allowed by its hash, nothing else inline
+        hashes = " ".join(
+            f"'sha256-{base64.b64encode(hashlib.sha256(code.encode()).digest()).decode()}'"
+            for code in re.findall(r"<script>(.*?)</script>", bytes(page.body).decode(), re.S)
+        )
+        page.headers["content-security-policy"] = CSP.replace("script-src 'self'", f"script-src 'self' {hashes}")
+        return page
 
 
 async def _heartbeat(service: TableService, hub: Hub) -> None:

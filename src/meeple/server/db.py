@@ -56,7 +56,7 @@ class TableRow(Base):
     seed: Mapped[int] = mapped_column(BigInteger)
     """The deal seed: the game master's secret until the game is over."""
     status: Mapped[str] = mapped_column(String(16), index=True)
-    """``live`` or ``finished``."""
+    """``live``, ``finished``, or ``abandoned`` (nobody moved for ``--idle-days``)."""
     version: Mapped[int] = mapped_column(Integer, default=0)
     """The number of actions applied (the length of the event log)."""
     rev: Mapped[int] = mapped_column(Integer, default=0)
@@ -68,6 +68,8 @@ class TableRow(Base):
     substitute: Mapped[str] = mapped_column(String(64))
     deadline: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)
     """When the table must be looked at again (a clock or a grace period runs out; a bot's move is overdue)."""
+    creator: Mapped[str | None] = mapped_column(String(24), nullable=True, index=True)
+    """:func:`meeple.server.quotas.address_key` of the address that created the table (None: the operator's)."""
 
 
 class SeatRow(Base):

@@ -16,6 +16,7 @@ import asyncio
 import json
 import logging
 import threading
+from collections import deque
 from typing import Any
 
 from sqlalchemy import Engine
@@ -30,15 +31,39 @@ from meeple.server.views import game_view, log_texts, perspective_of
 log = logging.getLogger("meeple.server")
 
 
-class Connection:
-    """One WebSocket of a seat (or a spectator, ``seat=None``) and what it was last sent."""
+MAX_PENDING = 64
+"""Messages other than state frames (errors, hello) a connection may have waiting; past it the client is closed."""
 
-    def __init__(self, sender: Any, seat: int | None, lang: str = DEFAULT_LANGUAGE) -> None:
-        self.sender = sender  # an object with ``async send_text(str)``
+
+class Connection:
+    """One WebSocket of a seat (or a spectator, ``seat=None``) and what it was last sent.
+
+    Flow control: at most the newest ``state`` frame waits to be sent (a newer one replaces it, taking over its
+    log lines), with at most :data:`MAX_PENDING` other messages, so a client that reads slowly costs a bounded
+    amount of memory; one that reads nothing for ``send_seconds`` is disconnected.
+
+    Args:
+        sender: an object with ``async send_text(str)`` (the WebSocket).
+        seat: the receiver's seat, None for a spectator.
+        lang: the receiver's language.
+        send_seconds: how long one message may wait for the client to read before the connection is closed.
+    """
+
+    def __init__(self, sender: Any, seat: int | None, lang: str = DEFAULT_LANGUAGE, send_seconds: float = 30.0) -> None:
+        self.sender = sender
         self.seat = seat
         self.translator = translator(lang)
         """The receiver's language: texts of moves, log lines and errors (issue "French and English everywhere")."""
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.send_seconds = send_seconds
+        self.pending: deque[dict[str, Any]] = deque()
+        self.frame: dict[str, Any] | None = None
+        """The newest state frame not yet sent."""
+        self.wake = asyncio.Event()
+        self.closed = False
+        self.dropped = False
+        """Disconnected by the server for not reading (:meth:`_drop`)."""
+        self.reader: asyncio.Task[Any] | None = None
+        """The task reading this connection's messages: cancelled when the client stops reading."""
         self.sent_log = 0
         self.last: dict[str, Any] | None = None
         self.writer: asyncio.Task[None] | None = None
@@ -49,21 +74,53 @@ class Connection:
 
     async def _write(self) -> None:
         while True:
-            text = await self.queue.get()
-            if text is None:
+            await self.wake.wait()
+            self.wake.clear()
+            while self.pending or self.frame is not None:
+                if self.pending:
+                    message = self.pending.popleft()
+                else:
+                    message, self.frame = self.frame or {}, None
+                try:
+                    await asyncio.wait_for(
+                        self.sender.send_text(json.dumps(message, separators=(",", ":"))), self.send_seconds
+                    )
+                except TimeoutError:
+                    log.info("a client read nothing for %g s: disconnected", self.send_seconds)
+                    self._drop()
+                    return
+                except Exception:  # noqa: BLE001 - the reader notices the closed socket and unregisters
+                    return
+            if self.closed:
                 return
-            try:
-                await self.sender.send_text(text)
-            except Exception:  # noqa: BLE001 - the reader notices the closed socket and unregisters
-                return
+
+    def _drop(self) -> None:
+        """Give up on a client that does not read: stop its reader (which unregisters it)."""
+        self.closed = self.dropped = True
+        if self.reader is not None:
+            self.reader.cancel()
 
     def send(self, message: dict[str, Any]) -> None:
-        """Queue a message (JSON-encoded here, once)."""
-        self.queue.put_nowait(json.dumps(message, separators=(",", ":")))
+        """Queue a message; a ``state`` frame replaces the one still waiting, if any (their logs joined)."""
+        if self.closed:
+            return
+        if message.get("type") == "state":
+            waiting = self.frame
+            if waiting is not None:
+                message = {**message, "log": waiting["log"] + message["log"], "log_start": waiting["log_start"]}
+            self.frame = message
+        elif len(self.pending) >= MAX_PENDING:
+            log.info("a client left %d messages unread: disconnected", MAX_PENDING)
+            self._drop()
+            return
+        else:
+            self.pending.append(message)
+        self.wake.set()
 
     def close(self) -> None:
-        """Stop the writer after the queued messages."""
-        self.queue.put_nowait(None)
+        """Stop the writer after the waiting messages."""
+        self.closed = True
+        self.wake.set()
 
 
 def state_frames(live: LiveTable, conns: list[Connection], force: set[Connection] | None = None) -> None:
@@ -75,6 +132,8 @@ def state_frames(live: LiveTable, conns: list[Connection], force: set[Connection
     if live.stale:
         return
     common = {"status": live.status, "seats": live.public_seats(), "clock": clock_view(live.clock)}
+    if live.status != "live":
+        common["legal_actions"] = []  # an abandoned game takes no more moves
     views: dict[tuple[int, str], dict[str, Any]] = {}
     for conn in conns:
         key = (perspective_of(conn.seat), conn.translator.lang)
@@ -98,8 +157,10 @@ class Hub:
         service: the table service (its ``on_change`` is set to :meth:`changed`).
     """
 
-    def __init__(self, service: TableService) -> None:
+    def __init__(self, service: TableService, send_seconds: float = 30.0) -> None:
         self.service = service
+        self.send_seconds = send_seconds
+        """How long a frame may wait for a client that does not read (:class:`Connection`)."""
         service.on_change = self.changed
         self.listener: Listener | None = None
 
@@ -122,7 +183,7 @@ class Hub:
         """Unregister a connection; a finished table nobody watches leaves this process's cache."""
         live.conns.discard(conn)
         conn.close()
-        if not live.conns and live.status == "finished":
+        if not live.conns and live.status != "live":
             self.service.tables.pop(live.id, None)
 
     def resend(self, live: LiveTable, conn: Connection) -> None:

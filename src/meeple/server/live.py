@@ -90,6 +90,8 @@ class LiveTable:
     bot_task: asyncio.Task[None] | None = None
     seats_dirty: set[int] = field(default_factory=set)
     """Seats whose ``bot_played``/``reason`` changed in the transaction under way (written by _finish_change)."""
+    used: float = 0.0
+    """When this process last looked the table up (Unix seconds): unused tables leave memory."""
 
     def log_of(self, seat: int | None) -> list[LogLine]:
         """The redacted log of ``seat`` (None: spectator), kept up to date incrementally."""

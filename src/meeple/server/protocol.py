@@ -10,12 +10,22 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StringConstraints
 
 PROTOCOL_VERSION = "meeple-server/1"
 """Sent in the ``hello`` frame; a client refuses a server speaking another protocol."""
 
-TableStatus = Literal["live", "finished"]
+TableStatus = Literal["live", "finished", "abandoned"]
+"""``abandoned``: nobody moved for ``--idle-days``; the game is over without a result."""
+
+
+MAX_PARAMS = 16
+"""Entries of ``CreateTable.params`` (the games have at most 8 parameters)."""
+MAX_VALUE = 64
+"""Characters of a parameter's name or string value, of a seat spec and of the substitute's spec."""
+
+ShortText = Annotated[str, StringConstraints(max_length=MAX_VALUE)]
+ParamValue = StrictBool | StrictInt | StrictFloat | ShortText
 
 
 class _Strict(BaseModel):
@@ -37,13 +47,17 @@ class ClockSpec(_Strict):
 class CreateTable(_Strict):
     """``POST /api/tables``: a new table.
 
-    ``seats`` has one entry per player: ``"human"`` or ``"bot:<spec>"`` with any bot spec of
-    :func:`meeple.bots.make_bot` (``"bot:hard"``, ``"bot:ismcts:500"``).
+    ``seats`` has one entry per player: ``"human"``, ``"bot:random"``, ``"bot:easy"``, ``"bot:medium"`` or
+    ``"bot:hard"`` (a server started with ``--allow-bot-specs`` takes any bounded spec of
+    :func:`meeple.bots.make_bot`, such as ``"bot:ismcts:500"``; :mod:`meeple.server.policy`). Every field is bounded
+    in size: at most :data:`MAX_PARAMS` parameters, strings of at most :data:`MAX_VALUE` characters.
     """
 
-    game: str = Field(description="a registered game name (GET /api/games lists them)")
-    params: dict[str, Any] = Field(default_factory=dict, description='"players" and variant flags')
-    seats: list[str] = Field(min_length=1, max_length=16)
+    game: ShortText = Field(description="a registered game name (GET /api/games lists them)")
+    params: dict[ShortText, ParamValue] = Field(
+        default_factory=dict, max_length=MAX_PARAMS, description='"players" and variant flags'
+    )
+    seats: list[ShortText] = Field(min_length=1, max_length=16)
     clock: ClockSpec | None = None
     grace: float | None = Field(
         default=None,
@@ -51,7 +65,7 @@ class CreateTable(_Strict):
         le=86_400,
         description="seconds a human seat may stay disconnected on its turn before a bot plays it (None: never)",
     )
-    substitute: str = Field(default="medium", description="bot spec playing a seat out of time or away")
+    substitute: ShortText = Field(default="medium", description="bot spec playing a seat out of time or away")
     seed: int | None = Field(default=None, ge=0, lt=1 << 62, description="deal seed (default: random, secret)")
 
 

@@ -23,19 +23,15 @@ from typing import Any
 from sqlalchemy import JSON, Connection, Engine, bindparam, delete, func, insert, select, update
 from sqlalchemy.orm import Session
 
-from meeple.bots.factory import make_bot
-from meeple.core.errors import (
-    IllegalActionError,
-    InvalidActionError,
-    InvalidParameterError,
-    MeepleError,
-)
+from meeple.core.errors import IllegalActionError, InvalidActionError, InvalidParameterError
 from meeple.core.registry import load_game
 from meeple.server import clock as clocks
 from meeple.server.bots import BotPool, bot_seed
 from meeple.server.db import EventRow, PresenceRow, SeatRow, TableRow, is_postgresql
 from meeple.server.live import LiveTable, MoveRefused, SeatState, TableNotFound, check_move
+from meeple.server.policy import SeatPolicy
 from meeple.server.protocol import CreateTable
+from meeple.server.quotas import QuotaExceeded, Quotas, address_key
 
 log = logging.getLogger("meeple.server")
 
@@ -45,6 +41,9 @@ HEARTBEAT = 5.0
 """Seconds between a process's presence refreshes."""
 STALE = 3 * HEARTBEAT
 """A presence row not refreshed for this long belongs to a dead process: its connections count as closed."""
+UNUSED = 600.0
+"""Seconds after which a cached table nobody is connected to and no bot is playing leaves this process's memory
+(it is rebuilt from the database when asked for again)."""
 
 
 # The statements of every move, built once (bound parameters ``b_*``): building a statement costs more than running it.
@@ -111,6 +110,8 @@ class TableService:
         allow_seed: accept a ``seed`` in ``POST /api/tables`` (tests and tournaments; a seeded deal is known to its
             creator, so a public server leaves this off).
         now: the clock (Unix seconds), replaceable in tests.
+        policy: the seats and bots a new table may have (:mod:`meeple.server.policy`).
+        quotas: live tables per creator address and in all, idle expiry, the lobby's share per address.
     """
 
     def __init__(
@@ -120,23 +121,33 @@ class TableService:
         process: str | None = None,
         allow_seed: bool = False,
         now: Callable[[], float] = time.time,
+        policy: SeatPolicy | None = None,
+        quotas: Quotas | None = None,
     ) -> None:
         self.engine = engine
         self.bots = bots
         self.process = process or secrets.token_hex(8)
         self.allow_seed = allow_seed
         self.now = now
+        self.policy = policy or SeatPolicy()
+        self.quotas = quotas or Quotas()
         self.tables: dict[str, LiveTable] = {}
         self.postgres = is_postgresql(engine)
         self.on_change: Callable[[LiveTable], Any] | None = None
         """Called (in the event loop) after every committed change of a table: the hub broadcasts it."""
 
     # ------------------------------------------------------------------ creation and lookup
-    def create(self, request: CreateTable) -> tuple[str, list[tuple[int, str]]]:
+    def create(self, request: CreateTable, address: str | None = None) -> tuple[str, list[tuple[int, str]]]:
         """Create a table; return its id and the ``(seat, token)`` of each human seat.
+
+        Args:
+            request: the table asked for.
+            address: the client address that asks (None: the operator, on the command line; no quota).
 
         Raises:
             InvalidParameterError: unknown game, bad parameters, a bad seat or bot spec (the message says which).
+            QuotaExceeded: ``address`` has :attr:`Quotas.tables_per_address` live tables, or the server
+                :attr:`Quotas.max_tables`.
         """
         params = dict(request.params)
         params.setdefault("players", len(request.seats))
@@ -144,12 +155,7 @@ class TableService:
         n = game.num_players
         if len(request.seats) != n:
             raise InvalidParameterError(f"seats: {len(request.seats)} seats given for {n} players; give one per player")
-        for i, player in enumerate(request.seats):
-            if player != "human":
-                if not player.startswith("bot:"):
-                    raise InvalidParameterError(f'seats[{i}]: {player!r} is neither "human" nor "bot:<spec>"')
-                _check_bot(player.removeprefix("bot:"), request.game, f"seats[{i}]")
-        _check_bot(request.substitute, request.game, "substitute")
+        self.policy.check_table(request.seats, request.substitute, request.game)
         if request.seed is not None and not self.allow_seed:
             raise InvalidParameterError("seed: this server deals its own secret seeds (start it with --allow-seed)")
         seed = request.seed if request.seed is not None else secrets.randbelow(1 << 62)
@@ -158,7 +164,10 @@ class TableService:
         hashes = {i: hash_token(t) for i, t in tokens}
         now = self.now()
         clock = clocks.new_clock(request.clock, n) if request.clock is not None else None
+        creator = address_key(address) if address is not None else None
         with Session(self.engine) as s, s.begin():
+            if creator is not None:
+                self._check_live_quota(s, creator)
             row = TableRow(
                 id=table_id,
                 game=request.game,
@@ -172,12 +181,37 @@ class TableService:
                 grace=request.grace,
                 substitute=request.substitute,
                 deadline=now,  # looked at at once: a bot may have the first move, a clock may start
+                creator=creator,
             )
             s.add(row)
             s.flush()
             for i, player in enumerate(request.seats):
                 s.add(SeatRow(table_id=table_id, seat=i, player=player, token_hash=hashes.get(i), bot_played=False))
         return table_id, tokens
+
+    def _check_live_quota(self, s: Session, creator: str) -> None:
+        """Raise :class:`QuotaExceeded` if ``creator`` or the server has as many live tables as allowed."""
+        if not self.quotas.rate_limits:
+            return
+        live = TableRow.status == "live"
+        mine = s.scalar(select(func.count()).select_from(TableRow).where(live, TableRow.creator == creator)) or 0
+        if mine >= self.quotas.tables_per_address:
+            limit = self.quotas.tables_per_address
+            raise QuotaExceeded(f"too many live tables created from one address: at most {limit}", 60, "live_tables")
+        total = s.scalar(select(func.count()).select_from(TableRow).where(live)) or 0
+        if total >= self.quotas.max_tables:
+            raise QuotaExceeded("this server is full: no new table now", 60, "max_tables")
+
+    def rotate_token(self, table_id: str, seat: int) -> str:
+        """Give ``seat`` a new secret token and return it; the old one stops opening the seat."""
+        token = secrets.token_urlsafe(24)
+        with Session(self.engine) as s, s.begin():
+            s.execute(
+                update(SeatRow)
+                .where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+                .values(token_hash=hash_token(token))
+            )
+        return token
 
     def seat_of_token(self, table_id: str, token: str) -> int | None:
         """The seat whose token is ``token`` at ``table_id``, or None (compared by hash, in constant time)."""
@@ -189,12 +223,33 @@ class TableService:
                     return row.seat
         return None
 
-    def list_rows(self, limit: int = 200) -> list[tuple[TableRow, list[SeatRow], dict[int, bool]]]:
-        """The newest tables with their seats and which seats are connected (for the lobby)."""
+    def list_rows(
+        self, limit: int = 200, before: float | None = None
+    ) -> list[tuple[TableRow, list[SeatRow], dict[int, bool]]]:
+        """The newest tables with their seats and which seats are connected (for the lobby).
+
+        At most :attr:`Quotas.lobby_per_address` tables of one creator address are listed (the newest), so that
+        one address cannot flood the others out of view; ``before`` (Unix seconds) pages back.
+        """
         now = self.now()
         with Session(self.engine) as s:
-            rows = list(s.scalars(select(TableRow).order_by(TableRow.created.desc()).limit(limit)))
-            ids = [r.id for r in rows]
+            rank = (
+                func.row_number()
+                .over(partition_by=func.coalesce(TableRow.creator, TableRow.id), order_by=TableRow.created.desc())
+                .label("rank")
+            )
+            ranked = select(TableRow.id, TableRow.created, rank)
+            if before is not None:
+                ranked = ranked.where(TableRow.created < before)
+            sub = ranked.subquery()
+            shown = (
+                select(sub.c.id)
+                .where(sub.c.rank <= self.quotas.lobby_per_address)
+                .order_by(sub.c.created.desc())
+                .limit(limit)
+            )
+            ids = list(s.scalars(shown))
+            rows = list(s.scalars(select(TableRow).where(TableRow.id.in_(ids)).order_by(TableRow.created.desc())))
             seats: dict[str, list[SeatRow]] = {i: [] for i in ids}
             for seat in s.scalars(select(SeatRow).where(SeatRow.table_id.in_(ids)).order_by(SeatRow.seat)):
                 seats[seat.table_id].append(seat)
@@ -215,7 +270,9 @@ class TableService:
         if live is None:
             live = await asyncio.to_thread(self._load, table_id)
             live = self.tables.setdefault(table_id, live)
+            live.used = self.now()
             return live
+        live.used = self.now()
         async with live.lock:
             await asyncio.to_thread(self._read_sync, live)
         return live
@@ -488,6 +545,44 @@ class TableService:
                 )
             )
 
+    def expire_idle(self) -> list[str]:
+        """End as ``abandoned`` every live table nobody has moved at for :attr:`Quotas.idle_days`; return their ids.
+
+        An abandoned game is over: no move is accepted, its bots stop, and its record and replay open.
+        """
+        cutoff = self.now() - self.quotas.idle_days * 86_400
+        last_move = select(func.max(EventRow.at)).where(EventRow.table_id == TableRow.id).scalar_subquery()
+        idle = (TableRow.status == "live", func.coalesce(last_move, TableRow.created) < cutoff)
+        with Session(self.engine) as s, s.begin():
+            ids = list(s.scalars(select(TableRow.id).where(*idle)))
+            if ids:
+                s.execute(
+                    update(TableRow)
+                    .where(TableRow.id.in_(ids), TableRow.status == "live")
+                    .values(status="abandoned", deadline=None, rev=TableRow.rev + 1)
+                )
+                if self.postgres:
+                    for table_id in ids:
+                        s.execute(select(func.pg_notify(NOTIFY_CHANNEL, table_id)))
+        for table_id in ids:
+            log.info("table %s ended as abandoned: no move for %g days", table_id, self.quotas.idle_days)
+        return ids
+
+    def evict_unused(self) -> list[str]:
+        """Drop from this process's memory the tables nobody uses; return their ids.
+
+        A table goes when it is over or unused for :data:`UNUSED` seconds, with no connection, no bot thinking and
+        no transaction under way (the database has it all: it is rebuilt when asked for again).
+        """
+        now = self.now()
+        gone = []
+        for table_id, live in list(self.tables.items()):
+            busy = live.conns or live.lock.locked() or (live.bot_task is not None and not live.bot_task.done())
+            if not busy and (live.status != "live" or now - live.used > UNUSED):
+                del self.tables[table_id]
+                gone.append(table_id)
+        return gone
+
     def wake_all(self) -> None:
         """Make every live table due now (at start-up: bots to restart, clocks and grace periods to check)."""
         with Session(self.engine) as s, s.begin():
@@ -579,11 +674,3 @@ class TableService:
                         self.on_change(live)
             except MoveRefused as exc:
                 log.debug("bot move at table %s dropped: %s", live.id, exc)
-
-
-def _check_bot(spec: str, game: str, where: str) -> None:
-    """Raise :class:`InvalidParameterError` naming ``where`` if ``spec`` is not a bot of :func:`make_bot`."""
-    try:
-        make_bot(spec, game, 0)
-    except (MeepleError, ValueError) as exc:
-        raise InvalidParameterError(f"{where}: {exc}") from None

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import FastAPI, Form, HTTPException, Query, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
@@ -22,10 +22,11 @@ from meeple.core.errors import MeepleError
 from meeple.core.records import GameRecord
 from meeple.core.registry import game_class, registered_games
 from meeple.i18n import LANGUAGES, N_, Message, Translator, language_from_accept, translator
-from meeple.server.app import ServerConfig, create_app
+from meeple.server.app import ServerConfig, check_token, client_address, create_app, cut, seat_cookie
 from meeple.server.clock import clock_view
 from meeple.server.live import LiveTable, TableNotFound
 from meeple.server.protocol import ClockSpec, CreateTable
+from meeple.server.quotas import Limiter, QuotaExceeded
 from meeple.server.tables import TableService
 from meeple.server.views import game_view, log_texts
 from meeple.web.boards import board_context
@@ -43,6 +44,10 @@ PITCHES = {
 """One line per game for the lobby (English msgids: translated with the page)."""
 STATUS = {"live": N_("live"), "finished": N_("finished")}
 """A table's status in words: marked here for the catalogs; the lobby template translates ``status`` by its id."""
+
+
+SEAT_COOKIE_DAYS = 60
+"""How long a browser keeps a seat's cookie (a game may be played over days)."""
 
 
 def _reader(request: Request, lang: str | None) -> Translator:
@@ -91,7 +96,11 @@ def create_web_app(config: ServerConfig) -> FastAPI:
         try:
             return await service().get(table_id)
         except TableNotFound:
-            raise HTTPException(404, f"no table {table_id!r}") from None
+            raise HTTPException(404, f"no table {cut(table_id)!r}") from None
+
+    def limiter() -> Limiter:
+        found: Limiter = app.state.meeple["limiter"]
+        return found
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     async def lobby(request: Request, lang: str | None = None) -> HTMLResponse:
@@ -105,7 +114,9 @@ def create_web_app(config: ServerConfig) -> FastAPI:
         """Create a table from the lobby's form and show each seat's invite link (shown only here)."""
         reader = _reader(request, lang)
         form = await request.form()
+        address = client_address(request)
         try:
+            limiter().hit("tables", address, "tables created")
             spec = game_class(game)
             params: dict[str, Any] = {}
             for p in spec.describe_params():
@@ -121,12 +132,17 @@ def create_web_app(config: ServerConfig) -> FastAPI:
                 increment = float(str(form.get("clock_increment") or 0))
                 clock = ClockSpec(initial=float(minutes) * 60, increment=increment)
             request_model = CreateTable(game=game, params=params, seats=seats, clock=clock)
-            table_id, tokens = await asyncio.to_thread(service().create, request_model)
-        except (MeepleError, ValueError) as exc:
-            message = reader.message(exc.message) if isinstance(exc, MeepleError) else str(exc)
+            table_id, tokens = await asyncio.to_thread(service().create, request_model, address)
+        except (MeepleError, ValueError, QuotaExceeded) as exc:
+            message = reader.message(exc.message) if isinstance(exc, MeepleError) else cut(str(exc), 300)
             games = [_game_card(name) for name in registered_games()]
             tables = await _tables()
-            return _page("lobby.html", reader, request, games=games, tables=tables, error=message, chosen=game)
+            page = _page("lobby.html", reader, request, games=games, tables=tables, error=message, chosen=game)
+            if isinstance(exc, QuotaExceeded):
+                app.state.meeple["refused"](exc.reason)
+                page.status_code = 429
+                page.headers["Retry-After"] = str(exc.retry_after)
+            return page
         await service().evaluate(table_id)
         base = str(request.base_url).rstrip("/")
         links = [(seat, f"{base}/tables/{table_id}?token={token}") for seat, token in tokens]
@@ -137,19 +153,48 @@ def create_web_app(config: ServerConfig) -> FastAPI:
     @app.get("/tables/{table_id}", response_class=HTMLResponse, include_in_schema=False)
     async def table_page(
         request: Request, table_id: str, token: str | None = None, lang: str | None = None
-    ) -> HTMLResponse:
-        """A seat's table (``?token=``) or a spectator's; the script keeps it up to date."""
-        reader, live, seat, board = await _view(request, table_id, token, lang)
-        return _page(
-            "table.html", reader, request, table=table_id, game=live.game, seat=seat, token=token or "", board=board
-        )
+    ) -> Response:
+        """A seat's table (its cookie) or a spectator's; the script keeps it up to date.
+
+        An invite link ``?token=T`` sets the seat's cookie (HttpOnly, SameSite=Strict, Secure over https) and is
+        answered 303 to the same page without the token, so that the token leaves the address bar, the history and
+        the logs (403 for a wrong token).
+        """
+        if token is not None:
+            await table(table_id)
+            if await _seat(request, table_id, token) is None:
+                raise HTTPException(403, "this token opens no seat at this table")
+            target = f"/tables/{table_id}" + (f"?lang={lang}" if lang in LANGUAGES else "")
+            return _with_seat_cookie(RedirectResponse(target, status_code=303), request, table_id, token)
+        reader, live, seat, board = await _view(request, table_id, lang)
+        return _page("table.html", reader, request, table=table_id, game=live.game, seat=seat, board=board)
 
     @app.get("/tables/{table_id}/board", response_class=HTMLResponse, include_in_schema=False)
-    async def board_fragment(
-        request: Request, table_id: str, token: str | None = None, lang: str | None = None
-    ) -> HTMLResponse:
-        """The board of a seat (or a spectator) now: the fragment the script swaps in after each state frame."""
-        return HTMLResponse((await _view(request, table_id, token, lang))[3])
+    async def board_fragment(request: Request, table_id: str, lang: str | None = None) -> HTMLResponse:
+        """The board of a seat (its cookie) or a spectator now: the fragment the script swaps in after each frame."""
+        return HTMLResponse((await _view(request, table_id, lang))[3])
+
+    @app.post("/tables/{table_id}/token", response_class=HTMLResponse, include_in_schema=False)
+    async def new_link(request: Request, table_id: str, lang: str | None = None) -> Response:
+        """The seat's holder (its cookie) gets a new invite link; the old link and cookies stop working."""
+        reader = _reader(request, lang)
+        live = await table(table_id)
+        seat = await _seat(request, table_id, request.cookies.get(seat_cookie(table_id)))
+        if seat is None:
+            raise HTTPException(403, "only the seat's holder may replace its link")
+        token = await asyncio.to_thread(service().rotate_token, table_id, seat)
+        base = str(request.base_url).rstrip("/")
+        links = [(seat, f"{base}/tables/{table_id}?token={token}")]
+        page = _page(
+            "invite.html",
+            reader,
+            request,
+            table=table_id,
+            game=live.game,
+            links=links,
+            watch=f"{base}/tables/{table_id}",
+        )
+        return _with_seat_cookie(page, request, table_id, token)
 
     @app.get("/tables/{table_id}/replay-view", response_class=HTMLResponse, include_in_schema=False)
     async def replay_page(
@@ -163,7 +208,7 @@ def create_web_app(config: ServerConfig) -> FastAPI:
         reader = _reader(request, lang)
         seat = int(seat_text) if seat_text and seat_text.isdecimal() else None
         live = await table(table_id)
-        if live.status != "finished":
+        if live.status == "live":
             raise HTTPException(409, reader.gettext("the game is not over: replays open when it ends"))
         total = len(live.state.history)
         version = min(version, total)
@@ -203,22 +248,25 @@ def create_web_app(config: ServerConfig) -> FastAPI:
             for row, seats, online in rows
         ]
 
-    async def _view(
-        request: Request, table_id: str, token: str | None, lang: str | None
-    ) -> tuple[Translator, LiveTable, int | None, str]:
-        """The reader's language, the table, the token's seat (403 for a wrong token) and that seat's board HTML."""
+    async def _view(request: Request, table_id: str, lang: str | None) -> tuple[Translator, LiveTable, int | None, str]:
+        """The reader's language, the table, the seat of its cookie, and that seat's board HTML.
+
+        Without a cookie, or with one that no longer opens a seat, the reader is a spectator.
+        """
         reader = _reader(request, lang)
         live = await table(table_id)
-        seat = await _seat(table_id, token)
+        seat = await _seat(request, table_id, request.cookies.get(seat_cookie(table_id)))
         return reader, live, seat, await _board(live, seat, reader)
 
-    async def _seat(table_id: str, token: str | None) -> int | None:
+    async def _seat(request: Request, table_id: str, token: str | None) -> int | None:
+        """The seat ``token`` opens, or None; 429 after too many wrong tokens from the address."""
         if not token:
             return None
-        seat = await asyncio.to_thread(service().seat_of_token, table_id, token)
-        if seat is None:
-            raise HTTPException(403, "this token opens no seat at this table")
-        return seat
+        try:
+            return await check_token(app.state.meeple, table_id, token, client_address(request))
+        except QuotaExceeded as exc:
+            app.state.meeple["refused"](exc.reason)
+            raise HTTPException(429, exc.message, headers={"Retry-After": str(exc.retry_after)}) from None
 
     async def _board(live: LiveTable, seat: int | None, reader: Translator) -> str:
         async with live.lock:
@@ -227,6 +275,19 @@ def create_web_app(config: ServerConfig) -> FastAPI:
         return TEMPLATES.get_template("board.html").render(**args)
 
     return app
+
+
+def _with_seat_cookie(response: Response, request: Request, table_id: str, token: str) -> Response:
+    """``response`` setting the seat's cookie of ``table_id`` (HttpOnly, SameSite=Strict, Secure over https)."""
+    response.set_cookie(
+        seat_cookie(table_id),
+        token,
+        max_age=SEAT_COOKIE_DAYS * 86_400,
+        httponly=True,
+        samesite="strict",
+        secure=request.url.scheme == "https",
+    )
+    return response
 
 
 def _board_args(

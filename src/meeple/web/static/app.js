@@ -3,12 +3,17 @@
 // element with data-action-code sends that move with the version of the board it was drawn from.
 (function () {
   "use strict";
+  // the replay's step and view controls submit their form when changed (no inline handlers: the CSP forbids them)
+  document.querySelectorAll("[data-submit]").forEach(function (e) {
+    e.addEventListener("change", function () { e.form.submit(); });
+  });
   const root = document.getElementById("table");
   if (!root) return;
-  const table = root.dataset.table, token = root.dataset.token, lang = root.dataset.lang;
+  const table = root.dataset.table, lang = root.dataset.lang;
   const board = document.getElementById("board"), note = document.getElementById("connection");
   const error = document.getElementById("error");
-  const query = "?lang=" + encodeURIComponent(lang) + (token ? "&token=" + encodeURIComponent(token) : "");
+  // the seat is the page's HttpOnly cookie, sent with the board fetches and the WebSocket: no token in any URL
+  const query = "?lang=" + encodeURIComponent(lang);
   let socket = null, retry = 500, pending = null, loading = false, again = false;
 
   function version() {

@@ -1,0 +1,186 @@
+"""The server's web hardening, in one ASGI middleware: security headers, Origin checks and request body sizes.
+
+- Every HTTP answer carries a Content-Security-Policy (:data:`CSP`: our own scripts, styles and images only, no
+  frames, no ``<base>``, forms to ourselves), ``X-Content-Type-Options: nosniff``, ``Referrer-Policy: no-referrer``,
+  ``X-Frame-Options: DENY``, and ``Cache-Control: no-store`` except on static files (pages and answers may hold a
+  token); over https also ``Strict-Transport-Security``.
+- A WebSocket handshake, or a request other than GET/HEAD/OPTIONS, whose ``Origin`` is a browser origin other than
+  the server's own (the ``Host`` it was reached at, or ``--public-url``) is refused with 403 before the app sees
+  it: another site's page cannot move for a seat or create tables through its visitors. A request without
+  ``Origin`` (the terminal client, scripts) is let through.
+- A request body larger than ``body_bytes`` is answered 413 without being passed on (it is read at most that far).
+
+Rules: issue "Safe on the open internet" (sizes, web hardening, Origin checks); OWASP secure headers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+from typing import Any
+from urllib.parse import urlsplit
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+    "frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'"
+)
+"""The Content-Security-Policy of every answer (``connect-src 'self'`` covers the page's own ws:/wss: origin)."""
+HSTS = "max-age=31536000"
+"""Strict-Transport-Security over https: one year (no ``includeSubDomains``: the operator's other hosts are theirs)."""
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+"""Methods that change nothing: no Origin check (a cross-site GET only navigates)."""
+
+_COMMON = [
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+]
+
+
+def origin_of(url: str) -> str:
+    """The origin ``scheme://host[:port]`` of ``url``, lower-cased, default ports dropped."""
+    parts = urlsplit(url.strip())
+    scheme, host = parts.scheme.lower(), (parts.hostname or "").lower()
+    if ":" in host:
+        host = f"[{host}]"  # IPv6
+    default = {"http": 80, "https": 443, "ws": 80, "wss": 443}.get(scheme)
+    port = "" if parts.port in (None, default) else f":{parts.port}"
+    return f"{scheme}://{host}{port}"
+
+
+class SecurityMiddleware:
+    """Headers, Origin checks and body sizes for every request (see the module's docstring).
+
+    Args:
+        app: the ASGI app behind it.
+        public_urls: extra origins allowed besides the ``Host`` a request came to (``--public-url``).
+        body_bytes: the largest request body passed on (413 beyond).
+        on_refused: called with a reason (``origin``, ``body_size``) for every request refused here (metrics).
+    """
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        public_urls: Iterable[str] = (),
+        body_bytes: int = 16 * 1024,
+        on_refused: Callable[[str], None] | None = None,
+    ) -> None:
+        self.app = app
+        self.origins = {origin_of(u) for u in public_urls}
+        self.body_bytes = body_bytes
+        self.on_refused = on_refused
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Check and pass on one ASGI connection (HTTP request or WebSocket)."""
+        kind = scope["type"]
+        if kind not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        headers = _headers(scope)
+        unsafe = kind == "websocket" or scope["method"] not in SAFE_METHODS
+        if unsafe and not self.same_origin(scope, headers):
+            self._refused("origin")
+            if kind == "websocket":
+                await send({"type": "websocket.close", "code": 1008})  # before accept: an HTTP 403
+            else:
+                await _plain(send, 403, b"cross-origin request refused: this page may only be used from its own site")
+            return
+        if kind == "websocket":
+            await self.app(scope, receive, send)
+            return
+        if scope["method"] not in SAFE_METHODS:
+            body = await self._read_body(headers, receive)
+            if body is None:
+                self._refused("body_size")
+                await _plain(send, 413, f"request body too large: at most {self.body_bytes} bytes".encode())
+                return
+            receive = _replay(body)
+        await self.app(scope, receive, _with_headers(send, scope.get("scheme") == "https", scope["path"]))
+
+    def same_origin(self, scope: Scope, headers: dict[bytes, bytes]) -> bool:
+        """True if the request has no ``Origin`` or one of the server's own origins."""
+        origin = headers.get(b"origin")
+        if origin is None:
+            return True
+        given = origin.decode("latin-1")
+        if given == "null":
+            return False  # a sandboxed frame, a file:, a privacy redirect: never our own page
+        host = headers.get(b"host", b"").decode("latin-1")
+        scheme = {"ws": "http", "wss": "https"}.get(scope.get("scheme", "http"), scope.get("scheme", "http"))
+        own = origin_of(f"{scheme}://{host}") if host else None
+        wanted = origin_of(given)
+        return wanted == own or wanted in self.origins
+
+    async def _read_body(self, headers: dict[bytes, bytes], receive: Receive) -> bytes | None:
+        """The whole body, or None once it passes ``body_bytes`` (by its Content-Length or as it arrives)."""
+        length = headers.get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.body_bytes):
+            return None
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                break
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.body_bytes:
+                return None
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        return b"".join(chunks)
+
+    def _refused(self, reason: str) -> None:
+        if self.on_refused is not None:
+            self.on_refused(reason)
+
+
+def _headers(scope: Scope) -> dict[bytes, bytes]:
+    return {k.lower(): v for k, v in scope.get("headers", [])}
+
+
+def _replay(body: bytes) -> Receive:
+    """A ``receive`` that gives the app the body read already, then waits for the disconnect."""
+    sent = False
+
+    async def receive() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return {"type": "http.disconnect"}
+
+    return receive
+
+
+def _with_headers(send: Send, https: bool, path: str) -> Send:
+    """``send`` adding the security headers to the response start (static files may be cached)."""
+    extra = list(_COMMON)
+    if not path.startswith("/static/"):
+        extra.append((b"cache-control", b"no-store"))
+    if https:
+        extra.append((b"strict-transport-security", HSTS.encode()))
+
+    async def wrapped(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            headers = list(message.get("headers", []))
+            given = {k.lower() for k, _ in headers}  # a page with its own policy (the API docs) keeps it
+            message["headers"] = headers + [(k, v) for k, v in extra if k not in given]
+        await send(message)
+
+    return wrapped
+
+
+async def _plain(send: Send, status: int, text: bytes) -> None:
+    """A plain-text answer with the security headers (before the app saw the request)."""
+    headers = [(b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(text)).encode())]
+    headers += [*_COMMON, (b"cache-control", b"no-store")]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": text})

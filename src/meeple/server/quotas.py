@@ -1,0 +1,134 @@
+"""Quotas per client address and the size limits of everything a stranger sends.
+
+Every number is an option of ``meeple serve`` (docs/server.md lists them). Rates are counted in moving windows by
+the ``limits`` library, in this process's memory (with several processes, each counts its own clients); counts of
+what is open now (WebSockets) are kept here; live tables are counted in the database.
+
+The client address is the peer's, or the last ``X-Forwarded-For`` hop when the peer is a proxy named in
+``--forwarded-allow-ips`` (uvicorn's proxy-headers middleware rewrites it before the app sees the request).
+
+Rules: issue "Safe on the open internet" (quotas per client address, sizes, flow control, expiry).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import time
+from collections import Counter
+from dataclasses import dataclass
+
+from limits import RateLimitItemPerMinute
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+
+
+@dataclass(frozen=True)
+class Quotas:
+    """The limits of one server process (``meeple serve`` options in parentheses).
+
+    Attributes:
+        rate_limits: False lifts every rate and count below (``--no-rate-limits``: load tests on loopback); sizes
+            stay.
+        tables_per_minute: tables one address may create per minute (``--tables-per-minute``).
+        tables_per_address: live tables one address may have created (``--max-tables-per-address``).
+        max_tables: live tables in the database (``--max-tables``).
+        sockets_per_address: WebSockets one address may hold open (``--max-sockets-per-address``).
+        messages_per_minute: messages one WebSocket may send per minute; past it the connection is closed with
+            1008 (``--messages-per-minute``).
+        bad_tokens_per_minute: wrong seat tokens one address may present per minute (``--bad-tokens-per-minute``).
+        body_bytes: the largest HTTP request body (413 beyond).
+        message_bytes: the largest WebSocket message (closed with 1009 beyond).
+        send_seconds: how long a frame may wait for a client that does not read before it is closed.
+        idle_days: a live table nobody has moved at for this long ends as abandoned (``--idle-days``).
+        lobby_per_address: tables of one creator address shown in the lobby (the newest), so that nobody floods
+            the others out of view.
+    """
+
+    rate_limits: bool = True
+    tables_per_minute: int = 10
+    tables_per_address: int = 20
+    max_tables: int = 2000
+    sockets_per_address: int = 32
+    messages_per_minute: int = 240
+    bad_tokens_per_minute: int = 10
+    body_bytes: int = 16 * 1024
+    message_bytes: int = 4 * 1024
+    send_seconds: float = 30.0
+    idle_days: float = 14.0
+    lobby_per_address: int = 3
+
+
+class QuotaExceeded(Exception):
+    """A client asked for more than its quota; ``retry_after`` is in whole seconds (HTTP 429 ``Retry-After``)."""
+
+    def __init__(self, message: str, retry_after: int, reason: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.retry_after = retry_after
+        self.reason = reason
+
+
+def address_key(address: str) -> str:
+    """The stored form of a client address (creator of a table): a short SHA-256, not the address itself."""
+    return hashlib.sha256(address.encode("utf-8", "replace")).hexdigest()[:24]
+
+
+class Limiter:
+    """The rate quotas of one process: moving windows per client address (and per connection for messages).
+
+    Args:
+        quotas: the limits.
+    """
+
+    def __init__(self, quotas: Quotas) -> None:
+        self.quotas = quotas
+        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+        self._items = {
+            "tables": RateLimitItemPerMinute(max(1, quotas.tables_per_minute)),
+            "bad_token": RateLimitItemPerMinute(max(1, quotas.bad_tokens_per_minute)),
+            "messages": RateLimitItemPerMinute(max(1, quotas.messages_per_minute)),
+        }
+        self.sockets: Counter[str] = Counter()
+        """Open WebSockets per client address."""
+
+    def hit(self, kind: str, key: str, what: str) -> None:
+        """Count one ``kind`` event (``tables``, ``bad_token``, ``messages``) of ``key``.
+
+        Raises:
+            QuotaExceeded: past the quota; ``what`` is the sentence that says which, e.g. "tables created".
+        """
+        if not self.quotas.rate_limits:
+            return
+        item = self._items[kind]
+        if not self._limiter.hit(item, kind, key):
+            reset = self._limiter.get_window_stats(item, kind, key).reset_time
+            wait = max(1, math.ceil(reset - time.time()))
+            raise QuotaExceeded(f"too many {what}: at most {item.amount} a minute; try again in {wait} s", wait, kind)
+
+    def blocked(self, kind: str, key: str) -> int | None:
+        """Seconds to wait if ``key`` has used its ``kind`` quota already (nothing is counted), else None."""
+        if not self.quotas.rate_limits:
+            return None
+        item = self._items[kind]
+        if self._limiter.test(item, kind, key):
+            return None
+        reset = self._limiter.get_window_stats(item, kind, key).reset_time
+        return max(1, math.ceil(reset - time.time()))
+
+    def open_socket(self, address: str) -> None:
+        """Count a new WebSocket of ``address``.
+
+        Raises:
+            QuotaExceeded: it already holds :attr:`Quotas.sockets_per_address`.
+        """
+        if self.quotas.rate_limits and self.sockets[address] >= self.quotas.sockets_per_address:
+            limit = self.quotas.sockets_per_address
+            raise QuotaExceeded(f"too many connections from one address: at most {limit}", 10, "sockets")
+        self.sockets[address] += 1
+
+    def close_socket(self, address: str) -> None:
+        """A WebSocket of ``address`` closed."""
+        self.sockets[address] -= 1
+        if self.sockets[address] <= 0:
+            del self.sockets[address]
