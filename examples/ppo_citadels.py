@@ -1,5 +1,6 @@
-"""Train a small policy on meeple's Citadels (3 players) against heuristic bots with a graded reward, and report it
-the documented way: ``meeple.arena.evaluate`` against ``random`` and against ``heuristic``.
+"""Train a small policy on meeple's Citadels (3 players) against heuristic bots with a graded reward.
+
+It is reported the documented way: ``meeple.arena.evaluate`` against ``random`` and against ``heuristic``.
 
     pip install 'meeple[pettingzoo]' sb3-contrib      # sb3-contrib brings Stable-Baselines3 and PyTorch
     python examples/ppo_citadels.py                    # --steps 100000: a few minutes on one CPU core
