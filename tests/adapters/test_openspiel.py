@@ -105,6 +105,21 @@ def test_openspiels_mcts_ismcts_and_evaluate_bots_play_a_whole_game() -> None:
     assert len(returns) == 2 and sorted(returns) in ([0.0, 1.0], [0.5, 0.5])
 
 
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_python_ismcts_and_mcts_play_every_game_and_player_count(name: str, players: int) -> None:
+    from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts
+
+    game = pyspiel.load_game(_spec(name, players))
+    rng = np.random.RandomState(players)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    bots = [FreshSearch(ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=2, random_state=rng))]
+    if players > 1:
+        bots.append(FreshSearch(mcts.MCTSBot(game, uct_c=2.0, max_simulations=2, evaluator=evaluator, random_state=rng)))
+    bots += [pyspiel.make_uniform_random_bot(seat, players) for seat in range(len(bots), players)]
+    returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, rng)
+    assert len(returns) == players and sum(returns) in (0.0, 1.0)  # the win reward: a shared win is split
+
+
 # ---------------------------------------------------------------- round two: what the peers' own tools found
 
 

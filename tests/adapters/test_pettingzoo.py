@@ -73,9 +73,26 @@ def test_an_agents_observation_is_the_same_in_worlds_it_cannot_tell_apart(name: 
         e.step(int(rng.choice(np.flatnonzero(real["action_mask"]))))
 
 
-@pytest.mark.parametrize(("name", "players"), [("citadels", 4), ("capitol", 3), ("capital_lux_2", 1), ("caprice", 2)])
+@pytest.mark.parametrize(("name", "players"), CASES)
 def test_gymnasiums_check_env_passes_against_meeple_bots(name: str, players: int) -> None:
-    check_env(single_agent_env(name, seat=0, opponents="heuristic", players=players), skip_render_check=True)
+    params = _params(name, players)
+    check_env(single_agent_env(name, seat=players - 1, opponents="heuristic", **params), skip_render_check=True)
+
+
+def test_gymnasiums_vector_envs_run_the_single_agent_env() -> None:
+    import gymnasium
+
+    for vector in (gymnasium.vector.SyncVectorEnv, gymnasium.vector.AsyncVectorEnv):
+        envs = vector([lambda: single_agent_env("caprice", opponents="heuristic", players=2, reward="rank")] * 2)
+        observations, _infos = envs.reset(seed=3)
+        assert observations["observation"].shape == (2, envs.single_observation_space["observation"].shape[0])
+        rng = np.random.default_rng(3)
+        for _ in range(40):
+            masks = observations["action_mask"]
+            actions = np.argmax(rng.random(masks.shape) * masks, axis=1)
+            observations, rewards, terminated, _truncated, _infos = envs.step(actions)
+            assert all(0.0 <= r <= 1.0 for r in rewards)
+        envs.close()
 
 
 def test_the_gym_env_plays_a_game_to_the_end_and_refuses_an_illegal_action() -> None:
