@@ -114,7 +114,8 @@ def test_python_ismcts_and_mcts_play_every_game_and_player_count(name: str, play
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
     bots = [FreshSearch(ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=2, random_state=rng))]
     if players > 1:
-        bots.append(FreshSearch(mcts.MCTSBot(game, uct_c=2.0, max_simulations=2, evaluator=evaluator, random_state=rng)))
+        search = mcts.MCTSBot(game, uct_c=2.0, max_simulations=2, evaluator=evaluator, random_state=rng)
+        bots.append(FreshSearch(search))
     bots += [pyspiel.make_uniform_random_bot(seat, players) for seat in range(len(bots), players)]
     returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, rng)
     assert len(returns) == players and sum(returns) in (0.0, 1.0)  # the win reward: a shared win is split

@@ -20,7 +20,8 @@ def _params(name: str, players: int) -> dict[str, Any]:
     ("name", "players", "flags"),
     [("citadels", n, {}) for n in range(2, 8)]
     + [("citadels", 4, {"deck": "en", "great_wall": True}), ("citadels", 3, {"variant_3p_ffg": True})]
-    + [(name, 3, {}) for name in sorted(BUILTIN_GAMES) if name != "citadels"],
+    + [(name, 3, {}) for name in sorted(BUILTIN_GAMES) if name != "citadels"]
+    + [("caprice", 2, {"symbol_order": "manual"}), ("caprice", 4, {"third_symbol_exchange": "mandatory"})],
 )
 def test_the_fast_tensor_equals_the_encoded_observation_for_every_seat(
     name: str, players: int, flags: dict[str, Any]
