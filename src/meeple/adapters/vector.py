@@ -93,10 +93,9 @@ class VectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         """Write game ``i``'s mover and mask; return the mover's tensor values (written for all games at once)."""
         mover = state.current_player()
         self.current[i] = mover
-        encode = self.game.codec.encode
         row = self.masks[i]
         row.fill(0)
-        row[[encode(a) for a in state.legal_actions()]] = 1
+        row[self.game.codec.encode_many(state.fast_legal_actions())] = 1
         return state.observation_tensor_values(mover)
 
     def _infos(self) -> dict[str, Any]:

@@ -268,9 +268,7 @@ class State(ABC, Generic[G]):
         import numpy as np
 
         mask = np.zeros(self.game.info.num_distinct_actions, dtype=np.int8)
-        encode = self.game.codec.encode
-        for action in self.legal_actions(player):
-            mask[encode(action)] = 1
+        mask[self.game.codec.encode_many(self.legal_actions(player))] = 1
         return mask
 
     def edited(self) -> None:
@@ -308,8 +306,7 @@ class State(ABC, Generic[G]):
 
     def legal_action_codes(self) -> list[int]:
         """Return the integer codes of :meth:`legal_actions`, in the same order (a mask for RL)."""
-        encode = self.game.codec.encode
-        return [encode(a) for a in self.legal_actions()]
+        return self.game.codec.encode_many(self.legal_actions())
 
     def apply_action(self, action: Action | int | Mapping[str, Any], player: int | None = None) -> None:
         """Apply one action of the seat to move.
