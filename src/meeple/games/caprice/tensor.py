@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from meeple.core.tensor import TensorLayout, TensorWriter, relative
+from meeple.games.caprice.const import DRAW, OVER
 from meeple.games.caprice.data import (
     MAX_HEIGHT,
     NUM_SPACES,
@@ -21,6 +22,7 @@ from meeple.games.caprice.data import (
     SYMBOLS_PER_PLAYER,
     TOKENS_PER_TYPE,
 )
+from meeple.games.caprice.rules import best_order
 
 PHASES = ("draw", "place", "move", "order", "over")
 
@@ -122,9 +124,6 @@ def values_from_state(state: Any, me: int, layout: TensorLayout) -> list[float]:
         me: a seat (not a spectator: :func:`encode` serves those).
         layout: ``layout(players)``.
     """
-    from meeple.games.caprice.const import DRAW, OVER
-    from meeple.games.caprice.rules import best_order
-
     n = state.game.num_players
     o = _offsets(layout)
     v = [0.0] * layout.size

@@ -12,7 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from meeple.core.tensor import TensorLayout, TensorWriter, relative
-from meeple.games.citadels.data import KINDS
+from meeple.games.citadels import rules
+from meeple.games.citadels.data import HAUNTED_CITY, KINDS
+from meeple.games.citadels.observation import _pending as _visible_pending
 
 K = len(KINDS)
 C = 8
@@ -156,8 +158,6 @@ def values_from_state(state: Any, me: int, layout: TensorLayout) -> list[float]:
         me: a seat (not a spectator: :func:`encode` serves those).
         layout: ``layout(players)``.
     """
-    from meeple.games.citadels.observation import _pending
-
     g = state.game
     n = g.num_players
     kinds = g.card_kind
@@ -199,7 +199,7 @@ def values_from_state(state: Any, me: int, layout: TensorLayout) -> list[float]:
         v[o["turn_character"] + state.calling - 1] = 1.0
         f, t = state.flags, o["turn_flags"]
         v[t : t + 6] = [float(bool(f & b)) for b in (1, 2, 4, 8, 16)] + [state.builds / 3]
-    pending = _pending(state, me)
+    pending = _visible_pending(state, me)
     if pending is not None:
         _pending_values(pending, o, v)
     return v
@@ -214,9 +214,6 @@ def _scores(state: Any) -> list[int]:
     The memo's key is what ``rules.score_city`` reads: the city's kinds, first to complete, the Haunted City's rule
     (cities change rarely). Rules: citadels.md §5.2 rules 20-21.
     """
-    from meeple.games.citadels import rules
-    from meeple.games.citadels.data import HAUNTED_CITY
-
     g = state.game
     cache: dict[tuple[Any, ...], int] | None = g.__dict__.get("_score_memo")
     if cache is None or len(cache) > _SCORE_CACHE_SIZE:
