@@ -160,6 +160,20 @@ def test_a_string_that_looks_like_a_number_stays_a_string() -> None:
     assert "tiles=" in str(game) and pyspiel.load_game(str(game)).meeple.params_dict() == game.meeple.params_dict()
 
 
+def test_a_number_like_string_from_a_dict_survives_game_string_serialization_and_pickling() -> None:
+    game = pyspiel.load_game("meeple_capital_lux_2", {"tiles": "5"})  # config A ignores tiles: the value is allowed
+    assert game.meeple.params.tiles == "5"
+    assert pyspiel.load_game(str(game)).meeple.params.tiles == "5"
+    state = game.new_initial_state()
+    for digit in deal_digits(4):
+        state.apply_action(digit)
+    state.apply_action(state.legal_actions()[0])
+    copy_game, copy_state = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    assert copy_game.meeple.params.tiles == "5" and str(copy_state) == str(state)
+    assert pickle.loads(pickle.dumps(state)).meeple.game.params.tiles == "5"
+    assert pickle.loads(pickle.dumps(game)).meeple.params.tiles == "5"
+
+
 def test_a_pyspiel_meeple_game_pickles_like_a_cpp_game() -> None:
     import multiprocessing
 
