@@ -38,7 +38,7 @@ def test_pettingzoos_api_test_and_seed_test_pass(name: str, players: int) -> Non
 
 
 @pytest.mark.parametrize("name", sorted(BUILTIN_GAMES))
-def test_a_whole_game_ends_with_the_engines_returns_as_rewards(name: str) -> None:
+def test_a_whole_game_ends_with_the_engines_returns_shared_among_winners_as_rewards(name: str) -> None:
     e = env(name, players=3)
     e.reset(seed=11)
     rng = np.random.default_rng(11)
@@ -51,8 +51,12 @@ def test_a_whole_game_ends_with_the_engines_returns_as_rewards(name: str) -> Non
             continue
         assert observation["action_mask"].sum() == len(e.state_.legal_actions())
         e.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    from meeple.core.rewards import final_rewards
+
     returns = e.state_.returns()
-    assert [totals[a] for a in e.possible_agents] == pytest.approx(returns)
+    assert [totals[a] for a in e.possible_agents] == pytest.approx(final_rewards(e.state_, "win"))
+    winners = sum(1 for r in returns if r == 1.0)
+    assert [totals[a] for a in e.possible_agents] == pytest.approx([r / max(winners, 1) for r in returns])
 
 
 @pytest.mark.parametrize("name", sorted(BUILTIN_GAMES))
