@@ -10,7 +10,7 @@ import pytest
 from tests.cli.conftest import Cli
 
 
-def test_meeple_evaluate_prints_json_per_lineup(cli: Cli, tmp_path: Path) -> None:
+def test_meeple_evaluate_prints_json_per_lineup(cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     result = cli(["evaluate", "heuristic", "caprice", "--against", "random,heuristic", "-n", "2", "--json"])
     rows = [json.loads(line) for line in result.output.splitlines()]
     assert [r["opponent"] for r in rows] == ["random", "heuristic"] and all(r["games"] == 4 for r in rows)
@@ -20,6 +20,12 @@ def test_meeple_evaluate_prints_json_per_lineup(cli: Cli, tmp_path: Path) -> Non
     policy.write_text("import numpy as np\n\ndef first(observation, mask):\n    return int(np.flatnonzero(mask)[0])\n")
     loaded = cli(["evaluate", f"{policy}:first", "caprice", "-a", "random", "-n", "1", "--json"]).output
     assert json.loads(loaded)["policy"] == "first"
+    (tmp_path / "mymodule.py").write_text(
+        "from meeple.bots import make_bot\n\ndef factory():\n    return make_bot('random', 'caprice')\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    loaded = cli(["evaluate", "mymodule:factory", "caprice", "-a", "random", "-n", "1", "--json"]).output
+    assert json.loads(loaded)["policy"] == "factory" and json.loads(loaded)["games"] == 2
 
 
 @pytest.mark.parametrize(
@@ -28,6 +34,8 @@ def test_meeple_evaluate_prints_json_per_lineup(cli: Cli, tmp_path: Path) -> Non
         (["evaluate", "grandmaster", "caprice"], "unknown bot"),
         (["evaluate", "random", "caprice", "-a", "grandmaster"], "unknown bot"),
         (["evaluate", "nowhere.py:fn", "caprice"], "cannot import"),
+        (["evaluate", "no_such_module:fn", "caprice"], "cannot import"),
+        (["evaluate", "meeple.core:nothing_here", "caprice"], "has no nothing_here"),
         (["evaluate", "random", "caprice", "-n", "0"], "'--deals'"),
         (["evaluate", "random", "caprice", "-n", "100001"], "'--deals'"),
     ],

@@ -22,6 +22,7 @@ from rich.table import Table
 
 from meeple.arena.evaluate import LINEUPS, Evaluation, evaluate
 from meeple.bots.base import Bot
+from meeple.bots.factory import bot_names, make_bot
 from meeple.bots.policy import Policy
 from meeple.cli.common import GAME_OPTIONS, GameArg, PlayersOpt, VariantOpt, fail, load_game_or_exit, stdout_console
 from meeple.core.errors import MeepleError
@@ -39,9 +40,8 @@ def load_policy(text: str, game: str) -> tuple[Policy, str]:
             spec is not a known bot; the message says which.
     """
     where, colon, name = text.rpartition(":")
-    if not colon or not where or not name.isidentifier() or not (where.endswith(".py") or "." in where or "/" in where):
-        from meeple.bots import make_bot
-
+    kind = text.partition(":")[0].strip().lower()
+    if not colon or not where or not name.isidentifier() or kind in bot_names():
         try:
             make_bot(text, game)
         except MeepleError as exc:
