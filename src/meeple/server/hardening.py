@@ -104,13 +104,20 @@ class SecurityMiddleware:
         await self.app(scope, receive, _with_headers(send, scope.get("scheme") == "https", scope["path"]))
 
     def same_origin(self, scope: Scope, headers: dict[bytes, bytes]) -> bool:
-        """True if the request has no ``Origin`` or one of the server's own origins."""
+        """True if the request comes from one of the server's own pages, or from no browser page at all.
+
+        The ``Origin`` decides; a browser's ``Sec-Fetch-Site`` (Fetch Metadata) is the tie-breaker where ``Origin``
+        says nothing: our own pages' ``Referrer-Policy: no-referrer`` makes a browser send ``Origin: null`` with their
+        form posts, and ``Sec-Fetch-Site: same-origin`` beside it, while a sandboxed frame of another site sends
+        ``null`` with ``cross-site``. A request with neither header is not a browser's (the terminal, scripts).
+        """
         origin = headers.get(b"origin")
+        site = headers.get(b"sec-fetch-site")
         if origin is None:
-            return True
+            return site is None or site in (b"same-origin", b"none")
         given = origin.decode("latin-1")
         if given == "null":
-            return False  # a sandboxed frame, a file:, a privacy redirect: never our own page
+            return site == b"same-origin"
         host = headers.get(b"host", b"").decode("latin-1")
         scheme = {"ws": "http", "wss": "https"}.get(scope.get("scheme", "http"), scope.get("scheme", "http"))
         own = origin_of(f"{scheme}://{host}") if host else None
