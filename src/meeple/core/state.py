@@ -147,6 +147,25 @@ class State(ABC, Generic[G]):
         """
         return None
 
+    def shown_key(self, player: int) -> Hashable:
+        """Return a key that changes whenever ``player`` is shown something chance or a hidden choice decided.
+
+        "Shown" is what the rules put in front of ``player`` that it could not work out before: a card, tile or
+        token drawn (by anyone: the deck's size is public, the card is not), a character called, sealed bids
+        opened, another seat's hidden card made public. Undo in terminal play (``meeple.cli.undo``) never goes
+        back over a step that changed it, whatever the other seats chose hidden: the key is the rule by
+        construction, the sampled worlds only a second check. A game may be coarse (a change that showed nothing
+        only refuses an undo); it must never miss a reveal.
+
+        The default is the number of public log lines (:attr:`log_events`: reveals, face-up draws, turns passed);
+        games add their own records (calls made, auctions opened, cards known, piles' sizes). Every part depends
+        only on what ``player`` may know.
+
+        Args:
+            player: the observing seat.
+        """
+        return len(self.log_events)
+
     def check_consistency(self) -> None:
         """Check the position's ranges and conservation invariants (called on every restored snapshot).
 

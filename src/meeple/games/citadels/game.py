@@ -39,6 +39,7 @@ from meeple.games.citadels.actions import (
 from meeple.games.citadels.data import ASSASSIN, NUM_KINDS, deck_kinds
 from meeple.games.citadels.params import CitadelsParams
 from meeple.games.citadels.state import CitadelsState
+from meeple.games.citadels.summary import RULES_SUMMARY
 from meeple.i18n.message import M, Message
 
 _FACEUP = {3: 2, 4: 2, 5: 1, 6: 0, 7: 0}
@@ -178,6 +179,4 @@ class Citadels(Game[CitadelsParams]):
     @classmethod
     def rules_summary_message(cls) -> Message:
         """Return a Markdown summary of the rules and of every variant flag."""
-        from meeple.games.citadels.summary import RULES_SUMMARY
-
         return RULES_SUMMARY
