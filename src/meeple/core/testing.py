@@ -357,6 +357,8 @@ class _Checker:
                     self.fail(f"observation_tensor({seat}) has {len(values)} values, not {self.tensor_size}")
                 if not all(math.isfinite(v) for v in values):
                     self.fail(f"observation_tensor({seat}) holds a value that is not finite")
+                if values != state.encoded_observation_values(seat):
+                    self.fail(f"observation_tensor({seat}) differs from the encoding of observation({seat})")
 
     @property
     def tensor_size(self) -> int | None:
