@@ -32,19 +32,27 @@ from meeple.core.records import GameRecord
 from meeple.core.registry import game_class, registered_games
 from meeple.i18n import M, Translator, UnknownLanguageError, language_from_accept, translator
 from meeple.server.bots import BotPool
+from meeple.server.chat import ChatService
 from meeple.server.db import make_engine, migrate
 from meeple.server.hardening import CSP, SecurityMiddleware
 from meeple.server.hub import Connection, Hub, Listener
 from meeple.server.live import LiveTable, MoveRefused, SeatState, TableNotFound
+from meeple.server.lobby import Lobby, SeatRefused
 from meeple.server.policy import SeatPolicy
 from meeple.server.protocol import (
     WEBSOCKET_MESSAGES,
+    ChatSend,
     ClientMessage,
     CreateTable,
+    JoinTable,
     MoveMessage,
+    MuteMessage,
+    QuickMatch,
     ReplayStep,
     ReturnMessage,
+    SeatTaken,
     SeatToken,
+    StartTable,
     TableCreated,
     TableSummary,
     TableView,
@@ -76,6 +84,8 @@ HOUSEKEEPING = 60.0
 """Seconds between two looks for idle tables to end as abandoned and cached tables to drop from memory."""
 CUT = 40
 """Characters of a client's input quoted back in an error message, at most."""
+SEAT_COOKIE_DAYS = 60
+"""How long a browser keeps the seat cookie set by a join or a quick match (as the invite link's, meeple.web)."""
 
 
 @dataclass(frozen=True)
@@ -161,7 +171,9 @@ def create_app(config: ServerConfig) -> FastAPI:
             quotas=config.quotas,
         )
         hub = Hub(service, send_seconds=config.quotas.send_seconds)
-        state.update(service=service, hub=hub)
+        lobby = Lobby(service)
+        hub.chat = ChatService(engine, limiter, service.now)
+        state.update(service=service, hub=hub, lobby=lobby)
         app.state.meeple = state  # the web pages (meeple.web) reach the service through it
         await asyncio.to_thread(service.wake_all)
         loop = asyncio.get_running_loop()
@@ -169,9 +181,9 @@ def create_app(config: ServerConfig) -> FastAPI:
             hub.listener = Listener(engine, hub, loop)
             await asyncio.to_thread(hub.listener.start)
         tasks = [
-            loop.create_task(_sweeper(service)),
+            loop.create_task(_sweeper(service, lobby)),
             loop.create_task(_heartbeat(service, hub)),
-            loop.create_task(_housekeeping(service)),
+            loop.create_task(_housekeeping(service, lobby)),
         ]
         try:
             yield
@@ -283,16 +295,22 @@ def create_app(config: ServerConfig) -> FastAPI:
         await service().evaluate(table_id)  # a bot may have the first move; a clock may start
         return {"table": table_id, "seats": [{"seat": s, "token": t} for s, t in tokens]}
 
+    _lobby_routes(app, state)
+
     @app.get("/api/tables", response_model=list[TableSummary])
     async def list_tables(
         limit: Annotated[int, Query(ge=1, le=200, description="tables per page")] = 50,
         before: Annotated[float | None, Query(description="only tables created before this (Unix seconds)")] = None,
+        lang: LangQuery = None,
+        accept_language: AcceptLanguage = None,
     ) -> list[dict[str, Any]]:
         """The newest tables (game, parameters, seats, status): no secrets.
 
         At most ``--lobby-per-address`` tables of one creator are listed. Page back with ``before`` = the
-        ``created`` of the last table of a page.
+        ``created`` of the last table of a page. A table with free open seats is ``waiting`` (``seats[s].open``).
+        The names of bots and unnamed seats are in ``lang`` (else ``Accept-Language``, else English).
         """
+        reader = _reader(lang, accept_language)
         rows = await asyncio.to_thread(service().list_rows, limit, before)
         return [
             {
@@ -302,7 +320,10 @@ def create_app(config: ServerConfig) -> FastAPI:
                 "status": r.status,
                 "created": r.created,
                 "seats": [
-                    SeatState(s.player, s.bot_played, s.reason, online.get(s.seat, False)).public(s.seat) for s in seats
+                    SeatState(s.player, s.bot_played, s.reason, online.get(s.seat, False), name=s.name).public(
+                        s.seat, reader
+                    )
+                    for s in seats
                 ],
             }
             for r, seats, online in rows
@@ -323,7 +344,7 @@ def create_app(config: ServerConfig) -> FastAPI:
                 "params": live.params,
                 "status": live.status,
                 "created": live.created,
-                "seats": live.public_seats(),
+                "seats": live.public_seats(reader),
                 "version": view["version"],
                 "observation": view["observation"],
                 "log": log_texts(live.log_of(None), reader),
@@ -336,7 +357,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         live = await table(table_id)
         if live.status == "live":
             raise HTTPException(409, "the game is not over: its record (seed and hidden moves) is secret until then")
-        labels = [s.player for s in live.seats]
+        labels = [s.name or s.player for s in live.seats]
         return GameRecord.from_state(live.state, players=labels, table=live.id).to_json()
 
     @app.get("/api/tables/{table_id}/replay", response_model=ReplayStep)
@@ -449,10 +470,13 @@ async def _serve(
     limiter: Limiter = state["limiter"]
     conn = Connection(websocket, seat, lang, hub.send_seconds)
     conn.reader = asyncio.current_task()
+    conn.address = key.rsplit("#", 1)[0]
     if seat is not None:
         await service.presence(live, seat, +1)
     async with live.lock:
         await hub.join(live, conn)
+    if hub.chat is not None:
+        await hub.chat.arrive(live, conn)
     try:
         while True:
             event = await websocket.receive()
@@ -518,6 +542,10 @@ async def _handle(text: str, hub: Hub, service: TableService, live: LiveTable, c
             async with live.lock:
                 hub.resend(live, conn)
         return
+    if isinstance(message, ChatSend | MuteMessage):
+        if hub.chat is not None:
+            await hub.chat.handle(message, live, conn)
+        return
     if isinstance(message, ReturnMessage):
         if conn.seat is not None:
             await service.take_back(live, conn.seat)
@@ -526,28 +554,163 @@ async def _handle(text: str, hub: Hub, service: TableService, live: LiveTable, c
         hub.resend(live, conn)
 
 
-async def _sweeper(service: TableService) -> None:
+async def _sweeper(service: TableService, lobby: Lobby) -> None:
     while True:
         try:
             for table_id in await asyncio.to_thread(service.due_tables):
                 await service.evaluate(table_id)
+            for table_id in await asyncio.to_thread(lobby.due):  # a quick-match wait is over: bots take the seats
+                with contextlib.suppress(SeatRefused, TableNotFound):
+                    await asyncio.to_thread(lobby.start, table_id, None, "medium")
+                    await lobby.announce(table_id, started=True)
         except Exception:  # noqa: BLE001 - the loop must survive a failing table or a lost database connection
             log.exception("sweeper")
         await asyncio.sleep(SWEEP)
 
 
-async def _housekeeping(service: TableService) -> None:
-    """End idle tables as abandoned and drop unused tables from memory, every :data:`HOUSEKEEPING` seconds."""
+async def _housekeeping(service: TableService, lobby: Lobby) -> None:
+    """End idle and unjoined tables as abandoned, drop unused tables from memory, every :data:`HOUSEKEEPING` s."""
     while True:
         await asyncio.sleep(HOUSEKEEPING)
         try:
-            for table_id in await asyncio.to_thread(service.expire_idle):
+            ended = await asyncio.to_thread(service.expire_idle) + await asyncio.to_thread(lobby.expire)
+            for table_id in ended:
                 live = service.tables.get(table_id)
                 if live is not None:
                     await service.sync(live)
             service.evict_unused()
         except Exception:  # noqa: BLE001 - the loop must survive a lost database connection
             log.exception("housekeeping")
+
+
+def _seat_holder_token(http: Request, table_id: str, authorization: str | None) -> str | None:
+    """The seat token a request presents: ``Authorization: Bearer TOKEN``, else the page's seat cookie."""
+    if authorization:
+        return authorization.removeprefix("Bearer ").strip()
+    return http.cookies.get(seat_cookie(table_id))
+
+
+def _lobby_routes(app: FastAPI, state: dict[str, Any]) -> None:
+    """``POST /api/tables/{id}/join``, ``/start``, ``/wait`` and ``POST /api/quickmatch`` (meeple.server.lobby)."""
+    limiter: Limiter = state["limiter"]
+    refusals: dict[int | str, dict[str, Any]] = {
+        409: {"description": "full, started or over"},
+        429: {"description": "quota reached (Retry-After)"},
+    }
+
+    def seated(http: Request, table_id: str, seat: int, token: str, status: int = 201) -> JSONResponse:
+        """The answer giving a seat's token, which also sets the page's seat cookie (HttpOnly, SameSite=Strict)."""
+        response = JSONResponse({"table": table_id, "seat": seat, "token": token}, status_code=status)
+        secure = http.url.scheme == "https"
+        response.set_cookie(
+            seat_cookie(table_id),
+            token,
+            max_age=SEAT_COOKIE_DAYS * 86_400,
+            httponly=True,
+            samesite="strict",
+            secure=secure,
+        )
+        return response
+
+    async def holder(http: Request, table_id: str, authorization: str | None) -> int:
+        token = _seat_holder_token(http, table_id, authorization)
+        seat = await check_token(state, table_id, token, client_address(http)) if token else None
+        if seat is None:
+            raise HTTPException(403, "this token opens no seat at this table")
+        return seat
+
+    def refused(exc: SeatRefused, http: Request) -> HTTPException:
+        return HTTPException(
+            exc.status, translator(language_from_accept(http.headers.get("accept-language"))).message(exc.message)
+        )
+
+    @app.post("/api/tables/{table_id}/join", status_code=201, response_model=SeatTaken, responses=refusals)
+    async def join(
+        table_id: str, request: JoinTable, http: Request, authorization: Annotated[str | None, Header()] = None
+    ) -> JSONResponse:
+        """Take the first free open seat of a waiting table under ``name``: 201 ``{table, seat, token}``.
+
+        The answer also sets the seat's cookie. 409 if the table is full, started or over, or if the request
+        already holds a seat there (its cookie or ``Authorization``); 404 for no such table; 429 past
+        ``joins_per_minute`` per address. The last open seat taken starts the game, its clocks and its bots.
+        """
+        address = client_address(http)
+        limiter.hit("joins", address, "seats taken")
+        lobby: Lobby = state["lobby"]
+        held = _seat_holder_token(http, table_id, authorization)
+        if held and await check_token(state, table_id, held, address) is not None:
+            raise HTTPException(409, "you already hold a seat at this table")
+        try:
+            seat, token, started = await asyncio.to_thread(lobby.join, table_id, request.name)
+        except TableNotFound:
+            raise HTTPException(404, f"no table {cut(table_id)!r}") from None
+        except SeatRefused as exc:
+            raise refused(exc, http) from None
+        await lobby.announce(table_id, started)
+        return seated(http, table_id, seat, token)
+
+    @app.post("/api/tables/{table_id}/start", responses={403: {"description": "not the creator"}, **refusals})
+    async def start(
+        table_id: str,
+        http: Request,
+        request: StartTable | None = None,
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> dict[str, Any]:
+        """The creator (a seat not taken through ``join``) starts a waiting table now, a bot in each open seat.
+
+        Named by ``Authorization: Bearer TOKEN`` or the page's seat cookie. ``bot`` (default ``medium``) is a level
+        the server allows. 403 for another seat or a wrong token, 409 if the table is not waiting.
+        """
+        lobby: Lobby = state["lobby"]
+        seat = await holder(http, table_id, authorization)
+        bot = (request or StartTable()).bot
+        try:
+            await asyncio.to_thread(lobby.start, table_id, seat, bot)
+        except SeatRefused as exc:
+            raise refused(exc, http) from None
+        except MeepleError as exc:
+            raise HTTPException(422, str(exc)) from None
+        await lobby.announce(table_id, started=True)
+        return {"table": table_id, "status": "live"}
+
+    @app.post("/api/tables/{table_id}/wait", responses={403: {"description": "not the creator"}, **refusals})
+    async def keep_waiting(
+        table_id: str, http: Request, authorization: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        """The creator of a quick-match table waits for players: no bots take its seats at the end of the wait.
+
+        The table still ends as abandoned if its seats are not taken within the day.
+        """
+        lobby: Lobby = state["lobby"]
+        seat = await holder(http, table_id, authorization)
+        try:
+            await asyncio.to_thread(lobby.keep_waiting, table_id, seat)
+        except SeatRefused as exc:
+            raise refused(exc, http) from None
+        await lobby.announce(table_id, started=False)
+        return {"table": table_id, "status": "waiting"}
+
+    @app.post("/api/quickmatch", status_code=201, response_model=SeatTaken, responses=refusals)
+    async def quickmatch(request: QuickMatch, http: Request) -> JSONResponse:
+        """A seat at the oldest waiting quick-match table of ``game`` and ``players``, or at a new one.
+
+        201 ``{table, seat, token}`` (and the seat's cookie). Two such requests meet at one table; unless its
+        creator starts it or chooses to wait, bots take the open seats after a minute. 422 for an unknown game or
+        player count; 429 past ``joins_per_minute``, or the quotas of table creation when a table is opened.
+        """
+        address = client_address(http)
+        limiter.hit("joins", address, "seats taken")
+        lobby: Lobby = state["lobby"]
+        try:
+            table_id, seat, token, started = await asyncio.to_thread(
+                lobby.quickmatch, request.game, request.players, request.name, address
+            )
+        except SeatRefused as exc:
+            raise refused(exc, http) from None
+        except MeepleError as exc:
+            raise HTTPException(422, str(exc)) from None
+        await lobby.announce(table_id, started)
+        return seated(http, table_id, seat, token)
 
 
 def _count_refused(reason: str) -> None:
