@@ -210,12 +210,13 @@ class Lobby:
         cutoff = self.service.now() - self.service.quotas.waiting_hours * 3600
         with Session(self.service.engine) as s, s.begin():
             rows = list(s.scalars(select(TableRow).where(TableRow.status == "waiting", TableRow.created < cutoff)))
+            ids = [row.id for row in rows]
             for row in rows:
                 row.status, row.fill_at, row.deadline = "abandoned", None, None
                 self._changed(s, row)
-        for row in rows:
-            log.info("table %s ended as abandoned: its open seats were not taken", row.id)
-        return [row.id for row in rows]
+        for table_id in ids:
+            log.info("table %s ended as abandoned: its open seats were not taken", table_id)
+        return ids
 
     # ------------------------------------------------------------------ async: run, then tell the table
     async def announce(self, table_id: str, started: bool) -> None:
