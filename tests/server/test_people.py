@@ -379,3 +379,102 @@ def test_chat_lines_per_address_are_limited(tmp_path: Path) -> None:
             assert error["code"] == "rate_limited" and "try again" in error["message"]
             ws.send_json({"type": "sync"})
             assert next_of(ws)["type"] == "state"  # the connection stays
+
+
+# ---------------------------------------------------------------------------------------------- the terminal
+class _Socket:
+    """A scripted server: ``recv`` returns the frames in order; ``send`` keeps what the client sent."""
+
+    def __init__(self, frames: list[dict[str, Any]]) -> None:
+        import json
+
+        self.frames = [json.dumps(f) for f in frames]
+        self.sent: list[dict[str, Any]] = []
+
+    def recv(self) -> str:
+        return self.frames.pop(0)
+
+    def send(self, text: str) -> None:
+        import json
+
+        self.sent.append(json.loads(text))
+
+
+def test_the_terminal_shows_names_and_chat_escaped_and_sends_say_and_mute() -> None:
+    import io
+
+    from rich.console import Console
+
+    from meeple.cli.online import OnlineSession
+    from meeple.server.protocol import PROTOCOL_VERSION
+
+    def seats(open_: bool) -> list[dict[str, Any]]:
+        names = ["Ann", "open seat" if open_ else "[bold red]Mallory[/]"]
+        return [
+            {
+                "seat": i,
+                "player": "open" if open_ and i else "human",
+                "name": n,
+                "open": open_ and i == 1,
+                "connected": True,
+                "bot_played": False,
+                "reason": None,
+            }
+            for i, n in enumerate(names)
+        ]
+
+    state = GameRecord("caprice", {"players": 2}, seed_where("caprice", 2, 0), []).replay()
+    action = state.legal_actions()[0]
+    common = {
+        "type": "state",
+        "table": "t",
+        "seat": 0,
+        "current_player": 0,
+        "log_start": 0,
+        "clock": None,
+        "observation": dict(state.observation(0)),
+        "returns": None,
+    }
+    legal = [
+        {
+            "code": state.game.codec.encode(action),
+            "text": state.action_to_string(action),
+            "message": state.offer_message(action, perspective=0).to_json(),
+            "json": action.to_json(),
+        }
+    ]
+    frames = [
+        {
+            "type": "hello",
+            "protocol": PROTOCOL_VERSION,
+            "table": "t",
+            "seat": 0,
+            "game": "caprice",
+            "params": {},
+            "lang": "en",
+        },
+        {**common, "version": 0, "status": "waiting", "legal_actions": [], "log": [], "seats": seats(True)},
+        {"type": "chat", "seat": None, "name": "[link=x]spy[/link]", "text": "[blink]hi[/blink]", "time": 1.0},
+        {**common, "version": 0, "status": "live", "legal_actions": legal, "log": [], "seats": seats(False)},
+        {
+            **common,
+            "version": 1,
+            "status": "finished",
+            "legal_actions": [],
+            "log": [[1, "took a piece"]],
+            "seats": seats(False),
+            "returns": [1.0, -1.0],
+        },
+    ]
+    socket = _Socket(frames)
+    out = io.StringIO()
+    answers = iter(["say  gl hf [b]", "mute", "1"])
+    session = OnlineSession(Console(file=out, width=200, color_system=None), lambda _prompt: next(answers), socket)
+    assert session.run() == 0
+    text = out.getvalue()
+    assert "Waiting for players: 1 open seats" in text
+    assert "[link=x]spy[/link] (watching) » [blink]hi[/blink]" in text  # markup from strangers is shown as text
+    assert "[bold red]Mallory[/]: took a piece" in text and "[bold red]Mallory[/]: -1" in text
+    assert socket.sent[0] == {"type": "chat", "text": "gl hf [b]"}
+    assert socket.sent[1] == {"type": "mute", "spectators": True}
+    assert socket.sent[2]["type"] == "move"
