@@ -355,7 +355,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     async def record(table_id: str) -> dict[str, Any]:
         """The ``meeple-record/1`` record (game, params, seed, actions) of a finished game; 409 while it runs."""
         live = await table(table_id)
-        if live.status == "live":
+        if not live.over:  # live, or waiting for players: its deal is dealt and secret
             raise HTTPException(409, "the game is not over: its record (seed and hidden moves) is secret until then")
         labels = [s.name or s.player for s in live.seats]
         return GameRecord.from_state(live.state, players=labels, table=live.id).to_json()
@@ -370,7 +370,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     ) -> dict[str, Any]:
         """A finished game after ``version`` actions, from ``seat``'s view or the full view; 409 while it runs."""
         live = await table(table_id)
-        if live.status == "live":
+        if not live.over:  # live, or waiting for players: its deal is dealt and secret
             raise HTTPException(409, "the game is not over: replays open when it ends")
         total = len(live.state.history)
         if version > total or (seat is not None and seat >= len(live.seats)):

@@ -103,6 +103,14 @@ class LiveTable:
     used: float = 0.0
     """When this process last looked the table up (Unix seconds): unused tables leave memory."""
 
+    @property
+    def over(self) -> bool:
+        """The game is over (``finished`` or ``abandoned``): its record (seed, hidden moves) may open.
+
+        A ``waiting`` table is not over: its deal is dealt already and stays secret.
+        """
+        return self.status in ("finished", "abandoned")
+
     def log_of(self, seat: int | None) -> list[LogLine]:
         """The redacted log of ``seat`` (None: spectator), kept up to date incrementally."""
         p = perspective_of(seat)

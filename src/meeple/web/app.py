@@ -208,7 +208,7 @@ def create_web_app(config: ServerConfig) -> FastAPI:
         reader = _reader(request, lang)
         seat = int(seat_text) if seat_text and seat_text.isdecimal() else None
         live = await table(table_id)
-        if live.status == "live":
+        if not live.over:  # live, or waiting for players: its deal is secret
             raise HTTPException(409, reader.gettext("the game is not over: replays open when it ends"))
         total = len(live.state.history)
         version = min(version, total)
