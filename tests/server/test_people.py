@@ -478,3 +478,66 @@ def test_the_terminal_shows_names_and_chat_escaped_and_sends_say_and_mute() -> N
     assert socket.sent[0] == {"type": "chat", "text": "gl hf [b]"}
     assert socket.sent[1] == {"type": "mute", "spectators": True}
     assert socket.sent[2]["type"] == "move"
+
+
+# ---------------------------------------------------------------------------------------------- storage
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_a_database_of_the_last_release_is_upgraded_in_place_and_its_tables_play_on(
+    tmp_path: Path, backend: str
+) -> None:
+    """A database at revision 0002 with a live table is migrated at start-up; the table plays on; the new routes
+    work on the upgraded database (on PostgreSQL too: row locks, the quick-match lock, NOTIFY of chat lines)."""
+    import contextlib
+    import json
+
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import text
+
+    from meeple.server.db import MIGRATIONS, make_engine
+    from meeple.server.tables import hash_token
+    from tests.server.helpers import postgres
+
+    with contextlib.ExitStack() as stack:
+        url = f"sqlite:///{tmp_path / 'old.db'}" if backend == "sqlite" else stack.enter_context(postgres(tmp_path))
+        engine = make_engine(url)
+        config = Config()
+        config.set_main_option("script_location", str(MIGRATIONS))
+        seed = seed_where("caprice", 2, 0)
+        with engine.begin() as conn:
+            config.attributes["connection"] = conn
+            command.upgrade(config, "0002")  # the schema of the last release
+            params = json.dumps({"players": 2})
+            conn.execute(
+                text(
+                    "INSERT INTO tables (id, game, params, seed, status, version, rev, created, substitute, deadline)"
+                    " VALUES ('old', 'caprice', :params, :seed, 'live', 0, 0, :now, 'random', :now)"
+                ),
+                {"params": params, "seed": seed, "now": time.time()},
+            )
+            for seat, player, token in ((0, "human", hash_token("old-secret")), (1, "bot:random", None)):
+                conn.execute(
+                    text(
+                        "INSERT INTO seats (table_id, seat, player, token_hash, bot_played)"
+                        " VALUES ('old', :seat, :player, :token, false)"
+                    ),
+                    {"seat": seat, "player": player, "token": token},
+                )
+        engine.dispose()
+        with TestClient(create_app(ServerConfig(db=url, bot_workers=0, **OPEN))) as client:
+            view = client.get("/api/tables/old").json()
+            assert view["status"] == "live" and [s["name"] for s in view["seats"]] == ["Seat 0", "random bot"]
+            with client.websocket_connect("/api/tables/old/ws?token=old-secret") as ws:
+                ws.receive_json()
+                frame = _wait_for(ws, lambda f: bool(f["legal_actions"]))
+                move = {"type": "move", "version": frame["version"], "action": frame["legal_actions"][0]["code"]}
+                ws.send_json({**move, "move_id": "after-upgrade"})
+                _wait_for(ws, lambda f: f["version"] > frame["version"])
+                ws.send_json({"type": "chat", "text": "still here"})
+                assert next_of(ws, "chat")["text"] == "still here"
+            first = client.post("/api/quickmatch", json={"game": "caprice", "players": 2, "name": "A"}).json()
+            client.cookies.clear()
+            second = client.post("/api/quickmatch", json={"game": "caprice", "players": 2, "name": "B"}).json()
+            client.cookies.clear()
+            assert first["table"] == second["table"]
+            assert client.get(f"/api/tables/{first['table']}").json()["status"] == "live"
