@@ -8,6 +8,7 @@ Rules: issue "Play online: an authoritative game server" (the protocol); archite
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -92,7 +93,7 @@ class CreateTable(_Strict):
     params: dict[ShortText, ParamValue] = Field(
         default_factory=dict, max_length=MAX_PARAMS, description='"players" and variant flags'
     )
-    seats: list[ShortText | SeatRequest] = Field(min_length=1, max_length=16)
+    seats: Sequence[ShortText | SeatRequest] = Field(min_length=1, max_length=16)
     clock: ClockSpec | None = None
     grace: float | None = Field(
         default=None,
