@@ -541,3 +541,49 @@ def test_a_database_of_the_last_release_is_upgraded_in_place_and_its_tables_play
             client.cookies.clear()
             assert first["table"] == second["table"]
             assert client.get(f"/api/tables/{first['table']}").json()["status"] == "live"
+
+
+def test_two_processes_meet_by_quick_match_and_chat_through_postgresql(tmp_path: Path) -> None:
+    """Real ``meeple serve`` processes on one PostgreSQL: a quick match asked of each meets at one table, the join
+    at one process starts the game for a seat connected to the other, and chat crosses processes in order."""
+    import json
+
+    from websockets.sync.client import connect
+
+    from tests.server.helpers import ServerProcess, http_json, postgres
+
+    def frames(ws: Any, kind: str, predicate: Any) -> dict[str, Any]:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            message: dict[str, Any] = json.loads(ws.recv(timeout=30))
+            if message["type"] == kind and predicate(message):
+                return message
+        raise AssertionError(f"no such {kind} frame")
+
+    with postgres(tmp_path / "pg") as db:
+        a = ServerProcess(db, log=tmp_path / "a.log").start()
+        b = ServerProcess(db, log=tmp_path / "b.log").start()
+        try:
+            first = http_json(f"{a.url}/api/quickmatch", {"game": "caprice", "players": 2, "name": "Ann"})
+            lobby = http_json(f"{b.url}/api/tables")
+            assert [t["status"] for t in lobby if t["table"] == first["table"]] == ["waiting"]
+            ws_url = a.url.replace("http", "ws") + f"/api/tables/{first['table']}/ws"
+            with connect(f"{ws_url}?token={first['token']}") as ann, connect(ws_url) as watcher:
+                frames(ann, "state", lambda f: f["status"] == "waiting")
+                second = http_json(f"{b.url}/api/quickmatch", {"game": "caprice", "players": 2, "name": "Bob"})
+                assert second["table"] == first["table"] and second["seat"] == 1
+                started = frames(ann, "state", lambda f: f["status"] == "live")
+                assert [s["name"] for s in started["seats"]] == ["Ann", "Bob"]
+                b_url = b.url.replace("http", "ws") + f"/api/tables/{first['table']}/ws?token={second['token']}"
+                with connect(b_url) as bob:
+                    frames(bob, "state", lambda f: True)
+                    for i in range(3):
+                        bob.send(json.dumps({"type": "chat", "text": f"hi {i}"}))
+                    for ws in (ann, watcher):
+                        got = [frames(ws, "chat", lambda f: True) for _ in range(3)]
+                        assert [(m["seat"], m["name"], m["text"]) for m in got] == [
+                            (1, "Bob", f"hi {i}") for i in range(3)
+                        ]
+        finally:
+            a.stop()
+            b.stop()
