@@ -587,3 +587,41 @@ def test_two_processes_meet_by_quick_match_and_chat_through_postgresql(tmp_path:
         finally:
             a.stop()
             b.stop()
+
+
+def test_the_terminal_takes_an_open_seat_or_a_quick_match_by_name(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from tests.server.helpers import ServerProcess, http_json
+
+    options = ("--no-rate-limits", "--quickmatch-wait", "0.5")
+    server = ServerProcess(f"sqlite:///{tmp_path / 'server.db'}", log=tmp_path / "server.log", options=options)
+    server.start()
+    try:
+        body = {"game": "caprice", "seats": ["open", "bot:random"]}
+        table = http_json(f"{server.url}/api/tables", body)["table"]
+        command = [sys.executable, "-m", "meeple", "play", "--server", server.url]
+        joined = subprocess.run(
+            [*command, "--table", table, "--name", "Bob"],
+            input="1\n" * 400,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert joined.returncode == 0, joined.stdout[-2000:] + joined.stderr[-2000:]
+        assert "you are seat 0" in joined.stdout and "The game is over" in joined.stdout
+        assert http_json(f"{server.url}/api/tables/{table}")["seats"][0]["name"] == "Bob"
+        full = subprocess.run([*command, "--table", table, "--name", "Cy"], capture_output=True, text=True, timeout=60)
+        assert full.returncode == 1 and "refused" in full.stderr + full.stdout
+        quick = subprocess.run(
+            [*command, "caprice", "--players", "2", "--name", "Ann"],
+            input="1\n" * 400,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert quick.returncode == 0, quick.stdout[-2000:] + quick.stderr[-2000:]
+        assert "Waiting for players" in quick.stdout and "The game is over" in quick.stdout
+    finally:
+        server.stop()

@@ -228,6 +228,41 @@ class OnlineSession:
         self.console.print(escape(_("The game is over. Its record: GET /api/tables/<id>/record.")))
 
 
+def take_seat(server: str, table: str | None, name: str, game: str | None = None, players: int = 0) -> tuple[str, str]:
+    """Take a seat under ``name``: the first open seat of ``table``, or else a quick-match seat of ``game``.
+
+    Returns:
+        ``(table, token)``.
+
+    Raises:
+        OnlineError: the server refused (full or started table, bad name: its message says which) or is unreachable.
+    """
+    import urllib.error
+    import urllib.request
+
+    base = urlsplit(server if "://" in server else f"http://{server}")
+    if base.scheme not in ("http", "https") or not base.netloc:
+        raise OnlineError(
+            _("--server takes an address like http://127.0.0.1:8000, not {server!r}").format(server=server)
+        )
+    body: dict[str, Any] = {"name": name}
+    if table is not None:
+        path = f"/api/tables/{quote(table)}/join"
+    else:
+        path, body = "/api/quickmatch", {**body, "game": game, "players": players}
+    url = urlunsplit((base.scheme, base.netloc, path, "", ""))
+    request = urllib.request.Request(url, json.dumps(body).encode(), {"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            data = json.loads(answer.read())
+    except urllib.error.HTTPError as exc:
+        detail = json.loads(exc.read() or b"{}").get("detail", exc.reason)
+        raise OnlineError(_("the server refused: {message}").format(message=detail)) from None
+    except OSError as exc:
+        raise OnlineError(_("cannot reach {server}: {error}").format(server=server, error=exc)) from None
+    return str(data["table"]), str(data["token"])
+
+
 def play_online(console: Console, server: str, table: str, token: str | None) -> int:
     """Connect to a server's table and play it in the terminal; return the exit code.
 
