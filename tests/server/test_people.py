@@ -231,6 +231,8 @@ def test_two_quick_match_requests_meet_at_one_table(client: TestClient) -> None:
     assert waiting["status"] == "waiting" and [s["name"] for s in waiting["seats"]] == ["Ann", "open seat"]
     other_game = client.post("/api/quickmatch", json={"game": "citadels", "players": 4, "name": "Cid"}).json()
     assert other_game["table"] != first.json()["table"]
+    again = client.post("/api/quickmatch", json={"game": "caprice", "players": 2, "name": "Ann"}).json()
+    assert again["table"] != first.json()["table"]  # the same browser (its seat cookie) is not seated against itself
     client.cookies.clear()
     second = client.post("/api/quickmatch", json={"game": "caprice", "players": 2, "name": "Bob"})
     assert second.status_code == 201
@@ -239,7 +241,7 @@ def test_two_quick_match_requests_meet_at_one_table(client: TestClient) -> None:
     assert view["status"] == "live" and [s["name"] for s in view["seats"]] == ["Ann", "Bob"]
     client.cookies.clear()
     third = client.post("/api/quickmatch", json={"game": "caprice", "players": 2, "name": "Cat"}).json()
-    assert third["table"] != first.json()["table"] and third["seat"] == 0  # the next one opens a table
+    assert third["table"] == again["table"] and third["seat"] == 1  # the next one meets the waiting one
 
 
 @pytest.mark.parametrize(

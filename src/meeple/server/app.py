@@ -590,6 +590,12 @@ def _seat_holder_token(http: Request, table_id: str, authorization: str | None) 
     return http.cookies.get(seat_cookie(table_id))
 
 
+def _seated_tables(http: Request, limit: int = 64) -> list[str]:
+    """The tables whose seat cookie this browser holds (at most ``limit``): quick match does not seat it there again."""
+    prefix = seat_cookie("")
+    return [name.removeprefix(prefix) for name in list(http.cookies)[:limit] if name.startswith(prefix)]
+
+
 def _lobby_routes(app: FastAPI, state: dict[str, Any]) -> None:
     """``POST /api/tables/{id}/join``, ``/start``, ``/wait`` and ``POST /api/quickmatch`` (meeple.server.lobby)."""
     limiter: Limiter = state["limiter"]
@@ -703,7 +709,7 @@ def _lobby_routes(app: FastAPI, state: dict[str, Any]) -> None:
         lobby: Lobby = state["lobby"]
         try:
             table_id, seat, token, started = await asyncio.to_thread(
-                lobby.quickmatch, request.game, request.players, request.name, address
+                lobby.quickmatch, request.game, request.players, request.name, address, _seated_tables(http)
             )
         except SeatRefused as exc:
             raise refused(exc, http) from None

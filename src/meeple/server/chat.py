@@ -105,10 +105,12 @@ class ChatService:
         for entry in entries:
             conn.send(chat_frame(live, entry, conn.translator))
         conn.chat_seen = max([conn.chat_seen, *(e.id for e in entries)])
+        conn.chat_ready = True
+        await self.deliver(live)  # a line stored while the history was read
 
     async def deliver(self, live: LiveTable) -> None:
         """Send every connection of ``live`` in this process the lines it has not had (muted ones skipped)."""
-        conns = list(live.conns)
+        conns = [c for c in live.conns if c.chat_ready]  # a connection still reading its history is caught up then
         if not conns:
             return
         entries = await asyncio.to_thread(self.since, live.id, min(c.chat_seen for c in conns))

@@ -74,6 +74,8 @@ class Connection:
         """Spectators' chat lines are not sent to this connection (its ``mute`` message)."""
         self.chat_seen = 0
         """The id of the last chat line this connection was sent (or skipped)."""
+        self.chat_ready = False
+        """The table's recent chat lines were sent: new lines may follow (:class:`meeple.server.chat.ChatService`)."""
 
     def start(self) -> None:
         """Start the writer task."""

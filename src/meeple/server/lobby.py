@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import secrets
+from collections.abc import Sequence
 
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.orm import Session
@@ -161,8 +162,12 @@ class Lobby:
             row.fill_at = None
             self._changed(s, row)
 
-    def quickmatch(self, game: str, players: int, name: str, address: str | None) -> tuple[str, int, str, bool]:
+    def quickmatch(
+        self, game: str, players: int, name: str, address: str | None, exclude: Sequence[str] = ()
+    ) -> tuple[str, int, str, bool]:
         """A seat at the oldest waiting quick-match table of ``game`` and ``players``, or at a new one.
+
+        ``exclude``: tables not to join (those the asker holds a seat at already: nobody plays against themselves).
 
         Returns:
             ``(table, seat, token, started)``.
@@ -179,7 +184,7 @@ class Lobby:
                 s.execute(select(func.pg_advisory_xact_lock(_QUICKMATCH_LOCK, lock)))
             stmt = (
                 select(TableRow)
-                .where(TableRow.quickmatch == key, TableRow.status == "waiting")
+                .where(TableRow.quickmatch == key, TableRow.status == "waiting", TableRow.id.not_in(list(exclude)))
                 .order_by(TableRow.created)
                 .limit(1)
             )
