@@ -22,7 +22,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from meeple.core.registry import load_game
-from meeple.server.protocol import ChatLine, ErrorMessage, HelloMessage, StateMessage
+from meeple.server.protocol import AckMessage, ChatLine, ErrorMessage, HelloMessage, PongMessage, StateMessage
 
 
 def create(client: TestClient, game: str, seats: list[str], **extra: Any) -> tuple[str, dict[int, str]]:
@@ -40,7 +40,14 @@ def seed_where(game: str, players: int, seat: int) -> int:
     return next(seed for seed in range(1000) if loaded.new_initial_state(seed).current_player() == seat)
 
 
-FRAMES = {"hello": HelloMessage, "state": StateMessage, "error": ErrorMessage, "chat": ChatLine}
+FRAMES = {
+    "hello": HelloMessage,
+    "state": StateMessage,
+    "error": ErrorMessage,
+    "ack": AckMessage,
+    "pong": PongMessage,
+    "chat": ChatLine,
+}
 
 
 def next_of(ws: Any, kind: str = "state") -> dict[str, Any]:
@@ -75,11 +82,11 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def http_json(url: str, body: dict[str, Any] | None = None) -> Any:
+def http_json(url: str, body: dict[str, Any] | None = None, timeout: float = 30) -> Any:
     """GET (or POST ``body``) a JSON URL."""
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=30) as response:
+    with urllib.request.urlopen(request, timeout=timeout) as response:
         return json.loads(response.read())
 
 
@@ -105,10 +112,13 @@ class ServerProcess:
         log: Path | None = None,
         workers: int = 1,
         options: tuple[str, ...] = ("--allow-bot-specs", "--allow-bot-tables", "--no-rate-limits"),
+        src: Path | None = None,
     ) -> None:
         """``options``: extra ``meeple serve`` options (by default: any bot, bot tables, no quotas)."""
         self.options = options
         self.db = db
+        self.src = src
+        """Another source tree to run (``PYTHONPATH``), e.g. an older version to measure."""
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = log
@@ -120,7 +130,8 @@ class ServerProcess:
         command += ["--allow-seed", "--bot-workers", str(self.workers), *self.options]
         out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
         # a session of its own: kill() takes the bot worker processes down with the server, as a crash would
-        self.proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        env = dict(os.environ, PYTHONPATH=str(self.src)) if self.src is not None else None
+        self.proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, start_new_session=True, env=env)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             assert self.proc.poll() is None, f"the server exited ({self.proc.returncode}); see {self.log}"
@@ -129,6 +140,16 @@ class ServerProcess:
                 return self
             time.sleep(0.1)
         raise AssertionError("the server did not start within 60 s")
+
+    def freeze(self) -> None:
+        """SIGSTOP the server process (its bot workers run on): a frozen process, holding what it held."""
+        assert self.proc is not None
+        os.kill(self.proc.pid, signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        """SIGCONT after :meth:`freeze`."""
+        assert self.proc is not None
+        os.kill(self.proc.pid, signal.SIGCONT)
 
     def kill(self) -> None:
         """SIGKILL: no clean shutdown."""
@@ -156,87 +177,224 @@ def _pg_bin(name: str) -> str:
     return path
 
 
-@contextlib.contextmanager
-def postgres(base: Path) -> Iterator[str]:
-    """Start a throw-away PostgreSQL (Debian's package); yield its SQLAlchemy URL; stop it and remove its files.
+class Postgres:
+    """A throw-away PostgreSQL cluster of Debian's package that a test can stop, start and query (faults).
 
     As root, the cluster lives in a fresh directory of ``/tmp`` owned by the ``postgres`` user (PostgreSQL refuses
     to run as root, and pytest's own temporary directories are closed to other users); else in ``base``.
     """
-    as_user: list[str] = []
-    if os.geteuid() == 0:
-        as_user = ["runuser", "-u", "postgres", "--"]
-        base = Path(tempfile.mkdtemp(prefix="meeple-pg-"))
-        shutil.chown(base, "postgres")
-    data, sockets = base / "pgdata", base / "pgsock"
-    port = free_port()
 
-    def run(*command: str) -> None:
-        done = subprocess.run([*as_user, *command], capture_output=True, text=True)
+    def __init__(self, base: Path) -> None:
+        self.as_user: list[str] = []
+        self.owned = os.geteuid() == 0
+        if self.owned:
+            self.as_user = ["runuser", "-u", "postgres", "--"]
+            base = Path(tempfile.mkdtemp(prefix="meeple-pg-"))
+            shutil.chown(base, "postgres")
+        self.base = base
+        self.data, self.sockets, self.log = base / "pgdata", base / "pgsock", base / "pg.log"
+        self.port = free_port()
+        self.url = f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/postgres"
+        """The SQLAlchemy URL of the cluster."""
+
+    def _run(self, *command: str) -> None:
+        done = subprocess.run([*self.as_user, *command], capture_output=True, text=True)
         assert done.returncode == 0, f"{command[0]} failed: {done.stdout}{done.stderr}"
 
+    def init(self) -> None:
+        """Create the cluster and start it."""
+        self._run("mkdir", "-p", str(self.sockets))
+        self._run(_pg_bin("initdb"), "-D", str(self.data), "-U", "postgres", "--auth=trust")
+        self.start()
+
+    def start(self) -> None:
+        """Start the server (and wait until it accepts connections)."""
+        options = f"-p {self.port} -k {self.sockets} -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=off"
+        self._run(_pg_bin("pg_ctl"), "-D", str(self.data), "-o", options, "-l", str(self.log), "-w", "start")
+
+    def stop(self, mode: str = "fast") -> None:
+        """Stop the server (``fast``: clients are disconnected; ``immediate``: as a crash)."""
+        command = [*self.as_user, _pg_bin("pg_ctl"), "-D", str(self.data), "-m", mode, "-w", "stop"]
+        subprocess.run(command, capture_output=True)
+
+    def execute(self, query: str) -> list[tuple[Any, ...]]:
+        """Run one SQL statement in its own connection; return its rows."""
+        import psycopg
+
+        with psycopg.connect(f"postgresql://postgres@127.0.0.1:{self.port}/postgres", autocommit=True) as conn:
+            cursor = conn.execute(query)
+            return list(cursor.fetchall()) if cursor.description else []
+
+    def server_log(self) -> str:
+        """The server's log so far."""
+        return self.log.read_text(errors="replace") if self.log.exists() else ""
+
+    def remove(self) -> None:
+        """Stop the server as a crash would, and remove its files."""
+        self.stop("immediate")
+        if self.owned:
+            shutil.rmtree(self.base, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def postgres_cluster(base: Path) -> Iterator[Postgres]:
+    """Start a throw-away PostgreSQL (:class:`Postgres`); stop it and remove its files at the end."""
+    cluster = Postgres(base)
     try:
-        run("mkdir", "-p", str(sockets))
-        run(_pg_bin("initdb"), "-D", str(data), "-U", "postgres", "--auth=trust")
-        options = f"-p {port} -k {sockets} -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=off"
-        run(_pg_bin("pg_ctl"), "-D", str(data), "-o", options, "-l", str(base / "pg.log"), "-w", "start")
-        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres"
+        cluster.init()
+        yield cluster
     finally:
-        subprocess.run([*as_user, _pg_bin("pg_ctl"), "-D", str(data), "-m", "immediate", "stop"], capture_output=True)
-        if as_user:
-            shutil.rmtree(base, ignore_errors=True)
+        cluster.remove()
+
+
+@contextlib.contextmanager
+def postgres(base: Path) -> Iterator[str]:
+    """Start a throw-away PostgreSQL (Debian's package); yield its SQLAlchemy URL; stop it and remove its files."""
+    with postgres_cluster(base) as cluster:
+        yield cluster.url
 
 
 class RandomSeat(threading.Thread):
-    """A WebSocket client that plays random legal moves for one seat, remembering which moves were acknowledged.
+    """A WebSocket client that plays random legal moves for one seat and follows the client's duties (docs/server.md).
 
-    A move is acknowledged when a ``state`` frame with a higher version arrives: the server commits before it
-    broadcasts, so an acknowledged move is in the database.
+    A move is acknowledged only by an ``ack`` frame naming its ``move_id`` (``acks="version"``: by a state frame
+    with a higher version, as clients of servers without ``ack`` did; for measuring old servers). The client pings
+    (a frozen server is noticed within ``ping_timeout`` seconds), reconnects after a lost connection (to the next of
+    ``urls``: a load balancer's job in production), and resends an unacknowledged move with its ``move_id`` after a
+    reconnection or a ``server_error``. It gives up after ``give_up`` seconds without a successful connection.
+
+    Attributes:
+        acked: the acknowledged ``move_id``, in order.
+        ack_times: ``(time.time(), move_id)`` of each acknowledgement.
+        errors: every ``error`` frame received, with the time it came (``"at"``).
+        drops: when connections were lost (``ConnectionClosed``, a ping timeout, a 1013 close).
+        refused: when connection attempts failed.
     """
 
-    def __init__(self, url: str, table: str, token: str | None, seed: int, pause: float = 0.0) -> None:
+    def __init__(
+        self,
+        url: str | list[str],
+        table: str,
+        token: str | None,
+        seed: int,
+        pause: float = 0.0,
+        give_up: float = 5.0,
+        acks: str = "frame",
+        ping_timeout: float = 2.0,
+        ssl_context: Any = None,
+    ) -> None:
         super().__init__(daemon=True)
-        self.ws_url = f"{url.replace('http', 'ws', 1)}/api/tables/{table}/ws" + (f"?token={token}" if token else "")
+        self.ssl_context = ssl_context  # for wss:// (an https url): the context that trusts the server's CA
+        urls = [url] if isinstance(url, str) else list(url)
+        path = f"/api/tables/{table}/ws" + (f"?token={token}" if token else "")
+        self.ws_urls = [f"{u.replace('http', 'ws', 1)}{path}" for u in urls]
+        self.ws_url = self.ws_urls[0]
         self.rng = random.Random(seed)
         self.pause = pause
+        self.give_up = give_up
+        self.acks = acks
+        self.ping_timeout = ping_timeout
         self.acked: list[str] = []
+        self.ack_times: list[tuple[float, str]] = []
         self.frames: list[dict[str, Any]] = []
         self.errors: list[dict[str, Any]] = []
+        self.drops: list[float] = []
+        self.refused: list[float] = []
         self.finished = threading.Event()
+        self.stop = threading.Event()
         self.closed = False
+        self.sent_at = 0.0
+        self.pending: dict[str, Any] | None = None
+        """The move sent and not yet acknowledged (resent as it is after a reconnection or a server_error)."""
 
     def run(self) -> None:
-        from websockets.exceptions import ConnectionClosed
+        from websockets.exceptions import ConnectionClosed, InvalidHandshake
         from websockets.sync.client import connect
 
-        try:
-            with connect(self.ws_url, open_timeout=30) as ws:
-                self._play(ws)
-        except (ConnectionClosed, OSError, TimeoutError):
-            self.closed = True
+        turn, last_ok = 0, time.monotonic()
+        while not self.finished.is_set() and not self.stop.is_set():
+            url = self.ws_urls[turn % len(self.ws_urls)]
+            try:
+                with connect(
+                    url,
+                    open_timeout=5,
+                    ping_interval=1.0,
+                    ping_timeout=self.ping_timeout,
+                    close_timeout=1.0,
+                    ssl=self.ssl_context,
+                ) as ws:
+                    last_ok = time.monotonic()
+                    self._play(ws)
+                    last_ok = time.monotonic()
+            except (ConnectionClosed, TimeoutError):
+                self.drops.append(time.time())
+                last_ok = time.monotonic()  # it was up until now
+            except (OSError, InvalidHandshake):
+                self.refused.append(time.time())
+            if self.finished.is_set() or self.stop.is_set():
+                break
+            if time.monotonic() - last_ok > self.give_up:
+                self.closed = True
+                return
+            turn += 1
+            time.sleep(0.1)
 
     def _play(self, ws: Any) -> None:
-        sent: tuple[str, int] | None = None
-        while True:
-            message = json.loads(ws.recv(timeout=120))
-            if message["type"] == "error":
-                self.errors.append(message)
-                sent = None
+        first = True
+        while not self.stop.is_set():
+            try:
+                message = json.loads(ws.recv(timeout=1.0))
+            except TimeoutError:
+                if self.pending is not None and time.monotonic() - self.sent_at > 10:  # no answer: ask again
+                    self._send(ws)
                 continue
-            if message["type"] != "state":
-                continue
-            self.frames.append(message)
-            if sent is not None and message["version"] > sent[1]:
-                self.acked.append(sent[0])
-                sent = None
-            if message["status"] == "finished":
-                self.finished.set()
-                return
-            if message["legal_actions"] and sent is None:
-                if self.pause:
-                    time.sleep(self.pause)
-                action = self.rng.choice(message["legal_actions"])
-                move_id = f"{self.rng.getrandbits(48):x}"
-                move = {"type": "move", "version": message["version"], "action": action["code"], "move_id": move_id}
-                ws.send(json.dumps(move))
-                sent = (move_id, message["version"])
+            kind = message["type"]
+            if kind == "error":
+                self._error(ws, message)
+            elif kind == "ack":
+                if self.pending is not None and message["move_id"] == self.pending["move_id"]:
+                    version = self.pending["version"]
+                    self._acknowledged()
+                    last = self.frames[-1] if self.frames else None
+                    if last is not None and last["legal_actions"] and last["version"] > version:
+                        self._move(ws, last)  # the state after the move came before its ack
+            elif kind == "state":
+                self.frames.append(message)
+                if first and self.pending is not None:  # a reconnection: resend the unacknowledged move
+                    self._send(ws)
+                first = False
+                if self.acks == "version" and self.pending is not None and message["version"] > self.pending["version"]:
+                    self._acknowledged()
+                if message["status"] == "finished":
+                    self.finished.set()
+                    return
+                if message["legal_actions"] and self.pending is None:
+                    self._move(ws, message)
+
+    def _acknowledged(self) -> None:
+        assert self.pending is not None
+        self.acked.append(self.pending["move_id"])
+        self.ack_times.append((time.time(), self.pending["move_id"]))
+        self.pending = None
+
+    def _error(self, ws: Any, message: dict[str, Any]) -> None:
+        self.errors.append({**message, "at": time.time()})
+        if self.pending is None or message.get("move_id") not in (None, self.pending["move_id"]):
+            return
+        if message["code"] == "server_error":  # not committed: resend the same move a moment later
+            time.sleep(0.3)
+            self._send(ws)
+        else:  # refused (the table moved on): choose again from the state that follows
+            self.pending = None
+
+    def _move(self, ws: Any, message: dict[str, Any]) -> None:
+        if self.pause:
+            time.sleep(self.pause)
+        action = self.rng.choice(message["legal_actions"])
+        move_id = f"{self.rng.getrandbits(48):x}"
+        self.pending = {"type": "move", "version": message["version"], "action": action["code"], "move_id": move_id}
+        self._send(ws)
+
+    def _send(self, ws: Any) -> None:
+        self.sent_at = time.monotonic()
+        ws.send(json.dumps(self.pending))

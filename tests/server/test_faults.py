@@ -22,7 +22,7 @@ def test_a_failing_transaction_answers_server_error_and_the_table_goes_on(client
         monkeypatch.setattr(TableService, "_finish_change", broken)
         ws.send_json(move)
         error = next_of(ws, "error")
-        assert error["code"] == "server_error" and "disk" not in error["message"]
+        assert error["code"] == "server_error" and "disk" not in error["message"] and error["move_id"] == "m"
         monkeypatch.setattr(TableService, "_finish_change", real)
         ws.send_json({"type": "sync"})
         assert next_of(ws)["version"] == s["version"]  # the failed move was rolled back, the cache rebuilt

@@ -2,8 +2,9 @@
 
 The conformance suite's method applied to the server's payloads: at many positions of random games of every game
 and player count, the world is re-dealt for a seat (``resample_from_infostate``), and everything the server would
-send that seat (the ``state`` frame with its whole log, the seats and clock, its refusals) and a spectator (every
-seat's re-deal keeps the public view) must not change. Issue "Play online" (hidden information).
+send that seat (the ``state`` frame with its whole log, the seats and clock, its refusals, the ``ack`` of its move)
+and a spectator (every seat's re-deal keeps the public view) must not change. Issue "Play online" (hidden
+information).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from meeple.core.registry import load_game
 from meeple.core.rng import Rng
 from meeple.core.state import SPECTATOR, State
 from meeple.i18n import translator
+from meeple.server.app import ack_message
 from meeple.server.chat import ChatEntry, chat_frame
 from meeple.server.clock import new_clock
 from meeple.server.hub import Connection, state_frames
@@ -117,6 +119,8 @@ def test_no_payload_differs_across_worlds_the_receiver_cannot_tell_apart(name: s
                     assert _frame(world, None) == public, f"{name} spectator step {step}"
                     french = _frame(world, seat, "fr")
                     assert french == _frame(state, seat, "fr"), f"{name} seat {seat} step {step} (French)"
+                    ack = ack_message(_table(world), seat, "m1")  # the ack of the seat's move: its own version
+                    assert ack == ack_message(_table(state), seat, "m1"), f"{name} seat {seat} step {step} (ack)"
                     probe = rng.fork()
                     assert _refusals(world, seat, probe.clone()) == _refusals(state, seat, probe.clone())
                     line = ChatEntry(step, seat if step % 2 else None, "gl", 1.0)  # names and chat: nothing of the game

@@ -207,9 +207,31 @@ def test_a_connection_keeps_only_the_newest_state_frame_with_every_log_line() ->
         return conn
 
     conn = asyncio.run(run())
-    assert conn.frame is not None and conn.frame["version"] == 149
+    assert conn.frame is not None and conn.frame["version"] == 149 and conn.frame_after == 0
     assert conn.frame["log_start"] == 0 and [t for _, t in conn.frame["log"]] == [f"line {i}" for i in range(150)]
     assert len(conn.pending) == 1
+
+
+def test_messages_go_out_in_their_order_a_merged_frame_at_its_first_place() -> None:
+    sent: list[str] = []
+
+    class Sender:
+        async def send_text(self, text: str) -> None:
+            sent.append(json.loads(text)["type"] + str(json.loads(text).get("version", "")))
+
+    async def run() -> None:
+        conn = Connection(Sender(), 0)
+        conn.send({"type": "error", "code": "x", "message": "m"})
+        conn.send({"type": "state", "version": 1, "log": [], "log_start": 0})
+        conn.send({"type": "ack", "move_id": "a", "version": 2})
+        conn.send({"type": "state", "version": 2, "log": [], "log_start": 0})
+        conn.start()
+        conn.close()
+        assert conn.writer is not None
+        await conn.writer
+
+    asyncio.run(run())
+    assert sent == ["error", "state2", "ack2"]
 
 
 # ---------------------------------------------------------------------------------------------- 6. expiry
@@ -353,7 +375,7 @@ def _wait(condition: Any, seconds: float, what: str) -> float:
 
 
 def test_a_search_past_the_cap_is_stopped_and_other_tables_move_on(tmp_path: Path) -> None:
-    options = ("--allow-bot-specs", "--allow-bot-tables", "--no-rate-limits", "--bot-move-seconds", "0.5")
+    options = ("--allow-bot-specs", "--allow-bot-tables", "--no-rate-limits", "--bot-move-seconds", "0.25")
     log = tmp_path / "server.log"
     server = ServerProcess(f"sqlite:///{tmp_path / 's.db'}", log=log, options=options).start()
     try:
@@ -361,14 +383,22 @@ def test_a_search_past_the_cap_is_stopped_and_other_tables_move_on(tmp_path: Pat
         slow_table = http_json(f"{server.url}/api/tables", slow)["table"]
         quick = {"game": "caprice", "seats": ["bot:random", "bot:random"], "seed": 2}
         quick_table = http_json(f"{server.url}/api/tables", quick)["table"]
-        _wait(lambda: http_json(f"{server.url}/api/tables/{quick_table}")["status"] == "finished", 60, "no end")
+        # the tables take turns at the one worker: the quick table's moves wait behind one capped move at most
+        _wait(lambda: http_json(f"{server.url}/api/tables/{quick_table}")["version"] >= 20, 120, "no progress")
         assert http_json(f"{server.url}/api/tables/{slow_table}")["version"] >= 2
-        assert "passed 0.5 s" in log.read_text() and "the medium bot plays this move" in log.read_text()
+        assert "passed 0.25 s" in log.read_text() and "the medium bot plays this move" in log.read_text()
         workers = _children(server.proc.pid)  # type: ignore[union-attr]
         assert workers, "no bot worker process"
         os.kill(server.proc.pid, signal.SIGKILL)  # type: ignore[union-attr]
         waited = _wait(lambda: not _alive(workers), 10, "bot workers outlived their server")
         print(f"workers gone {waited:.1f} s after the server's SIGKILL")
+        server.kill()
+        # the slow table comes back with the restarted server, under the same cap
+        again = tmp_path / "again.log"
+        server = ServerProcess(server.db, log=again, options=options).start()
+        version = http_json(f"{server.url}/api/tables/{slow_table}")["version"]
+        _wait(lambda: http_json(f"{server.url}/api/tables/{slow_table}")["version"] > version, 30, "no move")
+        _wait(lambda: "passed 0.25 s" in again.read_text(), 30, "no capped move after the restart")
     finally:
         server.kill()
 

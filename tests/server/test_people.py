@@ -315,12 +315,16 @@ def test_a_player_may_mute_spectators_chat_for_their_own_view(client: TestClient
         for ws in (player, other, watcher):
             next_of(ws)
         player.send_json({"type": "mute", "spectators": True})
+        player.send_json({"type": "sync"})  # answered after the mute was handled
+        next_of(player)
         watcher.send_json({"type": "chat", "text": "psst"})
         assert next_of(other, "chat")["seat"] is None and next_of(watcher, "chat")["name"] == "spectator"
         other.send_json({"type": "chat", "text": "from a seat"})
         assert next_of(player, "chat")["text"] == "from a seat"  # the spectator's line never came
         assert next_of(other, "chat")["text"] == "from a seat"
         player.send_json({"type": "mute", "spectators": False})
+        player.send_json({"type": "sync"})
+        next_of(player)
         watcher.send_json({"type": "chat", "text": "again"})
         assert next_of(player, "chat")["text"] == "again"
 

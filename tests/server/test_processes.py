@@ -4,6 +4,7 @@ terminal client at a server's table (issue "Play online": crash safety, more tha
 
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
 import sys
@@ -215,3 +216,38 @@ def test_the_terminal_plays_a_seat_of_a_servers_table(tmp_path: Path) -> None:
         assert bad.returncode == 1 and "refused" in bad.stderr + bad.stdout
     finally:
         server.stop()
+
+
+def test_the_terminal_reconnects_after_its_server_restarts_and_finishes_the_game(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'server.db'}"
+    server = ServerProcess(db, log=tmp_path / "server.log").start()
+    seed = seed_where("citadels", 4, 0)
+    table, tokens = _create(server.url, "citadels", ["human", "bot:random", "bot:random", "bot:random"], seed)
+    command = [sys.executable, "-m", "meeple", "play", "--server", server.url, "--table", table, "--token", tokens[0]]
+    terminal = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    assert terminal.stdin is not None and terminal.stdout is not None
+
+    def type_moves() -> None:  # a player typing "1" every 50 ms
+        with contextlib.suppress(OSError, ValueError):  # the terminal is done: its input is closed
+            for _ in range(3000):
+                terminal.stdin.write(b"1\n")
+                terminal.stdin.flush()
+                time.sleep(0.05)
+
+    typing = threading.Thread(target=type_moves, daemon=True)
+    typing.start()
+    try:
+        time.sleep(2)
+        server.kill()  # mid-game: the terminal must not give up
+        time.sleep(1)
+        server = ServerProcess(db, port=server.port, log=tmp_path / "server.log").start()
+        out, _ = terminal.communicate(timeout=240)
+    finally:
+        terminal.kill()
+        server.stop()
+    text = out.decode(errors="replace")
+    assert terminal.returncode == 0, text[-3000:]
+    assert "Connection lost; reconnecting" in text and "The game is over" in text
+    events = _log_of(db)[table][1]
+    ids = [e.move_id for e in events if e.move_id is not None]
+    assert len(ids) == len(set(ids)) and len(ids) > 5  # the terminal's moves, each once

@@ -195,3 +195,58 @@ def test_write_the_screenshots(server: ServerProcess, browser: Any, game: str) -
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS / f"{game}-{name}.png"))
         page.close()
+
+
+def test_a_move_lost_with_its_connection_is_sent_again_with_its_move_id(browser: Any, tmp_path: Path) -> None:
+    """The browser's duties (docs/server.md): it keeps its move until the ack and resends it after reconnecting."""
+    import re
+
+    from sqlalchemy import func, select
+    from sqlalchemy.orm import Session
+
+    from meeple.server.db import EventRow, make_engine
+    from tests.server.helpers import seed_where
+
+    db = f"sqlite:///{tmp_path / 'web.db'}"
+    own = ServerProcess(db, log=tmp_path / "server.log").start()
+    page = browser.new_page()
+    try:
+        table, tokens = _table(own, "caprice", ["human", "bot:random"], seed_where("caprice", 2, 0))
+        dropped: list[dict[str, Any]] = []
+        opened: list[Any] = []
+
+        def route(ws: Any) -> None:
+            opened.append(ws)
+            upstream = ws.connect_to_server()
+            first = len(opened) == 1
+
+            def from_page(message: str | bytes) -> None:
+                data = json.loads(message)
+                if first and data.get("type") == "move" and not dropped:
+                    dropped.append(data)  # the move never reaches the server: the connection breaks
+                    upstream.close()
+                    ws.close(code=4000, reason="network lost")
+                else:
+                    upstream.send(message)
+
+            ws.on_message(from_page)
+            upstream.on_message(lambda message: ws.send(message))
+
+        page.route_web_socket(re.compile(r".*/ws(\?.*)?$"), route)
+        page.goto(f"{own.url}/tables/{table}?token={tokens[0]}")
+        page.locator(ON_THE_BOARD).first.click()
+        engine = make_engine(db)
+        deadline = time.monotonic() + 30
+        count = 0
+        while time.monotonic() < deadline and count == 0:
+            page.wait_for_timeout(200)
+            if dropped:
+                with Session(engine) as session:
+                    wanted = EventRow.move_id == dropped[0]["move_id"]
+                    count = session.scalar(select(func.count()).where(EventRow.table_id == table, wanted)) or 0
+        engine.dispose()
+        assert dropped and len(opened) >= 2, "the page did not reconnect"
+        assert count == 1, "the move was not sent again after the reconnection (or was applied twice)"
+    finally:
+        page.close()
+        own.stop()

@@ -6,14 +6,20 @@ shortcuts), matched against the legal actions the server listed. It knows nothin
 seat. It shows the table's chat as it comes, and at the move prompt ``say TEXT`` sends a line, ``mute`` and
 ``unmute`` hide or show the spectators' lines. A table still waiting for players is shown as such until it starts.
 
-Rules: issue "Play online" (the terminal at the same table); issue #34 (names, chat, open seats);
-docs/server.md (the protocol).
+It does the client's duties of docs/server.md: it pings the server (WebSocket pings), reconnects after a lost
+connection (for up to :data:`RECONNECT_FOR` seconds), and keeps a move until its ``ack`` comes, resending it with
+the same ``move_id`` after a reconnection or a ``server_error``.
+
+Rules: issue "Play online" (the terminal at the same table); docs/server.md (the protocol); issue "Survive the
+database and the other process" (the client's duties); issue #34 (names, chat, open seats).
 """
 
 from __future__ import annotations
 
 import json
 import secrets
+import time
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote, urlsplit, urlunsplit
 
@@ -24,6 +30,13 @@ from meeple.cli.moves import Command, Moves, Problem, interpret
 from meeple.cli.render import Renderer, renderer_for
 from meeple.i18n import Message, _, current, known
 from meeple.server.protocol import PROTOCOL_VERSION as PROTOCOL
+
+RECONNECT_FOR = 120.0
+"""Seconds the terminal keeps trying to reconnect to a server it lost before giving up."""
+PING = 5.0
+"""Seconds between WebSocket pings, and how long a pong may take before the connection counts as lost."""
+_NO_RECONNECT = {1008, 4401, 4404}
+"""Close codes after which reconnecting cannot help (a refused token, no such table, a policy violation)."""
 
 
 class OnlineError(Exception):
@@ -52,18 +65,26 @@ class OnlineSession:
         console: where to draw.
         ask: reads one line (``input``); raises ``EOFError`` when input ends.
         socket: a connected ``websockets.sync`` client connection.
+        reconnect: opens a new connection after the last one was lost (None: a lost connection ends the session).
     """
 
-    def __init__(self, console: Console, ask: Any, socket: Any) -> None:
+    def __init__(self, console: Console, ask: Any, socket: Any, reconnect: Callable[[], Any] | None = None) -> None:
         self.console = console
         self.ask = ask
         self.socket = socket
+        self.reconnect = reconnect
         self.seat: int | None = None
         self.renderer: Renderer | None = None
         self.last: dict[str, Any] | None = None
         self.pending: list[str] = []
         self.names: list[str] = []
         """The seats' names from the last state frame (texts sent by strangers: always escaped when shown)."""
+        self.chat_seen: list[tuple[Any, ...]] = []
+        """The last chat lines shown (time, seat, text): a reconnection's history is not shown twice."""
+        self.backoff = 0.5
+        """Seconds before the next reconnection attempt (doubles up to 5 s; back to 0.5 s once a state comes)."""
+        self.unacked: dict[str, Any] | None = None
+        """The move sent and not yet acknowledged: resent, with its ``move_id``, after a reconnection."""
 
     def receive(self) -> dict[str, Any]:
         """The next message from the server."""
@@ -71,7 +92,43 @@ class OnlineSession:
         return message
 
     def run(self) -> int:
-        """Play until the game is over (0) or the user quits (1)."""
+        """Play until the game is over (0) or the user quits (1), reconnecting after a lost connection.
+
+        Raises:
+            OnlineError: the server refused, broke the protocol, or stayed unreachable for :data:`RECONNECT_FOR` s.
+            websockets.exceptions.ConnectionClosed: the connection was lost and ``reconnect`` is None.
+        """
+        from websockets.exceptions import ConnectionClosed
+
+        while True:
+            try:
+                return self._connection()
+            except ConnectionClosed as exc:
+                code = exc.rcvd.code if exc.rcvd is not None else None
+                if self.reconnect is None or code in _NO_RECONNECT:
+                    raise
+                self._reconnect()
+
+    def _reconnect(self) -> None:
+        """Open a new connection (the server's table goes on meanwhile); wait longer after each failed attempt."""
+        from websockets.exceptions import InvalidHandshake
+
+        assert self.reconnect is not None
+        lost = _("Connection lost; reconnecting...")
+        self.console.print(f"[yellow]{escape(lost)}[/]")
+        end = time.monotonic() + RECONNECT_FOR
+        while True:
+            time.sleep(self.backoff)  # a server closing with 1013 ("try again later") is not hammered
+            self.backoff = min(2 * self.backoff, 5.0)
+            try:
+                self.socket = self.reconnect()
+                return
+            except (OSError, InvalidHandshake):
+                if time.monotonic() + self.backoff > end:
+                    raise OnlineError(_("the server stayed unreachable; the game goes on without you")) from None
+
+    def _connection(self) -> int:
+        """One connection: the hello, then the frames until the game is over or the user quits."""
         hello = self.receive()
         if hello.get("type") == "error":
             raise OnlineError(_("the server refused: {message}").format(message=hello.get("message")))
@@ -85,24 +142,37 @@ class OnlineSession:
         self.renderer = renderer_for(hello["game"])
         who = _("a spectator") if self.seat is None else _("seat {seat}").format(seat=self.seat)
         line = _("{game} at table {table}: you are {who}.").format(game=hello["game"], table=hello["table"], who=who)
-        self.console.print(f"[bold]{escape(line)}[/]")
+        if self.last is None:
+            self.console.print(f"[bold]{escape(line)}[/]")
+        fresh = True
         while True:
             message = self.receive()
             if message["type"] == "error":
-                self.console.print(f"[red]{escape(message['message'])}[/]")
+                self._error(message)
+                continue
+            if message["type"] == "ack":
+                if self.unacked is not None and message["move_id"] == self.unacked["move_id"]:
+                    sent_at, self.unacked = self.unacked["version"], None
+                    last = self.last
+                    if last is not None and last["legal_actions"] and last["version"] > sent_at:
+                        if not self._turn(last):  # the state after the move came before its ack
+                            return 1
                 continue
             if message["type"] == "chat":
                 self._chat(message)
                 continue
             if message["type"] != "state":
                 continue
+            if fresh and self.unacked is not None:  # reconnected: the move may not have reached the server
+                self.socket.send(json.dumps(self.unacked))
+            fresh, self.backoff = False, 0.5
             self._show(message)
             if message["status"] == "waiting":
                 continue
             if message["status"] != "live":  # finished, or abandoned (nobody moved for the server's --idle-days)
                 self._final(message)
                 return 0
-            if message["legal_actions"]:
+            if message["legal_actions"] and self.unacked is None:
                 if not self._turn(message):
                     return 1
 
@@ -116,10 +186,25 @@ class OnlineSession:
 
     def _chat(self, message: dict[str, Any]) -> None:
         """Print a chat line: its sender's name (marked as a spectator's when it is one) and its text, escaped."""
+        key = (message.get("time"), message.get("seat"), message.get("text"))
+        if key in self.chat_seen:  # the history sent again after a reconnection
+            return
+        self.chat_seen = [*self.chat_seen[-99:], key]
         name = str(message.get("name", ""))
         if message.get("seat") is None:
             name = _("{name} (watching)").format(name=name)
         self.console.print(f"[cyan]{escape(name)}[/] » {escape(str(message.get('text', '')))}")
+
+    def _error(self, message: dict[str, Any]) -> None:
+        """Show a refusal; a move the server could not commit (``server_error``) is sent again a moment later."""
+        self.console.print(f"[red]{escape(message['message'])}[/]")
+        if self.unacked is None or message.get("move_id") != self.unacked["move_id"]:
+            return
+        if message["code"] == "server_error":
+            time.sleep(1.0)
+            self.socket.send(json.dumps(self.unacked))
+        else:
+            self.unacked = None  # refused: the state that follows asks again
 
     def _show(self, message: dict[str, Any]) -> None:
         self.names = [str(s.get("name") or _("Seat {seat}").format(seat=s["seat"])) for s in message["seats"]]
@@ -211,13 +296,13 @@ class OnlineSession:
         return False
 
     def _send(self, message: dict[str, Any], action: dict[str, Any]) -> None:
-        move = {
+        self.unacked = {
             "type": "move",
             "version": message["version"],
             "action": action["code"],
             "move_id": secrets.token_hex(8),
         }
-        self.socket.send(json.dumps(move))
+        self.socket.send(json.dumps(self.unacked))
 
     def _final(self, message: dict[str, Any]) -> None:
         if message["status"] == "abandoned":
@@ -273,9 +358,18 @@ def play_online(console: Console, server: str, table: str, token: str | None) ->
     from websockets.sync.client import connect
 
     url = socket_url(server, table, token, current().lang)
+
+    def open_socket() -> Any:
+        return connect(url, open_timeout=10, max_size=2**24, ping_interval=PING, ping_timeout=PING, close_timeout=2)
+
     try:
-        with connect(url, open_timeout=10, max_size=2**24) as socket:
-            return OnlineSession(console, console.input, socket).run()
+        with open_socket() as socket:
+            session = OnlineSession(console, console.input, socket, reconnect=open_socket)
+            try:
+                return session.run()
+            finally:
+                if session.socket is not socket:
+                    session.socket.close()
     except (OSError, InvalidHandshake, InvalidURI) as exc:
         raise OnlineError(_("cannot reach {server}: {error}").format(server=server, error=exc)) from None
     except ConnectionClosed as exc:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import logging
 import socket
 import sys
 from pathlib import Path
@@ -25,6 +24,8 @@ from meeple.core.errors import MeepleError
 from meeple.i18n import _
 from meeple.server.protocol import ClockSpec, CreateTable
 
+STARTUP_FAILURE = 1
+"""The exit code of ``meeple serve`` when it cannot start: the database or the address is unusable."""
 SHUTDOWN_SECONDS = 5
 """Seconds SIGTERM (or Ctrl-C) waits for open requests and connections before the server stops them."""
 
@@ -67,7 +68,9 @@ def serve(
     db: Annotated[
         str | None,
         typer.Option(
-            "--db", help="Database URL: sqlite:///FILE (default: in the user data dir) or postgresql+psycopg://..."
+            "--db",
+            envvar="MEEPLE_DB",
+            help="Database URL: sqlite:///FILE (default: in the user data dir) or postgresql+psycopg://...",
         ),
     ] = None,
     seats: Annotated[
@@ -87,6 +90,7 @@ def serve(
         str | None,
         typer.Option(
             "--public-url",
+            envvar="MEEPLE_PUBLIC_URL",
             help="The address players use (behind a router or proxy): invitations, and the origin pages may come from.",
         ),
     ] = None,
@@ -149,6 +153,13 @@ def serve(
     api_docs: Annotated[
         bool, typer.Option("--api-docs", help="Serve the API's pages at /docs and /openapi.json.")
     ] = False,
+    metrics_allow_ips: Annotated[
+        str,
+        typer.Option("--metrics-allow-ips", help="Client addresses or networks that may read /metrics (* for any)."),
+    ] = "127.0.0.1,::1",
+    access_log: Annotated[
+        bool, typer.Option("--access-log/--no-access-log", help="Log each request (tokens redacted) on stderr.")
+    ] = True,
 ) -> None:
     """Serve tables over HTTP and WebSockets (see docs/server.md); Ctrl-C stops it, and the tables are kept.
 
@@ -157,6 +168,7 @@ def serve(
     import uvicorn
 
     from meeple.server.app import ServerConfig
+    from meeple.server.ops import log_config
     from meeple.server.policy import SeatPolicy
     from meeple.server.quotas import Quotas
     from meeple.server.transport import uvicorn_options
@@ -165,7 +177,7 @@ def serve(
     url = db or default_db()
     _check_db(url)
     console = stdout_console()
-    base = public_url or f"http://{_reachable_host(host)}:{port}"
+    base = (public_url or f"http://{_reachable_host(host)}:{port}").rstrip("/")
     if game is not None:
         table_id, tokens = _host_table(url, game, seats, players, variant, ctx.args, clock, grace)
         intro = _("Table {table} ({game}). Invite each player with their line:").format(table=table_id, game=game)
@@ -199,28 +211,38 @@ def serve(
         quotas=quotas,
         public_urls=(public_url,) if public_url else (),
         api_docs=api_docs,
+        metrics_allow_ips=metrics_allow_ips,
     )
     if bot_workers is not None:
         config = dataclasses.replace(config, bot_workers=bot_workers)
+    try:
+        app = create_web_app(config)
+    except ValueError as exc:  # a bad --metrics-allow-ips
+        fail(exc)
+    listening = _listen(host, port)
     serving = _("Serving on {base} (database {db})").format(base=base, db=url)
     console.print(escape(serving), soft_wrap=True)
     sys.stdout.flush()  # the invitations must reach a pipe or a log before the server runs
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     proxies = {"proxy_headers": True, "forwarded_allow_ips": forwarded_allow_ips} if forwarded_allow_ips else {}
     # no per-message deflate: frames are small and compressing them cost more CPU than the rest of a move
-    uvicorn.run(
-        create_web_app(config),
-        host=host,
-        port=port,
-        log_level="warning",
-        ws="websockets-sansio",
-        ws_per_message_deflate=False,
-        ws_max_size=quotas.message_bytes,  # a larger message closes the connection (1009) before it is read whole
-        server_header=False,
-        timeout_graceful_shutdown=SHUTDOWN_SECONDS,
-        **({"proxy_headers": False} if not forwarded_allow_ips else proxies),
-        **uvicorn_options(header_timeout),
+    server = uvicorn.Server(
+        uvicorn.Config(
+            app,
+            host=host,
+            port=port,
+            log_config=log_config(access_log),
+            ws="websockets-sansio",
+            ws_per_message_deflate=False,
+            ws_max_size=quotas.message_bytes,  # a larger message closes the connection (1009) before it is read whole
+            server_header=False,
+            timeout_graceful_shutdown=SHUTDOWN_SECONDS,
+            **({"proxy_headers": False} if not forwarded_allow_ips else proxies),
+            **uvicorn_options(header_timeout),
+        )
     )
+    server.run(sockets=[listening])
+    if not server.started:
+        raise typer.Exit(STARTUP_FAILURE)  # uvicorn logged why
 
 
 def _reachable_host(host: str) -> str:
@@ -240,13 +262,44 @@ def _reachable_host(host: str) -> str:
 
 
 def _check_db(url: str) -> None:
-    """Exit 2 with a message if ``url`` is not a database the server can use (before anything starts)."""
-    from meeple.server.db import make_engine
+    """Exit with one line unless ``url`` is a database the server can use: 2 for a bad URL, 1 for a bad database.
+
+    The database is opened, checked (``PRAGMA quick_check`` on SQLite), and migrated (so it must be writable), before
+    anything starts (:func:`meeple.server.ops.check_database`).
+    """
+    from meeple.server.ops import DatabaseUnusable, check_database
 
     try:
-        make_engine(url).dispose()
+        check_database(url)
+    except DatabaseUnusable as exc:
+        fail(exc, STARTUP_FAILURE)
     except MeepleError as exc:
         fail(exc)
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host:port`` and listening, for uvicorn; exit 1 with one line if that is impossible.
+
+    Bound here, before the server starts, so that a port in use or an address of another machine is one readable
+    line (and the address cannot be taken between the check and the start).
+    """
+    try:
+        family, kind, proto, _name, address = socket.getaddrinfo(
+            host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+        listening = socket.socket(family, kind, proto)
+        listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            listening.bind(address)
+            listening.listen(2048)
+        except OSError:
+            listening.close()
+            raise
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        fail(_("cannot listen on {host}:{port}: {reason}").format(host=host, port=port, reason=reason), STARTUP_FAILURE)
+    listening.set_inheritable(True)
+    return listening
 
 
 def _host_table(

@@ -4,6 +4,9 @@
 migrations are applied, every live table is made due (bots restart, clocks are checked), and the sweeper (due
 tables), the heartbeat (presence) and, on PostgreSQL, the LISTEN thread start.
 
+While the database is down, REST routes answer 503 with ``Retry-After`` and new WebSockets are closed with 1013
+("try again later"); a move that cannot be committed is answered ``server_error`` naming its ``move_id``.
+
 Rules: issue "Play online: an authoritative game server"; docs/server.md (the protocol).
 """
 
@@ -17,6 +20,7 @@ import logging
 import os
 import re
 from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
@@ -26,6 +30,7 @@ from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse, Response
 from pydantic import TypeAdapter, ValidationError
 from pydantic.json_schema import models_json_schema
+from sqlalchemy.exc import DBAPIError
 
 from meeple.core.errors import MeepleError
 from meeple.core.records import GameRecord
@@ -33,18 +38,24 @@ from meeple.core.registry import game_class, registered_games
 from meeple.i18n import M, Translator, UnknownLanguageError, language_from_accept, translator
 from meeple.server.bots import BotPool
 from meeple.server.chat import ChatService
-from meeple.server.db import make_engine, migrate
+from meeple.server.db import is_postgresql, make_engine, migrate
 from meeple.server.hardening import CSP, SecurityMiddleware
+from meeple.server.health import DATABASE
 from meeple.server.hub import Connection, Hub, Listener
 from meeple.server.live import LiveTable, MoveRefused, SeatState, TableNotFound
 from meeple.server.lobby import Lobby, SeatRefused
+from meeple.server.metrics import Metrics, started, stopped
+from meeple.server.ops import LOOPBACK, add_ops_routes
 from meeple.server.policy import SeatPolicy
+from meeple.server.presence import HEARTBEAT, HEARTBEAT_DEGRADED
 from meeple.server.protocol import (
     WEBSOCKET_MESSAGES,
+    AckMessage,
     ChatSend,
     ClientMessage,
     CreateTable,
     JoinTable,
+    KeepaliveMessage,
     MoveMessage,
     MuteMessage,
     QuickMatch,
@@ -58,7 +69,8 @@ from meeple.server.protocol import (
     TableView,
 )
 from meeple.server.quotas import Limiter, QuotaExceeded, Quotas
-from meeple.server.tables import HEARTBEAT, TableService
+from meeple.server.retry import is_outage, is_transient, one_line
+from meeple.server.tables import TableService
 from meeple.server.views import game_view, log_texts
 
 log = logging.getLogger("meeple.server")
@@ -80,6 +92,10 @@ def _reader(lang: str | None, accept_language: str | None) -> Translator:
 _CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 SWEEP = 0.25
 """Seconds between two looks at the due tables (clocks, grace periods, overdue bots)."""
+RETRY_AFTER = 2
+"""Seconds a client is told to wait (``Retry-After``) when the database is down."""
+TRY_AGAIN_LATER = 1013
+"""The WebSocket close code of a connection that cannot be served now (RFC 6455 registry: "Try Again Later")."""
 HOUSEKEEPING = 60.0
 """Seconds between two looks for idle tables to end as abandoned and cached tables to drop from memory."""
 CUT = 40
@@ -103,6 +119,8 @@ class ServerConfig:
         public_urls: origins besides the request's ``Host`` that pages and WebSockets may come from
             (``--public-url``).
         api_docs: serve ``/docs`` and ``/openapi.json`` (``--api-docs``; off by default on a public server).
+        metrics_allow_ips: who may read ``/metrics``: comma-separated addresses or CIDR networks, ``*`` for anyone
+            (default: loopback; :mod:`meeple.server.ops`).
     """
 
     db: str
@@ -113,6 +131,7 @@ class ServerConfig:
     quotas: Quotas = Quotas()
     public_urls: tuple[str, ...] = ()
     api_docs: bool = False
+    metrics_allow_ips: str = LOOPBACK
 
 
 def seat_cookie(table_id: str) -> str:
@@ -154,7 +173,13 @@ async def check_token(state: dict[str, Any], table_id: str, token: str, address:
 
 def create_app(config: ServerConfig) -> FastAPI:
     """Return the server's FastAPI application for ``config`` (the database is migrated at start-up)."""
-    state: dict[str, Any] = {"limiter": Limiter(config.quotas), "refused": _count_refused}
+    metrics = Metrics()
+
+    def count_refused(reason: str) -> None:
+        _count_refused(reason)
+        metrics.refused(reason)
+
+    state: dict[str, Any] = {"limiter": Limiter(config.quotas), "refused": count_refused}
     limiter: Limiter = state["limiter"]
 
     @contextlib.asynccontextmanager
@@ -162,6 +187,9 @@ def create_app(config: ServerConfig) -> FastAPI:
         engine = make_engine(config.db)
         await asyncio.to_thread(migrate, engine)
         bots = BotPool(config.bot_workers, config.policy.move_seconds)
+        # the heartbeat has its own connection and thread: stuck transactions cannot starve it
+        beat_engine = make_engine(config.db, pool_size=1) if is_postgresql(engine) else engine
+        beat_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="meeple-heartbeat")
         service = TableService(
             engine,
             bots,
@@ -169,11 +197,15 @@ def create_app(config: ServerConfig) -> FastAPI:
             allow_seed=config.allow_seed,
             policy=config.policy,
             quotas=config.quotas,
+            heartbeat_engine=beat_engine,
         )
         hub = Hub(service, send_seconds=config.quotas.send_seconds)
         lobby = Lobby(service)
         hub.chat = ChatService(engine, limiter, service.now)
-        state.update(service=service, hub=hub, lobby=lobby)
+        service.metrics = bots.metrics = metrics
+        metrics.watch(lambda: list(service.tables.values()), bots)
+        state.update(service=service, hub=hub, engine=engine, lobby=lobby)
+        started(metrics)
         app.state.meeple = state  # the web pages (meeple.web) reach the service through it
         await asyncio.to_thread(service.wake_all)
         loop = asyncio.get_running_loop()
@@ -182,7 +214,7 @@ def create_app(config: ServerConfig) -> FastAPI:
             await asyncio.to_thread(hub.listener.start)
         tasks = [
             loop.create_task(_sweeper(service, lobby)),
-            loop.create_task(_heartbeat(service, hub)),
+            loop.create_task(_heartbeat(service, hub, beat_thread)),
             loop.create_task(_housekeeping(service, lobby)),
         ]
         try:
@@ -198,7 +230,11 @@ def create_app(config: ServerConfig) -> FastAPI:
             await asyncio.to_thread(bots.close)
             with contextlib.suppress(Exception):
                 await asyncio.to_thread(service.forget_presence)
+            beat_thread.shutdown(wait=False, cancel_futures=True)
             engine.dispose()
+            if beat_engine is not engine:
+                beat_engine.dispose()
+            stopped(metrics)
 
     app = FastAPI(
         title="meeple server",
@@ -246,6 +282,8 @@ def create_app(config: ServerConfig) -> FastAPI:
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]
+    app.add_exception_handler(DBAPIError, _database_error)
+    add_ops_routes(app, metrics, lambda: state.get("engine"), config.metrics_allow_ips, lambda: _faults(state))
 
     def service() -> TableService:
         s: TableService = state["service"]
@@ -427,6 +465,17 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     async def _open(websocket: WebSocket, table_id: str, token: str | None, lang: str | None, address: str) -> None:
         await websocket.accept()
+        try:
+            await _welcome(websocket, table_id, token, lang, address)
+        except DBAPIError as exc:
+            if not is_transient(exc):
+                raise
+            log.warning("WebSocket of table %s closed (1013): %s", cut(table_id), one_line(exc))
+            with contextlib.suppress(Exception):
+                await websocket.close(code=TRY_AGAIN_LATER, reason="database unavailable; try again")
+
+    async def _welcome(websocket: WebSocket, table_id: str, token: str | None, lang: str | None, address: str) -> None:
+        """The connection's seat, checked, then its messages (the database may fail: the caller closes 1013)."""
         reader = _reader(None, websocket.headers.get("accept-language"))
         if lang is not None:
             try:
@@ -461,6 +510,22 @@ def create_app(config: ServerConfig) -> FastAPI:
     return app
 
 
+async def _database_error(request: Request, exc: Exception) -> JSONResponse:
+    """A REST request met a database error: 503 with ``Retry-After`` if it is transient, else 500.
+
+    Transient: the database is down, a lock timed out (retry.py). One log line, no traceback, for those.
+    """
+    if not is_transient(exc):
+        log.error("%s %s: %s", request.method, request.url.path, one_line(exc))
+        return JSONResponse({"detail": "internal server error"}, status_code=500)
+    state = getattr(request.app.state, "meeple", {})
+    if "service" in state and is_outage(exc):
+        state["service"].health.fail(DATABASE)
+    log.warning("%s %s: 503, %s", request.method, request.url.path, one_line(exc))
+    detail = "the database is unavailable; try again shortly"
+    return JSONResponse({"detail": detail}, status_code=503, headers={"Retry-After": str(RETRY_AFTER)})
+
+
 async def _serve(
     websocket: WebSocket, state: dict[str, Any], live: LiveTable, seat: int | None, lang: str, key: str
 ) -> None:
@@ -472,14 +537,21 @@ async def _serve(
     conn.reader = asyncio.current_task()
     conn.address = key.rsplit("#", 1)[0]
     if seat is not None:
-        await service.presence(live, seat, +1)
+        try:
+            await service.presence(live, seat, +1)
+        except BaseException:
+            service.connections.change(live.id, seat, -1)  # the heartbeat writes the count back
+            raise
     async with live.lock:
         await hub.join(live, conn)
     if hub.chat is not None:
         await hub.chat.arrive(live, conn)
     try:
         while True:
-            event = await websocket.receive()
+            try:
+                event = await websocket.receive()
+            except RuntimeError:  # a failed send closed the socket (starlette's WebSocketDisconnected)
+                break
             if event["type"] == "websocket.disconnect":
                 break
             text = event.get("text")
@@ -497,10 +569,8 @@ async def _serve(
                 break
             try:
                 await _handle(text, hub, service, live, conn)
-            except Exception:  # noqa: BLE001 - a database or server fault: say so, keep the connection
-                log.exception("table %s: a message could not be handled", live.id)
-                message = M("the server could not handle this message now (nothing was changed); try again")
-                conn.send({"type": "error", "code": "server_error", "message": conn.translator.message(message)})
+            except Exception as exc:  # noqa: BLE001 - a database or server fault: say so, keep the connection
+                _server_error(live, conn, exc, None)
     except WebSocketDisconnect:
         pass
     except asyncio.CancelledError:
@@ -514,6 +584,20 @@ async def _serve(
         if seat is not None:
             with contextlib.suppress(Exception):
                 await service.presence(live, seat, -1)
+
+
+def _server_error(live: LiveTable, conn: Connection, exc: Exception, move_id: str | None) -> None:
+    """Answer ``server_error`` (naming the move, if any) for a message the server could not handle.
+
+    The log gets one line for a database fault, a traceback for anything else.
+    """
+    if is_transient(exc):
+        log.warning("table %s: move %s not committed: %s", live.id, move_id, one_line(exc))
+    else:
+        log.error("table %s: a message could not be handled", live.id, exc_info=exc)
+    message = M("the server could not handle this message now (nothing was changed); try again")
+    text = conn.translator.message(message)
+    conn.send({"type": "error", "code": "server_error", "message": text, "move_id": move_id})
 
 
 async def _handle(text: str, hub: Hub, service: TableService, live: LiveTable, conn: Connection) -> None:
@@ -538,9 +622,13 @@ async def _handle(text: str, hub: Hub, service: TableService, live: LiveTable, c
             async with live.lock:  # then the current state, to act on
                 hub.resend(live, conn)
             return
-        if not applied:
-            async with live.lock:
+        except Exception as exc:  # noqa: BLE001 - not committed (the retries gave up): the client resends it
+            _server_error(live, conn, exc, message.move_id)
+            return
+        async with live.lock:
+            if not applied:  # a repeated move_id: the current state, then its acknowledgement
                 hub.resend(live, conn)
+            conn.send(ack_message(live, conn.seat, message.move_id))
         return
     if isinstance(message, ChatSend | MuteMessage):
         if hub.chat is not None:
@@ -550,21 +638,39 @@ async def _handle(text: str, hub: Hub, service: TableService, live: LiveTable, c
         if conn.seat is not None:
             await service.take_back(live, conn.seat)
         return
+    if isinstance(message, KeepaliveMessage):
+        conn.send({"type": "pong"})
+        return
     async with live.lock:
         hub.resend(live, conn)
+
+
+def ack_message(live: LiveTable, seat: int, move_id: str) -> dict[str, Any]:
+    """The ``ack`` of ``seat``'s move ``move_id`` (``protocol.AckMessage``).
+
+    Its ``version`` is the seat's own (the length of its redacted log), so it tells the seat nothing its state frames
+    do not (tests/server/test_leaks.py).
+    """
+    return AckMessage(move_id=move_id, version=len(live.log_of(seat))).model_dump()
 
 
 async def _sweeper(service: TableService, lobby: Lobby) -> None:
     while True:
         try:
-            for table_id in await asyncio.to_thread(service.due_tables):
-                await service.evaluate(table_id)
-            for table_id in await asyncio.to_thread(lobby.due):  # a quick-match wait is over: bots take the seats
-                with contextlib.suppress(SeatRefused, TableNotFound):
-                    await asyncio.to_thread(lobby.start, table_id, None, "medium")
-                    await lobby.announce(table_id, started=True)
-        except Exception:  # noqa: BLE001 - the loop must survive a failing table or a lost database connection
-            log.exception("sweeper")
+            if DATABASE not in service.health.faults:  # while it is down, the heartbeat alone tries it
+                for table_id in await asyncio.to_thread(service.due_tables):
+                    await service.evaluate(table_id)
+                for table_id in await asyncio.to_thread(lobby.due):  # a quick match's wait is over: bots take seats
+                    with contextlib.suppress(SeatRefused, TableNotFound):
+                        await asyncio.to_thread(lobby.start, table_id, None, "medium")
+                        await lobby.announce(table_id, started=True)
+        except Exception as exc:  # noqa: BLE001 - the loop must survive a failing table or a lost database connection
+            if not is_transient(exc):
+                log.exception("sweeper")
+            else:
+                if is_outage(exc):
+                    service.health.fail(DATABASE)
+                log.warning("sweeper: %s", one_line(exc))
         await asyncio.sleep(SWEEP)
 
 
@@ -579,8 +685,17 @@ async def _housekeeping(service: TableService, lobby: Lobby) -> None:
                 if live is not None:
                     await service.sync(live)
             service.evict_unused()
-        except Exception:  # noqa: BLE001 - the loop must survive a lost database connection
-            log.exception("housekeeping")
+        except Exception as exc:  # noqa: BLE001 - the loop must survive a lost database connection
+            if not is_transient(exc):
+                log.exception("housekeeping")
+            else:
+                log.warning("housekeeping: %s", one_line(exc))
+
+
+def _faults(state: dict[str, Any]) -> list[str]:
+    """The faults the table service reports (its ``health.faults``: the database or LISTEN lost), for ``/readyz``."""
+    health = getattr(state.get("service"), "health", None)
+    return [str(f) for f in getattr(health, "faults", None) or []]
 
 
 def _seat_holder_token(http: Request, table_id: str, authorization: str | None) -> str | None:
@@ -757,11 +872,29 @@ def _add_api_docs(app: FastAPI) -> None:
         return page
 
 
-async def _heartbeat(service: TableService, hub: Hub) -> None:
+async def _heartbeat(service: TableService, hub: Hub, thread: ThreadPoolExecutor) -> None:
+    """Write this process's presence and close dead processes' rows, in a thread of its own.
+
+    Every :data:`HEARTBEAT` seconds, every second while the database is down; the first success after an outage
+    ends it (``Hub.recovered``).
+    """
+    loop = asyncio.get_running_loop()
     while True:
-        await asyncio.sleep(HEARTBEAT)
+        waited = 0.0
+        while waited < HEARTBEAT and DATABASE not in service.health.faults:  # a fault reported elsewhere: try soon
+            await asyncio.sleep(HEARTBEAT_DEGRADED)
+            waited += HEARTBEAT_DEGRADED
+        if waited == 0.0:
+            await asyncio.sleep(HEARTBEAT_DEGRADED)
         try:
-            for table_id in await asyncio.to_thread(service.heartbeat):
-                await hub.refresh(table_id)
-        except Exception:  # noqa: BLE001
-            log.exception("heartbeat")
+            changed = await loop.run_in_executor(thread, service.heartbeat)
+        except Exception as exc:  # noqa: BLE001 - one line per failed heartbeat while the database is down
+            if is_outage(exc):
+                service.health.fail(DATABASE)
+            log.warning("heartbeat: %s", one_line(exc))
+            continue
+        outage = service.health.ok(DATABASE)
+        if outage is not None:
+            await hub.recovered(outage)
+        for table_id in changed:
+            await hub.refresh(table_id)

@@ -31,6 +31,7 @@ from meeple.bots.factory import make_bot
 from meeple.core.registry import load_game
 from meeple.core.rng import derive_seed
 from meeple.core.view import SeatView
+from meeple.server.metrics import Metrics
 
 log = logging.getLogger("meeple.server")
 
@@ -98,6 +99,8 @@ class BotPool:
         self._pool: ProcessPool | None = None
         self._threads: ThreadPoolExecutor | None = None
         self._closed = False
+        self.metrics = Metrics()
+        """Where the seconds of each bot move are measured (the app gives its own: ``/metrics``)."""
 
     def _schedule(self, args: tuple[Any, ...]) -> Future[dict[str, Any]]:
         if self.workers > 0:
@@ -127,6 +130,7 @@ class BotPool:
             raise RuntimeError("the bot pool is closed")
         args = (game, params, snapshot, seat, spec, seed)
         self.pending += 1
+        asked = time.perf_counter()
         try:
             future = self._schedule(args)
             try:
@@ -158,6 +162,7 @@ class BotPool:
             return await asyncio.to_thread(fallback_action, game, params, snapshot, seat, self.fallback, seed)
         finally:
             self.pending -= 1
+            self.metrics.bot_answered(game, time.perf_counter() - asked)
 
     def _processes(self) -> ProcessPool:
         if self._pool is None:

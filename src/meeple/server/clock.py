@@ -2,7 +2,9 @@
 
 A *turn* is a run of consecutive decisions of one seat; it starts when that seat becomes the seat to move. When the
 turn passes, the seat's bank loses the time the turn took and gains the increment (once per turn, so the number of
-hidden steps in a turn changes nothing anyone sees). A turn runs out at ``turn_started + min(bank, per_move)``.
+hidden steps in a turn changes nothing anyone sees). A turn runs out at ``turn_started + paused + min(bank,
+per_move)``: ``paused`` is the time of the server's own outages during the turn (:func:`credit_outage`), which is
+never charged to the player.
 
 Only human seats played by their human have a running clock: bots and bot-played seats are never charged.
 
@@ -21,7 +23,14 @@ RETURN_BANK = 60.0
 
 def new_clock(spec: ClockSpec, players: int) -> dict[str, Any]:
     """The JSON clock state of a new table: every bank full, no turn running yet."""
-    return {"spec": spec.model_dump(), "banks": [spec.initial] * players, "turn_seat": None, "turn_started": None}
+    return {
+        "spec": spec.model_dump(),
+        "banks": [spec.initial] * players,
+        "turn_seat": None,
+        "turn_started": None,
+        "paused": 0.0,
+        "paused_to": None,
+    }
 
 
 def turn_deadline(clock: dict[str, Any]) -> float | None:
@@ -33,7 +42,7 @@ def turn_deadline(clock: dict[str, Any]) -> float | None:
     per_move = clock["spec"].get("per_move")
     if per_move is not None:
         limit = min(limit, float(per_move))
-    return float(clock["turn_started"]) + limit
+    return float(clock["turn_started"]) + float(clock.get("paused") or 0.0) + limit
 
 
 def pass_turn(clock: dict[str, Any], to_seat: int | None, now: float) -> None:
@@ -48,10 +57,11 @@ def pass_turn(clock: dict[str, Any], to_seat: int | None, now: float) -> None:
     if seat is not None and seat == to_seat:
         return
     if seat is not None and clock["turn_started"] is not None:
-        spent = now - float(clock["turn_started"])
+        spent = max(0.0, now - float(clock["turn_started"]) - float(clock.get("paused") or 0.0))
         clock["banks"][seat] = max(0.0, float(clock["banks"][seat]) - spent) + float(clock["spec"]["increment"])
     clock["turn_seat"] = to_seat
     clock["turn_started"] = None if to_seat is None else now
+    clock["paused"], clock["paused_to"] = 0.0, None
 
 
 def time_out(clock: dict[str, Any]) -> None:
@@ -61,6 +71,26 @@ def time_out(clock: dict[str, Any]) -> None:
         clock["banks"][seat] = 0.0
     clock["turn_seat"] = None
     clock["turn_started"] = None
+    clock["paused"], clock["paused_to"] = 0.0, None
+
+
+def credit_outage(clock: dict[str, Any], start: float, end: float) -> bool:
+    """Credit the running turn with the part of the server's outage ``[start, end]`` it has not been credited yet.
+
+    Two processes may report overlapping outages: the part before ``paused_to`` (the end of the last outage
+    credited to this turn) is not credited twice. Returns whether the clock changed.
+
+    Rules: issue "Survive the database and the other process" (clocks do not run while the server is degraded).
+    """
+    if clock["turn_seat"] is None or clock["turn_started"] is None:
+        return False
+    paused_to = clock.get("paused_to")
+    begin = max(start, float(clock["turn_started"]), float(paused_to) if paused_to is not None else start)
+    if end <= begin:
+        return False
+    clock["paused"] = float(clock.get("paused") or 0.0) + (end - begin)
+    clock["paused_to"] = end
+    return True
 
 
 def refill_on_return(clock: dict[str, Any], seat: int) -> None:

@@ -38,6 +38,15 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from meeple.core.errors import InvalidParameterError
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+LOCK_TIMEOUT_MS = 3000
+"""PostgreSQL ``lock_timeout``: a transaction waiting this long for a row lock fails and is retried (retry.py)."""
+STATEMENT_TIMEOUT_MS = 10000
+"""PostgreSQL ``statement_timeout``: no statement of the server runs longer."""
+IDLE_IN_TRANSACTION_MS = 5000
+"""PostgreSQL ``idle_in_transaction_session_timeout``: a process frozen in a transaction (SIGSTOP, a stuck thread)
+loses its session and its locks after this long, so it cannot hold a table (retry.RETRY_BUDGET is longer)."""
+CONNECT_TIMEOUT_S = 3
+"""libpq ``connect_timeout``: an unreachable database fails a connection attempt after this long."""
 _MIGRATION_LOCK = 0x6D656570  # PostgreSQL advisory lock taken while migrating ("meep")
 
 
@@ -141,11 +150,15 @@ def is_postgresql(engine: Engine) -> bool:
     return engine.dialect.name == "postgresql"
 
 
-def make_engine(url: str) -> Engine:
+def make_engine(url: str, pool_size: int = 8) -> Engine:
     """Return an engine for ``url`` (``sqlite:///path`` or ``postgresql+psycopg://...``), tuned for the server.
 
     SQLite: write-ahead log, ``synchronous=NORMAL`` (a commit survives a killed process; a power cut may lose the
     last commits, never corrupt the file), a 30 s busy timeout, and ``BEGIN IMMEDIATE`` for every transaction.
+
+    PostgreSQL: ``pool_size`` connections (and twice as many more at peaks), each with the :data:`LOCK_TIMEOUT_MS`,
+    :data:`STATEMENT_TIMEOUT_MS` and :data:`IDLE_IN_TRANSACTION_MS` timeouts and a :data:`CONNECT_TIMEOUT_S` connect
+    timeout.
 
     Raises:
         InvalidParameterError: not an SQLite or PostgreSQL URL, or the PostgreSQL driver is not installed.
@@ -163,12 +176,26 @@ def make_engine(url: str) -> Engine:
         return engine
     if backend == "postgresql":
         try:
-            return create_engine(parsed, pool_size=8, max_overflow=16, pool_pre_ping=True)
+            return create_engine(
+                parsed,
+                pool_size=pool_size,
+                max_overflow=2 * pool_size,
+                pool_pre_ping=True,
+                connect_args={"connect_timeout": CONNECT_TIMEOUT_S, "options": postgresql_options()},
+            )
         except ModuleNotFoundError as exc:
             raise InvalidParameterError(
                 f"PostgreSQL needs its driver: pip install 'meeple[postgres]' ({exc.name} is missing)"
             ) from None
     raise InvalidParameterError(f"--db {url!r}: the server stores tables in SQLite or PostgreSQL only")
+
+
+def postgresql_options() -> str:
+    """The libpq ``options`` of every server connection: the lock, statement and idle-in-transaction timeouts."""
+    return (
+        f"-c lock_timeout={LOCK_TIMEOUT_MS} -c statement_timeout={STATEMENT_TIMEOUT_MS}"
+        f" -c idle_in_transaction_session_timeout={IDLE_IN_TRANSACTION_MS}"
+    )
 
 
 def _tune_sqlite(engine: Engine) -> None:
@@ -194,6 +221,9 @@ def migrate(engine: Engine) -> None:
     config.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as connection:
         if is_postgresql(engine):
+            # another process may be migrating: wait for it however long it takes (no lock or statement timeout)
+            connection.exec_driver_sql("SET LOCAL lock_timeout = 0")
+            connection.exec_driver_sql("SET LOCAL statement_timeout = 0")
             connection.execute(select(func.pg_advisory_xact_lock(_MIGRATION_LOCK)))
         config.attributes["connection"] = connection
         command.upgrade(config, "head")

@@ -5,7 +5,8 @@ is sent to a receiver only when something it can see changed (its observation, l
 clock): a step of another seat that the receiver cannot see sends it nothing, so frames do not count hidden steps.
 
 With PostgreSQL a :class:`Listener` thread LISTENs for other processes' changes and brings the affected tables up to
-date before their connections are sent the news.
+date before their connections are sent the news. While it is not listening the process is degraded (``health``);
+when it listens again every table is brought up to date and every live table is made due (:meth:`Hub.recovered`).
 
 Rules: issue "Play online" (the protocol, reconnect, more than one process); architecture "Playing online".
 """
@@ -24,8 +25,10 @@ from sqlalchemy import Engine
 from meeple.i18n import DEFAULT_LANGUAGE, translator
 from meeple.server.chat import CHAT_PREFIX, ChatService
 from meeple.server.clock import clock_view
+from meeple.server.health import LISTEN
 from meeple.server.live import LiveTable
 from meeple.server.protocol import HelloMessage
+from meeple.server.retry import is_transient, one_line, retrying
 from meeple.server.tables import NOTIFY_CHANNEL, TableService
 from meeple.server.views import game_view, log_texts, perspective_of
 
@@ -40,8 +43,9 @@ class Connection:
     """One WebSocket of a seat (or a spectator, ``seat=None``) and what it was last sent.
 
     Flow control: at most the newest ``state`` frame waits to be sent (a newer one replaces it, taking over its
-    log lines), with at most :data:`MAX_PENDING` other messages, so a client that reads slowly costs a bounded
-    amount of memory; one that reads nothing for ``send_seconds`` is disconnected.
+    log lines and its place in the order), with at most :data:`MAX_PENDING` other messages, so a client that reads
+    slowly costs a bounded amount of memory; one that reads nothing for ``send_seconds`` is disconnected. Messages
+    go out in the order they were queued, a merged frame at the place of the first frame it merged.
 
     Args:
         sender: an object with ``async send_text(str)`` (the WebSocket).
@@ -59,6 +63,8 @@ class Connection:
         self.pending: deque[dict[str, Any]] = deque()
         self.frame: dict[str, Any] | None = None
         """The newest state frame not yet sent."""
+        self.frame_after = 0
+        """How many of the ``pending`` messages were queued before ``frame`` (they go out first)."""
         self.wake = asyncio.Event()
         self.closed = False
         self.dropped = False
@@ -86,10 +92,11 @@ class Connection:
             await self.wake.wait()
             self.wake.clear()
             while self.pending or self.frame is not None:
-                if self.pending:
-                    message = self.pending.popleft()
+                if self.frame is not None and self.frame_after <= 0:
+                    message, self.frame = self.frame, None
                 else:
-                    message, self.frame = self.frame or {}, None
+                    message = self.pending.popleft()
+                    self.frame_after -= 1
                 try:
                     await asyncio.wait_for(
                         self.sender.send_text(json.dumps(message, separators=(",", ":"))), self.send_seconds
@@ -117,6 +124,8 @@ class Connection:
             waiting = self.frame
             if waiting is not None:
                 message = {**message, "log": waiting["log"] + message["log"], "log_start": waiting["log_start"]}
+            else:
+                self.frame_after = len(self.pending)
             self.frame = message
         elif len(self.pending) >= MAX_PENDING:
             log.info("a client left %d messages unread: disconnected", MAX_PENDING)
@@ -214,8 +223,26 @@ class Hub:
             return
         try:
             await self.service.sync(live)  # bots are started by the process that committed the change
-        except Exception:  # noqa: BLE001 - a failed refresh is retried at the next notification or use
-            log.exception("refresh of table %s failed", table_id)
+        except Exception as exc:  # noqa: BLE001 - a failed refresh is retried at the next notification or use
+            if not is_transient(exc):
+                log.exception("refresh of table %s failed", table_id)
+            else:
+                log.warning("refresh of table %s failed: %s", table_id, one_line(exc))
+
+    async def recovered(self, outage: tuple[float, float] | None) -> None:
+        """The database or the LISTEN connection is back: catch up, wake every live table, credit the clocks.
+
+        Every table this process holds is brought up to date; every live table is made due (bots restart, clocks
+        and grace periods are looked at); running clocks are credited with ``outage`` (``clock.credit_outage``).
+        """
+        service = self.service
+        await asyncio.gather(*(self.refresh(table_id) for table_id in list(service.tables)))  # news first
+        try:
+            if outage is not None:
+                await service.credit_outage(*outage)
+            await retrying(lambda: asyncio.to_thread(service.wake_all), "wake of the live tables")
+        except Exception as exc:  # noqa: BLE001 - the next recovery or the watchdog tries again
+            log.warning("waking the tables after an outage failed: %s", one_line(exc))
 
 
 class Listener:
@@ -229,6 +256,8 @@ class Listener:
 
     def __init__(self, engine: Engine, hub: Hub, loop: asyncio.AbstractEventLoop) -> None:
         self.conninfo = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        self.health = hub.service.health
+        self.tasks: set[asyncio.Task[None]] = set()
         self.hub = hub
         self.loop = loop
         self.stopping = threading.Event()
@@ -248,22 +277,30 @@ class Listener:
         import psycopg
         from psycopg import sql
 
+        attempt = 0
         while not self.stopping.is_set():
             try:
-                with psycopg.connect(self.conninfo, autocommit=True) as conn:
+                with psycopg.connect(self.conninfo, autocommit=True, connect_timeout=3) as conn:
                     conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(NOTIFY_CHANNEL)))
                     self.ready.set()
-                    self.loop.call_soon_threadsafe(self._refresh_all)  # what changed while not listening
+                    outage = self.health.ok(LISTEN)
+                    if attempt:  # what changed while not listening
+                        self.loop.call_soon_threadsafe(self._recovered, outage)
+                    attempt = 0
                     while not self.stopping.is_set():
                         for note in conn.notifies(timeout=1.0):
                             self.loop.call_soon_threadsafe(self._schedule, note.payload)
-            except Exception:  # noqa: BLE001 - reconnect after a lost connection
-                log.exception("LISTEN connection lost; reconnecting")
-                self.stopping.wait(1.0)
+            except Exception as exc:  # noqa: BLE001 - reconnect after a lost connection, one log line each time
+                self.health.fail(LISTEN)
+                attempt += 1
+                wait = min(2.0, 0.25 * 2**attempt)
+                log.warning("LISTEN connection: %s; reconnect attempt %d in %.1f s", one_line(exc), attempt, wait)
+                self.stopping.wait(wait)
 
-    def _refresh_all(self) -> None:
-        for table_id in list(self.hub.service.tables):
-            self._schedule(table_id)
+    def _recovered(self, outage: tuple[float, float] | None) -> None:
+        task = self.loop.create_task(self.hub.recovered(outage))
+        self.tasks.add(task)  # a reference until it is done (the loop keeps only weak ones)
+        task.add_done_callback(self.tasks.discard)
 
     def _schedule(self, table_id: str) -> None:
         self.loop.create_task(self.hub.refresh(table_id))

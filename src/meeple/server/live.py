@@ -15,11 +15,14 @@ from meeple.core.errors import MeepleError
 from meeple.core.state import State
 from meeple.i18n import DEFAULT_LANGUAGE, M, Message, Translator, translator
 from meeple.server import clock as clocks
+from meeple.server.health import Health
 from meeple.server.people import display_name
 from meeple.server.views import LogCache, LogLine, perspective_of
 
-BOT_WATCHDOG = 30.0
-"""Seconds after which a bot's move not yet played is asked again (by any process): covers a crashed process."""
+BOT_WATCHDOG = 5.0
+"""Seconds after which a bot's move not yet played is asked again (by any process): covers a crashed process or a
+bot loop that gave up. A process whose bot is still thinking ignores it; another process may think too, and the
+version check drops the slower answer."""
 
 
 class TableNotFound(MeepleError, LookupError):
@@ -100,6 +103,8 @@ class LiveTable:
     bot_task: asyncio.Task[None] | None = None
     seats_dirty: set[int] = field(default_factory=set)
     """Seats whose ``bot_played``/``reason`` changed in the transaction under way (written by _finish_change)."""
+    health: Health | None = None
+    """The process's health: its outages do not count in a grace period, and no deadline falls while it settles."""
     used: float = 0.0
     """When this process last looked the table up (Unix seconds): unused tables leave memory."""
 
@@ -149,10 +154,25 @@ class LiveTable:
         times = []
         if self.clock is not None and (d := clocks.turn_deadline(self.clock)) is not None:
             times.append(d)
-        seat = self.seats[m]
-        if self.grace is not None and not seat.connected:
-            times.append(seat.away_since + self.grace)
-        return min(times) if times else None
+        if self.grace is not None and not self.seats[m].connected:
+            times.append(self.away_until(m, now))
+        if not times:
+            return None
+        settle = self.health.settle_until() if self.health is not None else None
+        return max(min(times), settle) if settle is not None else min(times)
+
+    def away_until(self, seat: int, now: float | None = None) -> float:
+        """When a disconnected ``seat``'s grace period ends (Unix seconds).
+
+        That is ``away_since + grace``, plus the time the process was degraded meanwhile: its players could not
+        move (issue "Survive the database and the other process").
+        """
+        state = self.seats[seat]
+        grace = self.grace if self.grace is not None else 0.0
+        if self.health is None:
+            return state.away_since + grace
+        end = now if now is not None else self.health.now()
+        return state.away_since + grace + self.health.paused(state.away_since, end)
 
     def public_seats(self, reader: Translator | None = None) -> list[dict[str, Any]]:
         """The ``SeatInfo`` payloads of every seat (names of bots and unnamed seats in ``reader``'s language)."""

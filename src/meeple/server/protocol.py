@@ -246,8 +246,30 @@ class HelloMessage(BaseModel):
     )
 
 
+class AckMessage(BaseModel):
+    """Server → client: the move ``move_id`` is committed (also the answer to a resent ``move_id`` already applied).
+
+    Only this frame acknowledges a move: a client keeps a move it sent until its ``ack`` comes, and resends it with
+    the same ``move_id`` after a lost connection or a ``server_error`` (docs/server.md, "The client's duties").
+    """
+
+    type: Literal["ack"] = "ack"
+    move_id: str
+    version: int = Field(description="the receiver's version once the move is in (at least the move's version + 1)")
+
+
+class PongMessage(BaseModel):
+    """Server → client: the answer to ``ping``."""
+
+    type: Literal["pong"] = "pong"
+
+
 class ErrorMessage(BaseModel):
-    """Server → client: a refused message. The connection stays open unless ``code`` is ``bad_token``."""
+    """Server → client: a refused message. The connection stays open unless ``code`` is ``bad_token``.
+
+    ``move_id`` names the refused move. ``server_error`` means the server could not commit it now (its database is
+    unreachable): nothing changed, and the client resends the same move (same ``move_id``) a moment later.
+    """
 
     type: Literal["error"] = "error"
     code: Literal[
@@ -314,17 +336,29 @@ class ChatLine(BaseModel):
     time: float = Field(description="when the server received it (Unix seconds)")
 
 
+class KeepaliveMessage(_Strict):
+    """Client → server: is the connection alive? Answered with ``pong``.
+
+    For clients that cannot send WebSocket pings, such as browsers.
+    """
+
+    type: Literal["ping"]
+
+
 ClientMessage = Annotated[
-    MoveMessage | ReturnMessage | PingMessage | ChatSend | MuteMessage, Field(discriminator="type")
+    MoveMessage | ReturnMessage | PingMessage | KeepaliveMessage | ChatSend | MuteMessage, Field(discriminator="type")
 ]
 
 WEBSOCKET_MESSAGES: tuple[type[BaseModel], ...] = (
     HelloMessage,
     StateMessage,
+    AckMessage,
     ErrorMessage,
+    PongMessage,
     MoveMessage,
     ReturnMessage,
     PingMessage,
+    KeepaliveMessage,
     ChatSend,
     MuteMessage,
     ChatLine,

@@ -5,7 +5,12 @@ transaction, and only then broadcast (boardgame.io's ``master.ts``; architecture
 table (:class:`~meeple.server.live.LiveTable`) can always be rebuilt from the database: every transaction first
 brings it up to the table row's revision, so another process's moves (PostgreSQL) or a restart lose nothing.
 
-Rules: issue "Play online: an authoritative game server" (guarantees).
+Every transaction is retried on a transient database error (``retry.retrying``: a deadlock, a lock timeout, a lost
+connection); locks are taken in one order (a table's row, then its presence rows; ``presence``); while the server
+itself is degraded (``health``) nobody's time runs out.
+
+Rules: issue "Play online: an authoritative game server" (guarantees); issue "Survive the database and the other
+process".
 """
 
 from __future__ import annotations
@@ -28,19 +33,22 @@ from meeple.core.registry import load_game
 from meeple.server import clock as clocks
 from meeple.server.bots import BotPool, bot_seed
 from meeple.server.db import EventRow, PresenceRow, SeatRow, TableRow, is_postgresql
+from meeple.server.health import DATABASE, Health
 from meeple.server.live import LiveTable, MoveRefused, SeatState, TableNotFound, check_move
+from meeple.server.metrics import Metrics
 from meeple.server.policy import SeatPolicy
+from meeple.server.presence import HEARTBEAT, STALE, Presence, close_dead, dead_tables, upsert, write_own
 from meeple.server.protocol import CreateTable
 from meeple.server.quotas import QuotaExceeded, Quotas, address_key
+from meeple.server.retry import is_transient, one_line, retrying
 
 log = logging.getLogger("meeple.server")
 
 NOTIFY_CHANNEL = "meeple_tables"
 """PostgreSQL channel on which a process announces that a table changed (payload: the table id)."""
-HEARTBEAT = 5.0
-"""Seconds between a process's presence refreshes."""
-STALE = 3 * HEARTBEAT
-"""A presence row not refreshed for this long belongs to a dead process: its connections count as closed."""
+BOT_RETRY_MAX = 5.0
+"""Seconds at most between two tries of a bot loop that met a database error."""
+__all__ = ["HEARTBEAT", "NOTIFY_CHANNEL", "STALE", "UNUSED", "TableService", "hash_token"]
 UNUSED = 600.0
 """Seconds after which a cached table nobody is connected to and no bot is playing leaves this process's memory
 (it is rebuilt from the database when asked for again)."""
@@ -110,6 +118,8 @@ class TableService:
         allow_seed: accept a ``seed`` in ``POST /api/tables`` (tests and tournaments; a seeded deal is known to its
             creator, so a public server leaves this off).
         now: the clock (Unix seconds), replaceable in tests.
+        heartbeat_engine: the engine of the heartbeat, with connections of its own so that stuck transactions
+            cannot starve it (default: ``engine``).
         policy: the seats and bots a new table may have (:mod:`meeple.server.policy`).
         quotas: live tables per creator address and in all, idle expiry, the lobby's share per address.
     """
@@ -121,10 +131,15 @@ class TableService:
         process: str | None = None,
         allow_seed: bool = False,
         now: Callable[[], float] = time.time,
+        heartbeat_engine: Engine | None = None,
         policy: SeatPolicy | None = None,
         quotas: Quotas | None = None,
     ) -> None:
         self.engine = engine
+        self.heartbeat_engine = heartbeat_engine or engine
+        self.health = Health(now)
+        """This process's faults and outages (``degraded``: a readiness probe answers 503 while it holds)."""
+        self.connections = Presence()
         self.bots = bots
         self.process = process or secrets.token_hex(8)
         self.allow_seed = allow_seed
@@ -135,6 +150,17 @@ class TableService:
         self.postgres = is_postgresql(engine)
         self.on_change: Callable[[LiveTable], Any] | None = None
         """Called (in the event loop) after every committed change of a table: the hub broadcasts it."""
+        self.metrics = Metrics()
+        """Where moves are counted (the app gives its own: ``/metrics``)."""
+
+    @property
+    def degraded(self) -> bool:
+        """Whether this process cannot reach its database or hear the other processes now (``health``)."""
+        return self.health.degraded
+
+    async def _run(self, what: str, call: Callable[..., Any], *args: Any) -> Any:
+        """Run the blocking ``call(*args)`` in a thread, retried on transient database errors (``retry``)."""
+        return await retrying(lambda: asyncio.to_thread(call, *args), what, lambda: self.health.fail(DATABASE))
 
     # ------------------------------------------------------------------ creation and lookup
     def create(self, request: CreateTable, address: str | None = None) -> tuple[str, list[tuple[int, str]]]:
@@ -277,8 +303,9 @@ class TableService:
             for seat in s.scalars(select(SeatRow).where(SeatRow.table_id.in_(ids)).order_by(SeatRow.seat)):
                 seats[seat.table_id].append(seat)
             online: dict[str, dict[int, bool]] = {i: {} for i in ids}
+            cutoff = self.health.presence_cutoff(now, STALE)
             for p in s.scalars(select(PresenceRow).where(PresenceRow.table_id.in_(ids))):
-                if p.connections > 0 and p.seen_at > now - STALE:
+                if p.connections > 0 and p.seen_at > cutoff:
                     online[p.table_id][p.seat] = True
             s.expunge_all()
         return [(r, seats[r.id], online[r.id]) for r in rows]
@@ -291,13 +318,13 @@ class TableService:
         """
         live = self.tables.get(table_id)
         if live is None:
-            live = await asyncio.to_thread(self._load, table_id)
+            live = await self._run(f"load of table {table_id}", self._load, table_id)
             live = self.tables.setdefault(table_id, live)
             live.used = self.now()
             return live
         live.used = self.now()
         async with live.lock:
-            await asyncio.to_thread(self._read_sync, live)
+            await self._run(f"read of table {table_id}", self._read_sync, live)
         return live
 
     def _load(self, table_id: str) -> LiveTable:
@@ -319,6 +346,7 @@ class TableService:
                 state=game.new_initial_state(row.seed),
                 seats=[],
                 stale=True,
+                health=self.health,
             )
             self._sync(s, live, self._lock_row(s, table_id, lock=False))
         return live
@@ -363,10 +391,11 @@ class TableService:
             )
         )
         now = self.now()
+        cutoff = self.health.presence_cutoff(now, STALE)
         seats = []
         for r in rows:
             mine = [p for p in presence if p.seat == r.seat]
-            connected = any(p.connections > 0 and p.seen_at > now - STALE for p in mine)
+            connected = any(p.connections > 0 and p.seen_at > cutoff for p in mine)
             away = max([p.seen_at for p in mine], default=live.created)
             seats.append(SeatState(r.player, r.bot_played, r.reason, connected, away, r.name))
         live.seats = seats
@@ -402,7 +431,13 @@ class TableService:
         live.rev = rev
 
     def _guarded(self, live: LiveTable, work: Callable[[Connection, RowHead], Any]) -> Any:
-        """Run ``work`` in one locked transaction; if anything fails, the cache is rebuilt at its next use."""
+        """Run ``work`` in one locked transaction; if anything fails, the cache is rebuilt at its next use.
+
+        A stale cache is rebuilt first, outside the transaction: replaying a long log must not hold the table's lock
+        (nor run into ``idle_in_transaction_session_timeout``).
+        """
+        if live.stale:
+            self._read_sync(live)
         try:
             with self.engine.begin() as s:
                 row = self._lock_row(s, live.id)
@@ -455,7 +490,11 @@ class TableService:
             self._finish_change(s, live, row)
             return True
 
-        return bool(self._guarded(live, work))
+        started = time.perf_counter()
+        applied = bool(self._guarded(live, work))
+        if applied:
+            self.metrics.move(live.game, by_bot, time.perf_counter() - started)  # committed: counted
+        return applied
 
     def _return_seat(self, live: LiveTable, seat: int, now: float) -> None:
         """The human of a bot-played seat takes it back (a move, a ``return`` message, or a reconnection)."""
@@ -481,10 +520,11 @@ class TableService:
             MoveRefused: ``game_over``, ``not_your_turn``, ``stale_version`` or ``illegal_action``; nothing changed.
         """
         async with live.lock:
-            applied = await asyncio.to_thread(self._tx_move, live, seat, action, version, move_id, by_bot)
+            what = f"move at table {live.id}"
+            applied = await self._run(what, self._tx_move, live, seat, action, version, move_id, by_bot)
             if applied:
                 self._changed(live)
-        return applied
+        return bool(applied)
 
     async def take_back(self, live: LiveTable, seat: int) -> None:
         """A human takes their bot-played seat back (the ``return`` message); nothing happens if it is not."""
@@ -497,59 +537,54 @@ class TableService:
             return True
 
         async with live.lock:
-            changed = await asyncio.to_thread(self._guarded, live, work)
+            changed = await self._run(f"return at table {live.id}", self._guarded, live, work)
             if changed:
                 self._changed(live)
 
     # ------------------------------------------------------------------ presence
     async def presence(self, live: LiveTable, seat: int, delta: int) -> None:
-        """One connection of ``seat`` opened (+1) or closed (-1) in this process; an away seat's human returns."""
+        """One connection of ``seat`` opened (+1) or closed (-1) in this process; an away seat's human returns.
 
-        def work(s: Connection, row: RowHead) -> None:
+        The count changes in memory at once; if the database cannot be written, the heartbeat writes it later.
+
+        Raises:
+            Exception: the database error, once retries gave up (the count is still changed in memory).
+        """
+        self.connections.change(live.id, seat, delta)
+        key = (live.id, seat)
+
+        def work(s: Connection, row: RowHead) -> int:
             now = self.now()
-            key = (PresenceRow.table_id == live.id, PresenceRow.seat == seat, PresenceRow.process == self.process)
-            count = s.scalar(select(PresenceRow.connections).where(*key))
-            if count is None:
-                row_values = {"table_id": live.id, "seat": seat, "process": self.process}
-                s.execute(insert(PresenceRow).values(**row_values, connections=max(0, delta), seen_at=now))
-            else:
-                s.execute(update(PresenceRow).where(*key).values(connections=max(0, count + delta), seen_at=now))
+            count = self.connections.counts.get(key, 0)
+            upsert(s, self.process, live.id, seat, count, now)
             self._sync_seats(s, live)
             if delta > 0 and live.seats[seat].bot_played and live.seats[seat].reason == "away":
                 self._return_seat(live, seat, now)
             self._finish_change(s, live, row)
+            return count
 
         async with live.lock:
-            await asyncio.to_thread(self._guarded, live, work)
+            count = await self._run(f"presence at table {live.id}", self._guarded, live, work)
+            if self.connections.counts.get(key, 0) == count:
+                self.connections.written(live.id, seat)
             self._changed(live)
 
     def heartbeat(self) -> list[str]:
-        """Refresh this process's presence rows; close those of dead processes; return the tables that changed."""
+        """Write this process's presence; close the rows of dead processes; return the tables that changed.
+
+        Runs on :attr:`heartbeat_engine`, in a thread of its own (app.py). Another process's rows are judged only
+        once this process has reached the database for ``health.SETTLE`` seconds (``health.presence_cutoff``).
+        """
         now = self.now()
-        with Session(self.engine) as s, s.begin():
-            s.execute(
-                update(PresenceRow)
-                .where(PresenceRow.process == self.process, PresenceRow.connections > 0)
-                .values(seen_at=now)
-            )
-            dead = list(
-                s.scalars(
-                    select(PresenceRow.table_id)
-                    .where(PresenceRow.connections > 0, PresenceRow.seen_at < now - STALE)
-                    .distinct()
-                )
-            )
-            if dead:
-                s.execute(
-                    update(PresenceRow)
-                    .where(PresenceRow.connections > 0, PresenceRow.seen_at < now - STALE)
-                    .values(connections=0)
-                )
-                s.execute(update(TableRow).where(TableRow.id.in_(dead)).values(deadline=now, rev=TableRow.rev + 1))
-                for table_id in dead:
-                    if self.postgres:
-                        s.execute(select(func.pg_notify(NOTIFY_CHANNEL, table_id)))
-        return dead
+        write_own(self.heartbeat_engine, self.connections, self.process, now)
+        if self.health.settle_until() is not None:
+            return []
+        cutoff = self.health.presence_cutoff(now, STALE)
+        changed = []
+        for table_id in dead_tables(self.heartbeat_engine, self.process, cutoff):
+            if close_dead(self.heartbeat_engine, table_id, self.process, cutoff, now, NOTIFY_CHANNEL):
+                changed.append(table_id)
+        return changed
 
     def forget_presence(self) -> None:
         """Remove this process's presence rows (at shutdown: its connections are gone)."""
@@ -576,18 +611,17 @@ class TableService:
         cutoff = self.now() - self.quotas.idle_days * 86_400
         last_move = select(func.max(EventRow.at)).where(EventRow.table_id == TableRow.id).scalar_subquery()
         idle = (TableRow.status == "live", func.coalesce(last_move, TableRow.created) < cutoff)
-        with Session(self.engine) as s, s.begin():
-            ids = list(s.scalars(select(TableRow.id).where(*idle)))
-            if ids:
+        with Session(self.engine) as s:
+            ids = sorted(s.scalars(select(TableRow.id).where(*idle)))
+        for table_id in ids:  # one short transaction each, in id order like every multi-table lock (no deadlock)
+            with Session(self.engine) as s, s.begin():
                 s.execute(
                     update(TableRow)
-                    .where(TableRow.id.in_(ids), TableRow.status == "live")
+                    .where(TableRow.id == table_id, TableRow.status == "live")
                     .values(status="abandoned", deadline=None, rev=TableRow.rev + 1)
                 )
                 if self.postgres:
-                    for table_id in ids:
-                        s.execute(select(func.pg_notify(NOTIFY_CHANNEL, table_id)))
-        for table_id in ids:
+                    s.execute(select(func.pg_notify(NOTIFY_CHANNEL, table_id)))
             log.info("table %s ended as abandoned: no move for %g days", table_id, self.quotas.idle_days)
         return ids
 
@@ -607,9 +641,32 @@ class TableService:
         return gone
 
     def wake_all(self) -> None:
-        """Make every live table due now (at start-up: bots to restart, clocks and grace periods to check)."""
+        """Make every live table due now: bots to restart, clocks and grace periods to check.
+
+        At start-up, and when the database or LISTEN is back. The rows are locked in id order, the order of every
+        multi-row lock.
+        """
+        live = select(TableRow.id).where(TableRow.status == "live").order_by(TableRow.id)
+        if self.postgres:
+            live = live.with_for_update()
         with Session(self.engine) as s, s.begin():
-            s.execute(update(TableRow).where(TableRow.status == "live").values(deadline=self.now()))
+            s.execute(update(TableRow).where(TableRow.id.in_(live.scalar_subquery())).values(deadline=self.now()))
+
+    async def credit_outage(self, start: float, end: float) -> None:
+        """Credit the running turn of every clocked table this process holds with an outage ``[start, end]``."""
+        for live in list(self.tables.values()):
+            if live.clock is None or live.status != "live":
+                continue
+
+            def work(s: Connection, row: RowHead, live: LiveTable = live) -> bool:
+                if live.clock is None or not clocks.credit_outage(live.clock, start, end):
+                    return False
+                self._finish_change(s, live, row)
+                return True
+
+            async with live.lock:
+                if await self._run(f"clock credit at table {live.id}", self._guarded, live, work):
+                    self._changed(live)
 
     def _tx_evaluate(self, live: LiveTable) -> bool:
         """Replace a timed-out or away human by the substitute bot; reset the deadline. True if something changed."""
@@ -618,12 +675,14 @@ class TableService:
             now = self.now()
             m = live.mover()
             changed = False
-            if m is not None and live.status == "live" and live.bot_to_move() is None:
+            settled = self.health.settle_until() is None  # no replacement while the server itself recovers
+            if m is not None and live.status == "live" and live.bot_to_move() is None and settled:
                 seat = live.seats[m]
                 clock_out = live.clock is not None and (d := clocks.turn_deadline(live.clock)) is not None and d <= now
-                away_out = live.grace is not None and not seat.connected and seat.away_since + live.grace <= now
+                away_out = live.grace is not None and not seat.connected and live.away_until(m) <= now
                 if seat.is_human and (clock_out or away_out):
                     seat.bot_played, seat.reason = True, ("time" if clock_out else "away")
+                    log.info("table %s: seat %s is played by the substitute (%s)", live.id, m, seat.reason)
                     live.seats_dirty.add(m)
                     if live.clock is not None:
                         if clock_out:
@@ -647,7 +706,7 @@ class TableService:
         except TableNotFound:
             return
         async with live.lock:
-            changed = await asyncio.to_thread(self._tx_evaluate, live)
+            changed = await self._run(f"evaluation of table {live.id}", self._tx_evaluate, live)
             if changed:
                 self._changed(live)
             else:
@@ -656,7 +715,7 @@ class TableService:
     async def sync(self, live: LiveTable) -> None:
         """Bring a cached table up to the database (another process changed it) and announce it."""
         async with live.lock:
-            await asyncio.to_thread(self._read_sync, live)
+            await self._run(f"read of table {live.id}", self._read_sync, live)
             if self.on_change is not None:
                 self.on_change(live)
 
@@ -672,28 +731,49 @@ class TableService:
             live.bot_task = asyncio.get_running_loop().create_task(self._bot_loop(live))
 
     async def _bot_loop(self, live: LiveTable) -> None:
-        """Let bots play while a bot is to move (each move checked and committed like a human's)."""
+        """Let bots play while a bot is to move (each move checked and committed like a human's).
+
+        A database error (after the transaction's own retries) does not end the loop: it waits (0.5 s doubling to
+        :data:`BOT_RETRY_MAX`) and tries again. A bot that raises ends it; the watchdog (``BOT_WATCHDOG``) retries.
+        """
+        failures = 0
         while True:
-            async with live.lock:
-                await asyncio.to_thread(self._read_sync, live)
-                spec = live.bot_to_move()
-                if spec is None:
+            try:
+                if not await self._bot_step(live):
                     return
-                seat = live.mover()
-                assert seat is not None
-                version = live.version
-                snapshot = live.state.to_json()
-            try:
-                action = await self.bots.choose(
-                    live.game, live.params, snapshot, seat, spec, bot_seed(live.seed, seat, version)
-                )
-            except Exception:  # noqa: BLE001 - a failing bot must not kill the table; the watchdog retries
-                log.exception("bot %s failed at table %s version %s", spec, live.id, version)
-                return
-            try:
-                async with live.lock:
-                    applied = await asyncio.to_thread(self._tx_move, live, seat, action, version, None, True)
-                    if applied and self.on_change is not None:
-                        self.on_change(live)
-            except MoveRefused as exc:
-                log.debug("bot move at table %s dropped: %s", live.id, exc)
+                failures = 0
+            except Exception as exc:
+                if not is_transient(exc):
+                    raise
+                failures += 1
+                wait = min(BOT_RETRY_MAX, 0.25 * 2**failures)
+                log.warning("bot loop of table %s: %s; trying again in %.1f s", live.id, one_line(exc), wait)
+                await asyncio.sleep(wait)
+
+    async def _bot_step(self, live: LiveTable) -> bool:
+        """One bot move at ``live`` (False: no bot is to move, or the bot failed)."""
+        async with live.lock:
+            await self._run(f"read of table {live.id}", self._read_sync, live)
+            spec = live.bot_to_move()
+            if spec is None:
+                return False
+            seat = live.mover()
+            assert seat is not None
+            version = live.version
+            snapshot = live.state.to_json()
+        try:
+            action = await self.bots.choose(
+                live.game, live.params, snapshot, seat, spec, bot_seed(live.seed, seat, version)
+            )
+        except Exception:  # noqa: BLE001 - a failing bot must not kill the table; the watchdog retries
+            log.exception("bot %s failed at table %s version %s", spec, live.id, version)
+            return False
+        try:
+            async with live.lock:
+                what = f"bot move at table {live.id}"
+                applied = await self._run(what, self._tx_move, live, seat, action, version, None, True)
+                if applied and self.on_change is not None:
+                    self.on_change(live)
+        except MoveRefused as exc:
+            log.debug("bot move at table %s dropped: %s", live.id, exc)
+        return True

@@ -144,7 +144,7 @@ def create_web_app(config: ServerConfig) -> FastAPI:
                 page.headers["Retry-After"] = str(exc.retry_after)
             return page
         await service().evaluate(table_id)
-        base = str(request.base_url).rstrip("/")
+        base = (config.public_urls[0] if config.public_urls else str(request.base_url)).rstrip("/")
         links = [(seat, f"{base}/tables/{table_id}?token={token}") for seat, token in tokens]
         return _page(
             "invite.html", reader, request, table=table_id, game=game, links=links, watch=f"{base}/tables/{table_id}"
