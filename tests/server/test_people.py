@@ -368,7 +368,7 @@ def test_a_bad_chat_line_is_refused_and_the_connection_stays(strict: TestClient,
 
 def test_chat_lines_per_address_are_limited(tmp_path: Path) -> None:
     config = ServerConfig(db=f"sqlite:///{tmp_path / 'c.db'}", bot_workers=0, quotas=Quotas(chats_per_minute=3))
-    with TestClient(create_app(config)) as client:
+    with TestClient(create_app(config), client=("127.0.0.1", 50000)) as client:  # loopback: /metrics is open
         table = client.post("/api/tables", json={"game": "caprice", "seats": ["human", "human"]}).json()["table"]
         with (
             client.websocket_connect(f"/api/tables/{table}/ws") as ws,
@@ -385,6 +385,7 @@ def test_chat_lines_per_address_are_limited(tmp_path: Path) -> None:
             assert error["code"] == "rate_limited" and "try again" in error["message"]
             ws.send_json({"type": "sync"})
             assert next_of(ws)["type"] == "state"  # the connection stays
+        assert 'meeple_refused_total{reason="chat"} 1.0' in client.get("/metrics").text
 
 
 # ---------------------------------------------------------------------------------------------- the terminal

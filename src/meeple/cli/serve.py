@@ -186,6 +186,9 @@ def serve(
             command = f"meeple play --server {base} --table {table_id} --token {token}"
             console.print("  " + escape(_("seat {seat}: {command}").format(seat=seat, command=command)), soft_wrap=True)
         watch = f"meeple play --server {base} --table {table_id}"
+        if seats and "open" in [s.strip() for s in seats.split(",")]:
+            join = _("Open seats, for anyone: {command}").format(command=f"{watch} --name NAME")
+            console.print(escape(join), soft_wrap=True)
         console.print(escape(_("Spectators: {command}").format(command=watch)), soft_wrap=True)
     elif seats or players or variant or clock:
         fail(_("--seats, --players, --variant and --clock describe a table: give its GAME too"))

@@ -201,7 +201,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         )
         hub = Hub(service, send_seconds=config.quotas.send_seconds)
         lobby = Lobby(service)
-        hub.chat = ChatService(engine, limiter, service.now)
+        hub.chat = ChatService(engine, limiter, service.now, lambda reason: state["refused"](reason))
         service.metrics = bots.metrics = metrics
         metrics.watch(lambda: list(service.tables.values()), bots)
         state.update(service=service, hub=hub, engine=engine, lobby=lobby)

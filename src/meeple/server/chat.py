@@ -62,12 +62,15 @@ class ChatService:
         engine: the server's database.
         limiter: counts lines per client address (``chat``).
         now: the clock (Unix seconds).
+        on_refused: called with the reason of a refused line (``chat``), if given.
     """
 
-    def __init__(self, engine: Engine, limiter: Limiter, now: Any) -> None:
+    def __init__(self, engine: Engine, limiter: Limiter, now: Any, on_refused: Any = None) -> None:
         self.engine = engine
         self.limiter = limiter
         self.now = now
+        self.on_refused = on_refused
+        """Called with ``"chat"`` when a line is refused past its quota (the server's refusal counter)."""
         self.postgres = is_postgresql(engine)
 
     def post(self, table_id: str, seat: int | None, text: str) -> None:
@@ -131,6 +134,8 @@ class ChatService:
         try:
             self.limiter.hit("chat", conn.address, "chat lines")
         except QuotaExceeded as exc:
+            if self.on_refused is not None:
+                self.on_refused(exc.reason)
             text = conn.translator.message(M("too many chat lines: try again in {seconds} s", seconds=exc.retry_after))
             conn.send({"type": "error", "code": "rate_limited", "message": text, "move_id": None})
             return
