@@ -113,8 +113,10 @@ def test_an_open_seat_waits_for_a_player_then_the_game_and_its_bots_start(client
     seats = [{"player": "human", "name": "Host"}, "bot:random", "open", "open"]
     table, tokens = create(client, "citadels", seats, seed=seed, clock=clock)
     assert list(tokens) == [0]  # an open seat has no token until it is taken
-    lobby = client.get("/api/tables").json()[0]
-    assert lobby["status"] == "waiting"
+    create(client, "caprice", ["human", "bot:random"])  # a live table, not listed among the waiting ones
+    lobby = client.get("/api/tables", params={"status": "waiting"}).json()[0]
+    assert lobby["status"] == "waiting" and len(client.get("/api/tables", params={"status": "waiting"}).json()) == 1
+    assert client.get("/api/tables", params={"status": "sleeping"}).status_code == 422
     assert [s["open"] for s in lobby["seats"]] == [False, False, True, True]
     assert [s["name"] for s in lobby["seats"]] == ["Host", "random bot", "open seat", "open seat"]
     with client.websocket_connect(f"/api/tables/{table}/ws?token={tokens[0]}") as ws:
@@ -137,7 +139,8 @@ def test_an_open_seat_waits_for_a_player_then_the_game_and_its_bots_start(client
             guest.receive_json()
             turn = _wait_for(guest, lambda f: bool(f["legal_actions"]))
             assert turn["clock"]["turn_seat"] == 2 and turn["clock"]["deadline"] is not None
-    assert client.get("/api/tables").json()[0]["status"] == "live"
+    assert client.get(f"/api/tables/{table}").json()["status"] == "live"
+    assert client.get("/api/tables", params={"status": "waiting"}).json() == []
 
 
 def test_joining_a_full_started_unknown_or_own_table_is_refused(strict: TestClient) -> None:

@@ -65,6 +65,7 @@ from meeple.server.protocol import (
     SeatToken,
     StartTable,
     TableCreated,
+    TableStatus,
     TableSummary,
     TableView,
 )
@@ -339,17 +340,19 @@ def create_app(config: ServerConfig) -> FastAPI:
     async def list_tables(
         limit: Annotated[int, Query(ge=1, le=200, description="tables per page")] = 50,
         before: Annotated[float | None, Query(description="only tables created before this (Unix seconds)")] = None,
+        status: Annotated[TableStatus | None, Query(description="only tables of this status")] = None,
         lang: LangQuery = None,
         accept_language: AcceptLanguage = None,
     ) -> list[dict[str, Any]]:
         """The newest tables (game, parameters, seats, status): no secrets.
 
         At most ``--lobby-per-address`` tables of one creator are listed. Page back with ``before`` = the
-        ``created`` of the last table of a page. A table with free open seats is ``waiting`` (``seats[s].open``).
-        The names of bots and unnamed seats are in ``lang`` (else ``Accept-Language``, else English).
+        ``created`` of the last table of a page. A table with free open seats is ``waiting`` (``seats[s].open``);
+        ``status=waiting`` lists only those. The names of bots and unnamed seats are in ``lang`` (else
+        ``Accept-Language``, else English).
         """
         reader = _reader(lang, accept_language)
-        rows = await asyncio.to_thread(service().list_rows, limit, before)
+        rows = await asyncio.to_thread(service().list_rows, limit, before, status)
         return [
             {
                 "table": r.id,

@@ -273,12 +273,13 @@ class TableService:
         return None
 
     def list_rows(
-        self, limit: int = 200, before: float | None = None
+        self, limit: int = 200, before: float | None = None, status: str | None = None
     ) -> list[tuple[TableRow, list[SeatRow], dict[int, bool]]]:
         """The newest tables with their seats and which seats are connected (for the lobby).
 
         At most :attr:`Quotas.lobby_per_address` tables of one creator address are listed (the newest), so that
-        one address cannot flood the others out of view; ``before`` (Unix seconds) pages back.
+        one address cannot flood the others out of view; ``before`` (Unix seconds) pages back; ``status`` keeps
+        only the tables of that status (``waiting``: those with free open seats).
         """
         now = self.now()
         with Session(self.engine) as s:
@@ -290,6 +291,8 @@ class TableService:
             ranked = select(TableRow.id, TableRow.created, rank)
             if before is not None:
                 ranked = ranked.where(TableRow.created < before)
+            if status is not None:
+                ranked = ranked.where(TableRow.status == status)
             sub = ranked.subquery()
             shown = (
                 select(sub.c.id)
