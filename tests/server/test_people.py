@@ -635,3 +635,22 @@ def test_the_terminal_takes_an_open_seat_or_a_quick_match_by_name(tmp_path: Path
         assert "Waiting for players" in quick.stdout and "The game is over" in quick.stdout
     finally:
         server.stop()
+
+
+def test_a_connection_stays_when_the_chat_history_cannot_be_read(client: TestClient) -> None:
+    table, tokens = create(client, "caprice", ["human", "human"])
+    chat = client.app.state.meeple["hub"].chat  # type: ignore[attr-defined]
+
+    def broken(table_id: str, limit: int = 30) -> list[Any]:
+        raise ConnectionError("the database is down")
+
+    chat.recent = broken
+    with client.websocket_connect(f"/api/tables/{table}/ws?token={tokens[0]}") as ws:
+        assert next_of(ws)["seat"] == 0  # the state comes; the history does not
+        ws.send_json({"type": "chat", "text": "anyone?"})
+        assert next_of(ws, "chat")["text"] == "anyone?"
+    service = client.app.state.meeple["service"]  # type: ignore[attr-defined]
+    deadline = time.monotonic() + 10
+    while service.tables[table].conns:  # the connection is let go (its presence counted out) when it closes
+        assert time.monotonic() < deadline
+        time.sleep(0.05)

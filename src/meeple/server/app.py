@@ -547,9 +547,9 @@ async def _serve(
             raise
     async with live.lock:
         await hub.join(live, conn)
-    if hub.chat is not None:
-        await hub.chat.arrive(live, conn)
     try:
+        if hub.chat is not None:
+            await hub.chat.arrive(live, conn)
         while True:
             try:
                 event = await websocket.receive()

@@ -17,6 +17,7 @@ Rules: issue #34 "People at the table" (item 4).
 from __future__ import annotations
 
 import asyncio
+import logging
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +30,8 @@ from meeple.server.people import spectator_name
 from meeple.server.protocol import ChatSend, MuteMessage
 from meeple.server.quotas import Limiter, QuotaExceeded
 from meeple.server.tables import NOTIFY_CHANNEL
+
+log = logging.getLogger("meeple.server")
 
 RECENT = 30
 """Chat lines a new connection is sent on arrival (the newest)."""
@@ -103,8 +106,12 @@ class ChatService:
             return [ChatEntry(*r) for r in rows]
 
     async def arrive(self, live: LiveTable, conn: Any) -> None:
-        """Send a new connection the table's recent lines."""
-        entries = await asyncio.to_thread(self.recent, live.id)
+        """Send a new connection the table's recent lines (none if the database cannot say now: the game goes on)."""
+        try:
+            entries = await asyncio.to_thread(self.recent, live.id)
+        except Exception as exc:  # noqa: BLE001 - chat is not worth a connection: it stays, without the history
+            log.warning("table %s: no chat history for a new connection (%s)", live.id, str(exc).splitlines()[0:1])
+            entries = []
         for entry in entries:
             conn.send(chat_frame(live, entry, conn.translator))
         conn.chat_seen = max([conn.chat_seen, *(e.id for e in entries)])

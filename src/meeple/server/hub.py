@@ -216,7 +216,10 @@ class Hub:
         if table_id.startswith(CHAT_PREFIX):
             live = self.service.tables.get(table_id.removeprefix(CHAT_PREFIX))
             if live is not None and self.chat is not None:
-                await self.chat.deliver(live)
+                try:
+                    await self.chat.deliver(live)
+                except Exception:  # noqa: BLE001 - the next line's notification delivers this one too
+                    log.exception("chat of table %s could not be delivered", live.id)
             return
         live = self.service.tables.get(table_id)
         if live is None:
