@@ -44,6 +44,7 @@ COMPILED = [
         "bots/ismcts",
         *(f"bots/heuristic/{game}" for game in ("capital_lux_2", "capitol", "caprice", "citadels")),
         "bots/rollout/capital_lux_2",
+        "games/capital_lux_2/const",
         "games/capital_lux_2/flow",
         "games/capital_lux_2/rules",
         "games/capital_lux_2/solo",

@@ -11,6 +11,17 @@ API in the same process (issue "For researchers": goal >= 50 % of native):
   (what an RL loop reads; PettingZoo's ``last()`` builds exactly these);
 - pyspiel: ``legal_actions()`` and ``apply_action`` through ``pyspiel.load_game("meeple_...")``;
 - PettingZoo: ``last()`` then ``step(action)`` on ``meeple.adapters.pettingzoo.env``.
+
+``--vector`` measures batched stepping (issue "For researchers, round two": >= 3x the PettingZoo env's steps/s with
+an observation and a mask for the mover, <= 20 us per tensor), all in the same process:
+
+- PettingZoo (reference tensors): the PettingZoo env with every tensor encoded from ``observation(seat)`` (what the
+  env did before the games' direct encoders);
+- PettingZoo: the env as it is;
+- VectorEnv: ``meeple.adapters.vector.VectorEnv`` with ``--envs`` games, random legal actions drawn from the masks
+  with numpy (one draw per step for all games);
+- tensors: microseconds per tensor, the reference encoding (``encoded_observation_values`` then numpy) against
+  ``write_observation_tensor`` into a preallocated row.
 """
 
 from __future__ import annotations
@@ -35,12 +46,16 @@ GAMES = [("citadels", 4), ("capitol", 4), ("capital_lux_2", 3), ("caprice", 3)]
 
 
 def _rate(run: Callable[[int], int], seconds: float) -> float:
-    """Steps per second of ``run(seed)`` (one whole game per call, returns its steps) over about ``seconds``."""
-    steps, seed, start = 0, 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    """Steps per CPU second of ``run(seed)`` (one whole game per call, returns its steps) over about ``seconds``.
+
+    CPU time of this process (``time.process_time``), not wall time: on shared cores the wall clock counts other
+    processes' turns too.
+    """
+    steps, seed, start = 0, 0, time.process_time()
+    while time.process_time() - start < seconds:
         steps += run(seed)
         seed += 1
-    return steps / (time.perf_counter() - start)
+    return steps / (time.process_time() - start)
 
 
 def native(game: meeple.Game[Any], observe: bool) -> Callable[[int], int]:
@@ -80,8 +95,10 @@ def through_pyspiel(name: str, players: int) -> Callable[[int], int]:
 
 
 def through_pettingzoo(name: str, players: int) -> Callable[[int], int]:
-    e = pz_env(name, players=players)
+    return _pz_loop(pz_env(name, players=players))
 
+
+def _pz_loop(e: Any) -> Callable[[int], int]:
     def run(seed: int) -> int:
         e.reset(seed=seed)
         rng = Rng(seed)
@@ -115,6 +132,97 @@ def tensors_per_second(game: meeple.Game[Any], seconds: float) -> float:
             s.observation_tensor(s.current_player())
         done += min(200, len(states))
     return done / (time.perf_counter() - start)
+
+
+def through_vector(name: str, players: int, envs: int) -> Callable[[int], int]:
+    """One call: 200 batched steps of a VectorEnv of ``envs`` games (returns the decisions made: 200 x envs)."""
+    from meeple.adapters.vector import VectorEnv
+
+    venv = VectorEnv(name, envs, players=players)
+    state: dict[str, Any] = {}
+
+    def run(seed: int) -> int:
+        if not state:
+            state["infos"] = venv.reset(seed=seed)[1]
+            state["rng"] = np.random.default_rng(seed)
+        rng = state["rng"]
+        for _ in range(200):
+            masks = state["infos"]["action_mask"]
+            actions = np.argmax(rng.random(masks.shape) * masks, axis=1)
+            state["infos"] = venv.step(actions)[4]
+        return 200 * envs
+
+    return run
+
+
+def _reference_tensors(game: meeple.Game[Any]) -> None:
+    """Make ``game`` encode every tensor from ``observation(seat)`` (the reference path, before direct encoders)."""
+    game._observation_values = lambda state, player: state.encoded_observation_values(player)  # type: ignore[method-assign]
+
+
+def _reference_array(state: Any) -> Any:
+    return np.asarray(state.encoded_observation_values(state.current_player()), np.float32)
+
+
+def microseconds_per_tensor(game: meeple.Game[Any], seconds: float) -> tuple[float, float]:
+    """(reference, direct into a buffer): microseconds per tensor of the mover over a few random games."""
+    states = []
+    for seed in range(3):
+        state = game.new_initial_state(seed)
+        rng = Rng(seed)
+        while not state.is_terminal():
+            states.append(state.clone())
+            codes = state.legal_action_codes()
+            state.apply_action(codes[rng.randrange(len(codes))])
+    states = states[:300]
+    buffer = np.zeros(game.observation_tensor_size(), np.float32)
+
+    def per_call(fn: Callable[[Any], None]) -> float:
+        done, start = 0, time.process_time()
+        while time.process_time() - start < seconds / 10:
+            for s in states:
+                fn(s)
+            done += len(states)
+        return 1e6 * (time.process_time() - start) / done
+
+    reference, direct = float("inf"), float("inf")
+    for _ in range(5):  # alternate, keep the best of each (shared cores drift)
+        reference = min(reference, per_call(lambda s: _reference_array(s)))
+        direct = min(direct, per_call(lambda s: s.write_observation_tensor(s.current_player(), buffer)))
+    return reference, direct
+
+
+def _interleaved(runs: dict[str, Callable[[int], int]], seconds: float, rounds: int = 5) -> dict[str, float]:
+    """The best steps/s of each run over ``rounds`` alternating slices of ``seconds / rounds`` (shared cores drift:
+    alternating and keeping the best compares the runs under the same load)."""
+    best = dict.fromkeys(runs, 0.0)
+    for _ in range(rounds):
+        for name, run in runs.items():
+            best[name] = max(best[name], _rate(run, seconds / rounds))
+    return best
+
+
+def vector(seconds: float, envs: int) -> None:
+    print(f"VectorEnv ({envs} games) against the PettingZoo env, same process, interleaved; tensors in microseconds")
+    print("| game | PZ, reference tensors | PettingZoo | VectorEnv (x PZ ref; x PZ) | tensor us ref -> direct |")
+    print("|---|---:|---:|---:|---:|")
+    for name, players in GAMES:
+        reference_env = pz_env(name, players=players)
+        _reference_tensors(reference_env.game)
+        rates = _interleaved(
+            {
+                "ref": _pz_loop(reference_env),
+                "pz": through_pettingzoo(name, players),
+                "vec": through_vector(name, players, envs),
+            },
+            3 * seconds,
+        )
+        pz_ref, pz, vec = rates["ref"], rates["pz"], rates["vec"]
+        ref_us, direct_us = microseconds_per_tensor(meeple.load_game(name, players=players), seconds)
+        print(
+            f"| {name} {players}p | {pz_ref:,.0f} | {pz:,.0f} | {vec:,.0f} ({vec / pz_ref:.2f}; {vec / pz:.2f}) "
+            f"| {ref_us:.1f} -> {direct_us:.1f} ({ref_us / direct_us:.1f}x) |"
+        )
 
 
 def overhead(seconds: float) -> None:
@@ -178,7 +286,12 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0, help="seconds per measurement")
     parser.add_argument("--ismcts", type=int, default=0, help="games of OpenSpiel's ISMCTS vs meeple's (0: none)")
     parser.add_argument("--iterations", type=int, default=200, help="ISMCTS iterations per move for both")
+    parser.add_argument("--vector", action="store_true", help="only the VectorEnv and tensor measurements")
+    parser.add_argument("--envs", type=int, default=64, help="games in the VectorEnv")
     args = parser.parse_args()
+    if args.vector:
+        vector(args.seconds, args.envs)
+        return
     overhead(args.seconds)
     if args.ismcts:
         ismcts_match(args.ismcts, args.iterations)

@@ -115,6 +115,49 @@ def test_layers_point_down_only() -> None:
     assert not wrong, "imports pointing up a layer: " + ", ".join(sorted(wrong))
 
 
+def _late_imports(tree: ast.AST) -> set[str]:
+    """Return the modules imported inside a function body (absolute ``from`` imports)."""
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for inner in ast.walk(node):
+                if isinstance(inner, ast.ImportFrom) and inner.module and not inner.level:
+                    found.add(inner.module)
+                elif isinstance(inner, ast.Import):
+                    found.update(alias.name for alias in inner.names)
+    return found
+
+
+def test_no_circle_inside_a_game_folder() -> None:
+    """Inside a game's folder every import of a sibling is at module level, and the folder's graph is acyclic.
+
+    An import inside a function is how a circle between ``game.py``, ``state.py`` and ``observation.py`` hides:
+    at module level a real circle fails at once. The folder's graph keeps every edge (module level, in functions,
+    and to the package itself), dropping only typing-only imports (``if TYPE_CHECKING:``) and the package's own
+    ``__init__`` re-exports.
+    """
+    games = SRC / "meeple" / "games"
+    late = []
+    for folder in sorted(p for p in games.iterdir() if (p / "__init__.py").exists()):
+        package = f"meeple.games.{folder.name}"
+        for path in sorted(folder.rglob("*.py")):
+            inside = {m for m in _late_imports(ast.parse(path.read_text())) if m.startswith(package + ".")}
+            late += [f"{_module_name(path)} -> {m}" for m in sorted(inside)]
+        edges = {
+            m: {n for n in deps if n.startswith(package) and not (m == package and n.startswith(package + "."))}
+            for m, deps in graph().items()
+            if m.startswith(package + ".")
+        }
+        cycle = _cycle(edges)
+        assert cycle is None, f"import circle in {package}: " + " -> ".join(cycle or [])
+    assert not late, "imports of a sibling inside a function (move them to module level): " + ", ".join(late)
+
+
+def test_the_late_import_finder_sees_function_bodies() -> None:
+    tree = ast.parse("import os\ndef f():\n    from meeple.games.x.state import S\n    import json\n")
+    assert _late_imports(tree) == {"meeple.games.x.state", "json"}
+
+
 def test_the_checker_finds_a_cycle() -> None:
     assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert _cycle({"a": {"b"}, "b": set()}) is None

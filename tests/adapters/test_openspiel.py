@@ -40,7 +40,7 @@ def test_openspiels_random_simulation_test_passes_with_serialization(name: str, 
 def test_every_variant_flag_is_a_game_parameter(name: str) -> None:
     game = pyspiel.load_game(f"meeple_{name}")
     flags = {p.name for p in game_class(name).describe_params()}
-    assert set(game.get_parameters()) == flags
+    assert set(game.get_parameters()) == flags | {"reward"}
     assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
     assert game.num_distinct_actions() == game.meeple.num_distinct_actions()
     assert game.observation_tensor_shape() == game.meeple.observation_tensor_shape()
@@ -103,3 +103,202 @@ def test_openspiels_mcts_ismcts_and_evaluate_bots_play_a_whole_game() -> None:
     ]
     returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, rng)
     assert len(returns) == 2 and sorted(returns) in ([0.0, 1.0], [0.5, 0.5])
+
+
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_python_ismcts_and_mcts_play_every_game_and_player_count(name: str, players: int) -> None:
+    from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts
+
+    game = pyspiel.load_game(_spec(name, players))
+    rng = np.random.RandomState(players)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    bots = [FreshSearch(ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=2, random_state=rng))]
+    if players > 1:
+        search = mcts.MCTSBot(game, uct_c=2.0, max_simulations=2, evaluator=evaluator, random_state=rng)
+        bots.append(FreshSearch(search))
+    bots += [pyspiel.make_uniform_random_bot(seat, players) for seat in range(len(bots), players)]
+    returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, rng)
+    assert len(returns) == players and sum(returns) in (0.0, 1.0)  # the win reward: a shared win is split
+
+
+# ---------------------------------------------------------------- round two: what the peers' own tools found
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "flag", "value"),
+    [
+        ("meeple_citadels(quick_game=7)", "quick_game", "quick_game", "7"),
+        ("meeple_citadels(quick_game=0)", "quick_game", "quick_game", "off"),
+        ("meeple_capital_lux_2(players=3,agent_modifiers=4;2;-1;-1)", "agent_modifiers", "agent_modifiers", None),
+    ],
+)
+def test_typed_parameters_survive_a_game_string_serialization_and_pickling(
+    text: str, name: str, flag: str, value: Any
+) -> None:
+    game = pyspiel.load_game(text)
+    if value is not None:
+        assert getattr(game.meeple.params, flag) == value
+    again = pyspiel.load_game(str(game))
+    assert again.meeple.params_dict() == game.meeple.params_dict()
+    state = game.new_initial_state()
+    for digit in deal_digits(5):
+        state.apply_action(digit)
+    state.apply_action(state.legal_actions()[0])
+    copy_game, copy_state = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    assert str(copy_game) == str(game) and copy_state.history() == state.history()
+    assert str(pickle.loads(pickle.dumps(state))) == str(state)
+
+
+def test_a_string_that_looks_like_a_number_stays_a_string() -> None:
+    from meeple.adapters.openspiel import _from_spiel_string, _to_spiel_string
+
+    for value in ("7", "1.5", "True", "-3", ""):
+        written = _to_spiel_string(value)
+        parsed = pyspiel.game_parameters_from_string(f"meeple_capitol(board_layout={written})")
+        assert parsed["board_layout"] == written and _from_spiel_string(written) == value
+    game = pyspiel.load_game("meeple_capital_lux_2", {"players": 3, "config": "A"})
+    assert "tiles=" in str(game) and pyspiel.load_game(str(game)).meeple.params_dict() == game.meeple.params_dict()
+
+
+def test_a_number_like_string_from_a_dict_survives_game_string_serialization_and_pickling() -> None:
+    game = pyspiel.load_game("meeple_capital_lux_2", {"tiles": "5"})  # config A ignores tiles: the value is allowed
+    assert game.meeple.params.tiles == "5"
+    assert pyspiel.load_game(str(game)).meeple.params.tiles == "5"
+    state = game.new_initial_state()
+    for digit in deal_digits(4):
+        state.apply_action(digit)
+    state.apply_action(state.legal_actions()[0])
+    copy_game, copy_state = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    assert copy_game.meeple.params.tiles == "5" and str(copy_state) == str(state)
+    assert pickle.loads(pickle.dumps(state)).meeple.game.params.tiles == "5"
+    assert pickle.loads(pickle.dumps(game)).meeple.params.tiles == "5"
+
+
+def test_a_pyspiel_meeple_game_pickles_like_a_cpp_game() -> None:
+    import multiprocessing
+
+    game = pyspiel.load_game("meeple_citadels(players=5,quick_game=6)")
+    copy = pickle.loads(pickle.dumps(game))
+    assert str(copy) == str(game) and copy.meeple.params_dict() == game.meeple.params_dict()
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        assert pool.apply(_num_players, (game,)) == 5
+
+
+def _num_players(game: Any) -> int:
+    import meeple.adapters.openspiel  # noqa: F401  (registers the games in the worker)
+
+    return int(game.num_players())
+
+
+@pytest.mark.parametrize("name", sorted(BUILTIN_GAMES))
+def test_a_resampled_state_is_complete(name: str) -> None:
+    from meeple.adapters.openspiel import hidden_action
+
+    game, state = _dealt(f"meeple_{name}(players=3)", 9, 30)
+    seat = state.current_player()
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    world = state.resample_from_infostate(seat, sampler)
+    assert world.move_number() == state.move_number() and len(world.history()) == len(state.history())
+    hidden = hidden_action(game.meeple)
+    assert world.history()[:3] == [hidden] * 3  # the deal is the game master's secret
+    assert [a for a in world.history() if a != hidden] == [
+        a for a, b in zip(state.history(), world.history(), strict=True) if b != hidden
+    ]
+    assert "history=" in str(world) and world.information_state_string(seat) == state.information_state_string(seat)
+    assert str(pickle.loads(pickle.dumps(world))) == str(world)
+    world.apply_action(world.legal_actions()[0])
+    assert world.move_number() == state.move_number() + 1
+
+
+CPP_ISMCTS = """
+import pyspiel
+import meeple.adapters.openspiel as adapter
+game = pyspiel.load_game("meeple_citadels(players=3)")
+state = game.new_initial_state()
+for digit in adapter.deal_digits(3):
+    state.apply_action(digit)
+bot = pyspiel.ISMCTSBot(0, pyspiel.RandomRolloutEvaluator(1, 0), 2.0, 20)
+print(bot.step(state))
+"""
+
+
+def test_cpp_ismcts_still_cannot_search_a_python_game() -> None:
+    """OpenSpiel 2.0's bridge for Python games (``PyState``) does not forward ``ResampleFromInfostate`` to C++, so
+    the C++ ``ISMCTSBot`` cannot search a Python game (it crashes the process; docs/research.md says to use the
+    Python ``ISMCTSBot``). Run apart; if a later OpenSpiel makes it work, this test fails and the docs can say so."""
+    import subprocess
+    import sys
+
+    result = subprocess.run([sys.executable, "-c", CPP_ISMCTS], capture_output=True, text=True, timeout=120)
+    assert result.returncode != 0, "the C++ ISMCTSBot now searches Python games: update docs/research.md"
+
+
+@pytest.mark.parametrize("name", sorted(BUILTIN_GAMES))
+def test_the_public_observer_is_the_same_for_every_seat_and_holds_no_private_field(name: str) -> None:
+    from open_spiel.python.observation import make_observation
+
+    game, state = _dealt(f"meeple_{name}(players=3)", 2, 20)
+    public = pyspiel.IIGObservationType(
+        perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE
+    )
+    observer = make_observation(game, public)
+    tensors, strings = [], []
+    for seat in range(3):
+        observer.set_from(state, seat)
+        tensors.append(observer.tensor.copy())
+        strings.append(observer.string_from(state, seat))
+    assert all(np.array_equal(tensors[0], t) for t in tensors) and len(set(strings)) == 1
+    assert not any(np.array_equal(tensors[0], np.array(state.observation_tensor(seat))) for seat in range(3))
+    spectator = game.meeple.observation_tensor_layout().writer()
+    game.meeple._encode_observation(state.meeple.observation(None), spectator)
+    assert np.array_equal(tensors[0], np.array(spectator.values, np.float32))
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    world = state.resample_from_infostate(0, sampler)
+    observer.set_from(world, 1)
+    assert np.array_equal(observer.tensor, tensors[0])  # the public part is the same in every world
+
+
+def test_chance_outcomes_are_empty_at_decision_nodes() -> None:
+    game, state = _dealt("meeple_citadels(players=4)", 1, 3)
+    assert state.current_player() >= 0 and state.chance_outcomes() == []
+    assert len(game.new_initial_state().chance_outcomes()) == 256
+
+
+def test_information_state_tensor_raises_as_documented() -> None:
+    _game, state = _dealt("meeple_caprice(players=2)", 1, 3)
+    with pytest.raises(NotImplementedError, match="information_state_string"):
+        state.information_state_tensor(0)
+    assert state.information_state_string(0)
+
+
+def test_player_counts_and_max_game_length_are_honest() -> None:
+    game = pyspiel.load_game("meeple_citadels(players=2,variant_2p_ffg=True)")
+    assert game.get_type().min_num_players == 2 and game.get_type().max_num_players == 7
+    for players in (2, 3, 4, 5, 6, 7):
+        extra = ",variant_2p_ffg=True" if players == 2 else ""
+        length = pyspiel.load_game(f"meeple_citadels(players={players}{extra})").max_game_length()
+        assert 500 < length < 2000  # measured longest game x 2, not the 100-round cap's 73,003
+    assert pyspiel.load_game("meeple_capital_lux_2(players=4)").num_distinct_actions() == 852
+
+
+@pytest.mark.parametrize("reward", ["win", "rank", "score", "score_margin"])
+def test_the_reward_parameter_sets_the_returns_and_their_bounds(reward: str) -> None:
+    from meeple.core.rewards import final_rewards
+
+    game = pyspiel.load_game(f"meeple_citadels(players=3,reward={reward})")
+    state = game.new_initial_state()
+    for digit in deal_digits(8):
+        state.apply_action(digit)
+    rng = np.random.default_rng(8)
+    while not state.is_terminal():
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    assert state.returns() == final_rewards(state.meeple, reward)
+    assert all(game.min_utility() <= r <= game.max_utility() for r in state.returns())
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+def test_an_unknown_reward_is_refused_with_the_allowed_ones() -> None:
+    from meeple.core.errors import InvalidParameterError
+
+    with pytest.raises(InvalidParameterError, match="win, rank, score, score_margin"):
+        pyspiel.load_game("meeple_caprice(reward=points)")

@@ -38,7 +38,7 @@ def test_pettingzoos_api_test_and_seed_test_pass(name: str, players: int) -> Non
 
 
 @pytest.mark.parametrize("name", sorted(BUILTIN_GAMES))
-def test_a_whole_game_ends_with_the_engines_returns_as_rewards(name: str) -> None:
+def test_a_whole_game_ends_with_the_engines_returns_shared_among_winners_as_rewards(name: str) -> None:
     e = env(name, players=3)
     e.reset(seed=11)
     rng = np.random.default_rng(11)
@@ -51,8 +51,12 @@ def test_a_whole_game_ends_with_the_engines_returns_as_rewards(name: str) -> Non
             continue
         assert observation["action_mask"].sum() == len(e.state_.legal_actions())
         e.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    from meeple.core.rewards import final_rewards
+
     returns = e.state_.returns()
-    assert [totals[a] for a in e.possible_agents] == pytest.approx(returns)
+    assert [totals[a] for a in e.possible_agents] == pytest.approx(final_rewards(e.state_, "win"))
+    winners = sum(1 for r in returns if r == 1.0)
+    assert [totals[a] for a in e.possible_agents] == pytest.approx([r / max(winners, 1) for r in returns])
 
 
 @pytest.mark.parametrize("name", sorted(BUILTIN_GAMES))
@@ -73,9 +77,26 @@ def test_an_agents_observation_is_the_same_in_worlds_it_cannot_tell_apart(name: 
         e.step(int(rng.choice(np.flatnonzero(real["action_mask"]))))
 
 
-@pytest.mark.parametrize(("name", "players"), [("citadels", 4), ("capitol", 3), ("capital_lux_2", 1), ("caprice", 2)])
+@pytest.mark.parametrize(("name", "players"), CASES)
 def test_gymnasiums_check_env_passes_against_meeple_bots(name: str, players: int) -> None:
-    check_env(single_agent_env(name, seat=0, opponents="heuristic", players=players), skip_render_check=True)
+    params = _params(name, players)
+    check_env(single_agent_env(name, seat=players - 1, opponents="heuristic", **params), skip_render_check=True)
+
+
+def test_gymnasiums_vector_envs_run_the_single_agent_env() -> None:
+    import gymnasium
+
+    for vector in (gymnasium.vector.SyncVectorEnv, gymnasium.vector.AsyncVectorEnv):
+        envs = vector([lambda: single_agent_env("caprice", opponents="heuristic", players=2, reward="rank")] * 2)
+        observations, _infos = envs.reset(seed=3)
+        assert observations["observation"].shape == (2, envs.single_observation_space["observation"].shape[0])
+        rng = np.random.default_rng(3)
+        for _ in range(40):
+            masks = observations["action_mask"]
+            actions = np.argmax(rng.random(masks.shape) * masks, axis=1)
+            observations, rewards, terminated, _truncated, _infos = envs.step(actions)
+            assert all(0.0 <= r <= 1.0 for r in rewards)
+        envs.close()
 
 
 def test_the_gym_env_plays_a_game_to_the_end_and_refuses_an_illegal_action() -> None:
@@ -90,3 +111,148 @@ def test_the_gym_env_plays_a_game_to_the_end_and_refuses_an_illegal_action() -> 
     illegal = int(np.flatnonzero(g.action_masks() == 0)[0])
     _obs, reward, done, _truncated, info = g.step(illegal)
     assert done and reward == -1.0 and info == {"illegal_action": True}
+
+
+# ---------------------------------------------------------------- round two
+
+
+def test_after_an_illegal_action_action_masks_says_what_to_do() -> None:
+    g = single_agent_env("caprice", seat=0, opponents="random", players=2)
+    with pytest.raises(RuntimeError, match="reset"):
+        g.action_masks()
+    g.reset(seed=3)
+    illegal = int(np.flatnonzero(g.action_masks() == 0)[0])
+    _obs, reward, done, _truncated, info = g.step(illegal)
+    assert done and info == {"illegal_action": True}
+    with pytest.raises(RuntimeError, match=f"illegal action {illegal}.*reset"):
+        g.action_masks()
+    with pytest.raises(RuntimeError, match="reset"):
+        g.step(illegal)
+    g.reset(seed=4)
+    assert g.action_masks().sum() > 0
+
+
+def _play_out(e: Any, seed: int) -> dict[str, float]:
+    e.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    totals = {a: 0.0 for a in e.possible_agents}
+    for agent in e.agent_iter():
+        observation, reward, terminated, truncated, _info = e.last()
+        totals[agent] += reward
+        e.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    return totals
+
+
+@pytest.mark.parametrize("reward", ["win", "rank", "score", "score_margin"])
+def test_the_aec_env_gives_the_chosen_final_reward(reward: str) -> None:
+    from meeple.core.rewards import final_rewards
+
+    e = env("citadels", players=4, reward=reward)
+    totals = _play_out(e, 21)
+    state = e.state_
+    got = [totals[a] for a in e.possible_agents]
+    assert got == pytest.approx(final_rewards(state, reward))
+    scores = state.scores()
+    if reward == "score":
+        assert got == pytest.approx(scores)
+    if reward == "score_margin":
+        assert got[0] == pytest.approx(scores[0] - max(scores[1:]))
+    if reward == "rank":
+        assert sorted(got) != [got[0]] * 4 and all(0.0 <= r <= 1.0 for r in got)
+
+
+def test_a_shared_win_is_split_and_solo_margin_is_against_rob() -> None:
+    from meeple.core.rewards import final_rewards
+
+    class Tied:
+        game = type("G", (), {"num_players": 3})()
+
+        def is_terminal(self) -> bool:
+            return True
+
+        def returns(self) -> list[float]:
+            return [1.0, 1.0, 0.0]
+
+        def scores(self) -> list[float]:
+            return [20.0, 20.0, 11.0]
+
+        def opponent_score(self) -> None:
+            return None
+
+    tied: Any = Tied()
+    assert final_rewards(tied, "win") == [0.5, 0.5, 0.0]
+    assert final_rewards(tied, "rank") == [0.75, 0.75, 0.0]
+    assert final_rewards(tied, "score_margin") == [0.0, 0.0, -9.0]
+    e = env("capital_lux_2", players=1, reward="score_margin")
+    totals = _play_out(e, 5)
+    assert totals["player_0"] == e.state_.scores()[0] - e.state_.opponent_score()
+
+
+def test_an_unknown_reward_is_refused() -> None:
+    from meeple.core.errors import InvalidParameterError
+
+    with pytest.raises(InvalidParameterError, match="win, rank, score, score_margin"):
+        env("caprice", reward="points")
+    with pytest.raises(InvalidParameterError, match="win, rank, score, score_margin"):
+        single_agent_env("caprice", reward=1)
+
+
+def test_opponents_may_mix_names_bots_and_policy_functions() -> None:
+    from meeple.bots import make_bot
+    from meeple.core.view import SeatView
+
+    seen: list[str] = []
+
+    def by_view(view: SeatView) -> Any:
+        seen.append("view")
+        return view.legal_actions()[-1]
+
+    def by_tensor(observation: Any, mask: Any) -> int:
+        seen.append("tensor")
+        assert observation.dtype == np.float32 and mask.dtype == np.int8
+        return int(np.flatnonzero(mask)[0])
+
+    g = single_agent_env(
+        "citadels",
+        seat=1,
+        opponents=["heuristic", make_bot("random", "citadels", seed=1), by_view, by_tensor],
+        players=5,
+        reward="score",
+    )
+    check_env(g, skip_render_check=True)
+    g.reset(seed=2)
+    done, reward = False, 0.0
+    while not done:
+        _o, reward, done, _t, _i = g.step(int(np.flatnonzero(g.action_masks())[0]))
+    assert {"view", "tensor"} <= set(seen) and reward == g.state.scores()[1]
+
+
+def test_opponents_of_no_accepted_kind_are_refused_at_once() -> None:
+    from meeple.core.errors import InvalidParameterError
+
+    with pytest.raises(InvalidParameterError, match="unknown bot"):
+        single_agent_env("caprice", opponents="grandmaster")
+    with pytest.raises(InvalidParameterError, match="a bot name, a Bot, or a function"):
+        single_agent_env("caprice", opponents=[42])
+    with pytest.raises(InvalidParameterError, match=r"\(view\) or \(observation, mask\)"):
+        single_agent_env("caprice", opponents=lambda a, b, c: 0)
+    with pytest.raises(InvalidParameterError, match="one per other seat"):
+        single_agent_env("caprice", opponents=["random", "random"], players=2)
+
+
+def test_self_play_lets_one_policy_play_every_seat() -> None:
+    from meeple.adapters.pettingzoo import self_play, self_play_env
+
+    calls: list[int] = []
+
+    def first_legal(observation: Any, mask: Any) -> int:
+        calls.append(1)
+        return int(np.flatnonzero(mask)[0])
+
+    rewards = self_play("caprice", first_legal, seed=3, players=3, reward="rank")
+    assert len(rewards) == 3 and sum(rewards) == pytest.approx(1.5)  # ranks sum to n/2
+    assert rewards == self_play("caprice", first_legal, seed=3, players=3, reward="rank")
+    g = self_play_env("caprice", first_legal, seat=2, players=3)
+    calls.clear()
+    g.reset(seed=1)
+    assert calls  # seats 0 and 1 moved through the policy before the learner's first turn

@@ -330,26 +330,35 @@ def test_cli_tournament_keeps_the_results_when_the_report_cannot_be_written(
     assert again.exit_code == 0 and "2 games" in again.output
 
 
-def test_cli_tournament_names_the_extra_before_any_game_when_openskill_is_missing(
+def test_cli_tournament_says_what_to_install_before_any_game_when_a_module_is_missing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A plain ``pip install .`` has no openskill or matplotlib: say which extra to install, play nothing."""
+    """openskill is a dependency of meeple (issue #36); a report's matplotlib comes with the arena extra."""
     import importlib.util
 
     from meeple.cli.app import app
 
     real = importlib.util.find_spec
-    for missing in ("openskill", "matplotlib"):
+    base = ["tournament", "toy_auction", "--bots", "random", "--games", "2", "--players", "2"]
+    for missing, advice in (("openskill", "pip install 'openskill>=6.0'"), ("matplotlib", "'meeple[arena]'")):
         monkeypatch.setattr(importlib.util, "find_spec", lambda name, m=missing: None if name == m else real(name))
         report = ["--report", str(tmp_path / "r.md")] if missing == "matplotlib" else []
-        base = ["tournament", "toy_auction", "--bots", "random", "--games", "2", "--players", "2"]
         res = CliRunner().invoke(app, base + report)
         assert res.exit_code == 2, res.output
-        assert "pip install 'meeple[arena]'" in res.output and missing in res.output
+        assert advice in res.output and missing in res.output
         assert "games (" not in res.output  # the tournament never started
     monkeypatch.setattr(importlib.util, "find_spec", lambda name: None if name == "matplotlib" else real(name))
-    res = CliRunner().invoke(app, ["tournament", "toy_auction", "--bots", "random", "--games", "2", "--players", "2"])
+    res = CliRunner().invoke(app, base)
     assert res.exit_code == 0, res.output  # no report asked: matplotlib is not needed
+
+
+def test_openskill_is_a_default_dependency() -> None:
+    """``pip install meeple`` (no extra) brings openskill: tournaments work from the first command."""
+    import tomllib
+
+    project = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text())["project"]
+    assert any(dep.startswith("openskill") for dep in project["dependencies"])
+    assert not any(dep.startswith("openskill") for dep in project["optional-dependencies"]["arena"])
 
 
 def test_the_paired_bootstrap_resamples_whole_deals() -> None:

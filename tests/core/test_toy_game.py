@@ -161,6 +161,15 @@ def test_harness_catches_a_leaky_observation_key(monkeypatch: pytest.MonkeyPatch
         check_game("toy_auction", seeds=[1], player_counts=[3])
 
 
+def test_harness_catches_a_leaky_shown_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    def leaky_key(self: ToyState, player: int) -> tuple[int, ...]:
+        return tuple(self.cards)  # every seat's card: undo's key must hold only what the seat may know
+
+    monkeypatch.setattr(ToyState, "shown_key", leaky_key)
+    with pytest.raises(ConformanceError, match="shown_key"):
+        check_game("toy_auction", seeds=[1], player_counts=[3])
+
+
 def test_harness_catches_a_resample_that_reads_the_hidden_order(monkeypatch: pytest.MonkeyPatch) -> None:
     fair = ToyState._resample
 

@@ -2,11 +2,12 @@
 
 Every board is rendered for each seat and a spectator from the real state and from states resampled for that seat
 (``resample_from_infostate``), in English and French; the HTML must be identical. No server is needed: the page
-renders exactly this (``meeple.web.app._board_args``).
+renders exactly this (``meeple.web.app.render_board``).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -14,14 +15,13 @@ import pytest
 from meeple.core.registry import load_game
 from meeple.core.rng import Rng
 from meeple.i18n import translator
-from meeple.web.app import TEMPLATES, _board_args
+from meeple.web.app import render_board
 
 GAMES = [("citadels", 4), ("capitol", 3), ("capital_lux_2", 3), ("capital_lux_2", 1), ("caprice", 3)]
 
 
 def _html(state: Any, seat: int | None, lang: str) -> str:
-    args = _board_args(state, seat, state.history_messages(-3 if seat is None else seat), translator(lang))
-    return TEMPLATES.get_template("board.html").render(**args)
+    return render_board(state, seat, state.history_messages(-3 if seat is None else seat), translator(lang))
 
 
 @pytest.mark.parametrize(("name", "players"), GAMES)
@@ -62,7 +62,7 @@ def test_every_legal_move_is_offered_with_its_code(name: str, players: int) -> N
 
 
 def _board_without_the_list(html: str) -> str:
-    start = html.index('<details class="moves">')
+    start = html.index('<details class="moves"')
     return html[:start] + html[html.index("</details>", start) :]
 
 
@@ -107,3 +107,40 @@ def test_capitol_zones_carry_their_colour_word_and_the_rulebooks_legend(lang: st
     legend = html.split('class="colour-legend"')[1].split("</details>")[0]
     assert legend.count("<li>") == 3
     assert ("C1 blue, C2 white, C3 red" if lang == "en" else "C1 bleu, C2 blanc, C3 rouge") in legend
+
+
+@pytest.mark.parametrize(("name", "players"), GAMES)
+def test_the_end_screen_shows_only_at_the_end_and_reads_the_same_in_every_world(name: str, players: int) -> None:
+    """The results (#results, the revealed symbols, every round's scoring) are a new channel: none before the end
+    (a game still running for the others shows nobody's secrets), and at the end each seat's end screen is the same
+    in every world it cannot tell apart, in both languages."""
+    state = load_game(name, players=players).new_initial_state(7)
+    rng = Rng(7)
+    step = 0
+    while not state.is_terminal():
+        if step % 5 == 0:
+            for seat in [*range(players), None]:
+                assert 'id="results"' not in _html(state, seat, "en"), f"{name} step {step}"
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randrange(len(legal))])
+        step += 1
+    for seat in range(players):
+        html = _html(state, seat, "en")
+        assert 'id="results"' in html and 'table class="breakdown"' in html
+        for lang in ("en", "fr"):
+            world = state.resample_from_infostate(seat, rng.fork())
+            assert _html(world, seat, lang) == _html(state, seat, lang), f"{name} seat {seat} at the end"
+
+
+def test_clickable_moves_are_named_by_their_words_and_seats_count_from_one() -> None:
+    """Every data-action-code element carries its move's words as aria-label and title (issue #33 item 2)."""
+    state = load_game("citadels", players=4).new_initial_state(3)
+    rng = Rng(3)
+    for _ in range(60):
+        seat = state.current_player()
+        html = _html(state, seat, "fr")
+        tags = re.findall(r"<[a-z]+[^>]*data-action-code=[^>]*>", html)
+        assert tags and all('aria-label="' in t and 'title="' in t for t in tags), tags[:2]
+        assert "Place 0" not in html and "(#" not in html
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randrange(len(legal))])

@@ -1,7 +1,6 @@
 """The browser client in a real browser: Debian's Chromium driven by Playwright against a running ``meeple serve``.
 
-Playwright's own browser download is not used: ``executable_path`` points at the system Chromium (``.ci/run``
-installs it). Without it these tests are skipped, except under CI where they fail.
+The server and browser fixtures are in ``tests/web/conftest.py``.
 """
 
 from __future__ import annotations
@@ -9,11 +8,9 @@ from __future__ import annotations
 import json
 import os
 import random
-import shutil
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,40 +18,15 @@ import pytest
 
 from meeple.core.records import GameRecord
 from tests.server.helpers import ServerProcess, http_json
+from tests.web.conftest import need_chromium, new_table
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-if CHROMIUM is None:
-    if os.environ.get("CI"):
-        raise RuntimeError("Chromium is missing: .ci/run installs Debian's chromium package for the browser tests")
-    pytest.skip("no Chromium on this machine (apt-get install chromium)", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api")
+sync_api = need_chromium()
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    folder = tmp_path_factory.mktemp("web")
-    process = ServerProcess(f"sqlite:///{folder / 'web.db'}", log=folder / "server.log").start()
-    yield process
-    process.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking"],
-        )
-        yield launched
-        launched.close()
-
-
 def _table(server: ServerProcess, game: str, seats: list[str], seed: int) -> tuple[str, dict[int, str]]:
-    body = {"game": game, "params": {"players": len(seats)}, "seats": seats, "seed": seed}
-    answer = http_json(f"{server.url}/api/tables", body)
-    return answer["table"], {s["seat"]: s["token"] for s in answer["seats"]}
+    return new_table(server, game, seats, seed)
 
 
 def _card_ids(value: Any) -> set[int]:
@@ -135,7 +107,7 @@ def test_two_seats_see_only_their_own_hand_and_a_reload_keeps_the_seat(server: S
         pages[0].wait_for_timeout(100)
     pages[0].wait_for_timeout(500)  # both pages' last board fetches have landed
     for seat, page in enumerate(pages):
-        assert page.locator(".me").inner_text().endswith(str(seat))
+        assert page.locator(".me").inner_text().startswith(f"Seat {seat + 1} ")
         assert page.locator("section.hand").count() == 1  # its own hand, no other
         states = [m for m in map(json.loads, frames[seat]) if m["type"] == "state"]
         assert states
@@ -149,7 +121,7 @@ def test_two_seats_see_only_their_own_hand_and_a_reload_keeps_the_seat(server: S
         before = page.locator("section.board").get_attribute("data-version")
         page.reload()
         page.wait_for_selector("section.board")
-        assert page.locator(".me").inner_text().endswith(str(seat))
+        assert page.locator(".me").inner_text().startswith(f"Seat {seat + 1} ")
         assert page.locator("section.board").get_attribute("data-version") == before
     # each page's hand section holds as many cards as its seat's hand, and no page shows the other seat's hand
     hands = [sorted(p.locator("section.hand .district").all_inner_texts()) for p in pages]
@@ -179,22 +151,47 @@ def test_the_lobby_creates_a_table_and_shows_the_invitations(server: ServerProce
     page.close()
 
 
+SIZES = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
+
+
+def _shoot(page: Any, game: str, stage: str) -> None:
+    """The viewport at both sizes, saved as small PNGs (a 64-colour palette when Pillow is there)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    for name, size in SIZES.items():
+        page.set_viewport_size(size)
+        page.wait_for_timeout(300)
+        path = SCREENSHOTS / f"{game}-{name}-{stage}.png"
+        page.screenshot(path=str(path))
+        try:
+            from PIL import Image
+        except ImportError:
+            continue
+        with Image.open(path) as image:
+            image.convert("RGB").quantize(colors=64).save(path, optimize=True)
+
+
 @pytest.mark.skipif(not os.environ.get("MEEPLE_SCREENSHOTS"), reason="MEEPLE_SCREENSHOTS=1 writes docs/screenshots")
 @pytest.mark.parametrize("game", ["citadels", "capitol", "capital_lux_2", "caprice"])
 def test_write_the_screenshots(server: ServerProcess, browser: Any, game: str) -> None:
-    table, tokens = _table(server, game, ["human", "bot:random", "bot:random"], seed=8)
-    for name, size in (("desktop", {"width": 1280, "height": 900}), ("phone", {"width": 390, "height": 844})):
-        page = browser.new_page(viewport=size)
-        page.goto(f"{server.url}/tables/{table}?token={tokens[0]}")
-        for _ in range(6):
-            moves = page.locator(ON_THE_BOARD)
-            if moves.count():
-                _click(moves.first)
-                page.wait_for_timeout(400)
-        page.evaluate("window.scrollTo(0, 0)")
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SCREENSHOTS / f"{game}-{name}.png"))
-        page.close()
+    """docs/screenshots/<game>-<desktop|phone>-<start|middle|end>.png: one table seen at both sizes."""
+    seats = ["human", "bot:random", "bot:random"] if game != "caprice" else ["human", "bot:random"]
+    table, tokens = _table(server, game, seats, seed=8)
+    page = browser.new_page(viewport=SIZES["phone"])
+    page.goto(f"{server.url}/tables/{table}?token={tokens[0]}")
+    _shoot(page, game, "start")
+    rng = random.Random(7)
+    for _ in range(10 if game != "caprice" else 6):
+        moves = page.locator(ON_THE_BOARD)
+        if moves.count():
+            _click(moves.nth(rng.randrange(moves.count())))
+            page.wait_for_timeout(400)
+    page.evaluate("window.scrollTo(0, 0)")
+    _shoot(page, game, "middle")
+    _play_to_the_end(page)
+    page.wait_for_timeout(500)
+    page.locator("#results").scroll_into_view_if_needed()
+    _shoot(page, game, "end")
+    page.close()
 
 
 def test_a_move_lost_with_its_connection_is_sent_again_with_its_move_id(browser: Any, tmp_path: Path) -> None:

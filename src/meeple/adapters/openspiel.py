@@ -34,10 +34,12 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from meeple.core.errors import InvalidParameterError
 from meeple.core.game import Game
 from meeple.core.registry import BUILTIN_GAMES, game_class, load_game
+from meeple.core.rewards import check_reward, final_rewards, reward_range
 from meeple.core.rng import Rng
-from meeple.core.state import State
+from meeple.core.state import HiddenAction, State
 
 PREFIX = "meeple_"
 DEAL_BASE = 256
@@ -60,26 +62,141 @@ def spiel_name(name: str) -> str:
 
 _TO_SPIEL = str.maketrans({",": ";", "=": ":"})
 _FROM_SPIEL = str.maketrans({";": ",", ":": "="})
+OFF = 0
+"""The pyspiel value of ``"off"`` in a parameter whose other choices are numbers (Citadels' ``quick_game``)."""
+REWARD_PARAM = "reward"
+"""The adapter's own game parameter: the kind of final reward (:mod:`meeple.core.rewards`), default ``"win"``."""
+
+
+def _numeric_choices(choices: tuple[Any, ...] | None) -> bool:
+    """True for a string parameter whose choices are ``"off"`` and numbers: pyspiel sees it as an int (0 = off)."""
+    if not choices or not all(isinstance(c, str) for c in choices):
+        return False
+    numbers = [c for c in choices if c != "off"]
+    return "off" in choices and bool(numbers) and all(c.isdigit() for c in numbers)
+
+
+def _survives(text: str) -> bool:
+    """True if ``text`` written in a game string is read back by pyspiel as this very string."""
+    try:
+        parsed = pyspiel.game_parameters_from_string(f"g(v={text})")
+    except Exception:  # noqa: BLE001 - pyspiel raises its own error types for what it cannot parse
+        return False
+    return bool(parsed.get("v") == text)
+
+
+def _to_spiel_string(value: str) -> str:
+    """A meeple string as a pyspiel string that a game string gives back unchanged.
+
+    ``,`` and ``=`` become ``;`` and ``:``; a value pyspiel would read as a number, a boolean or a nested game
+    (``"7"``, ``"True"``, ``"1.5"``) is quoted, ``'7'``, so that it stays a string.
+    """
+    text = value.translate(_TO_SPIEL)
+    return text if _survives(text) else f"'{text}'"
+
+
+def _from_spiel_string(value: str) -> str:
+    """The meeple string of a pyspiel string (:func:`_to_spiel_string` undone)."""
+    if len(value) >= 2 and value[0] == value[-1] == "'":
+        value = value[1:-1]
+    return value.translate(_FROM_SPIEL)
 
 
 def _parameter_defaults(name: str) -> dict[str, Any]:
-    """The game's parameters as pyspiel defaults.
+    """The game's parameters as pyspiel defaults (types and values), plus ``reward="win"``.
 
     A game string cannot hold ``,`` or ``=`` inside a value, so a tuple is written with ``;`` (``"4;2;-1;-3"``)
-    and a string's ``,`` and ``=`` become ``;`` and ``:`` (``"left:5/1/2;right:5/1/2;top:4/2/0"``).
+    and a string's ``,`` and ``=`` become ``;`` and ``:`` (``"left:5/1/2;right:5/1/2;top:4/2/0"``). A string
+    parameter whose choices are ``"off"`` and numbers is an int (``quick_game=7``; 0 = off); any other string that
+    pyspiel would read as a number or a boolean is quoted (:func:`_to_spiel_string`).
     """
     spec: dict[str, Any] = {}
     for p in game_class(name).describe_params():
         default = p.default
         if isinstance(default, tuple):
             default = ",".join(str(v) for v in default)
-        spec[p.name] = default.translate(_TO_SPIEL) if isinstance(default, str) else default
+        if _numeric_choices(p.choices):
+            default = OFF if default == "off" else int(default)
+        elif isinstance(default, str):
+            default = _to_spiel_string(default)
+        spec[p.name] = default
+    spec[REWARD_PARAM] = "win"
     return spec
 
 
-def _meeple_params(values: Mapping[str, Any]) -> dict[str, Any]:
-    """Pyspiel parameter values -> meeple's (``;`` and ``:`` back to ``,`` and ``=``)."""
-    return {k: v.translate(_FROM_SPIEL) if isinstance(v, str) else v for k, v in values.items()}
+def _meeple_params(name: str, values: Mapping[str, Any]) -> dict[str, Any]:
+    """Pyspiel parameter values -> meeple's (quotes removed, ``;`` and ``:`` back to ``,`` and ``=``, 0 -> off)."""
+    numeric = {p.name for p in game_class(name).describe_params() if _numeric_choices(p.choices)}
+    out: dict[str, Any] = {}
+    for key, value in values.items():
+        if key == REWARD_PARAM:
+            continue
+        if key in numeric and isinstance(value, int) and not isinstance(value, bool):
+            out[key] = "off" if value == OFF else str(value)
+        else:
+            out[key] = _from_spiel_string(value) if isinstance(value, str) else value
+    return out
+
+
+def _spiel_params(name: str, values: Mapping[str, Any]) -> dict[str, Any]:
+    """Every parameter (given or default) in its canonical pyspiel form: what ``str(game)`` then writes."""
+    out = dict(values)
+    for key, value in out.items():
+        if isinstance(value, str) and key != REWARD_PARAM:
+            out[key] = _to_spiel_string(_from_spiel_string(value))
+    return out
+
+
+def min_players(name: str) -> int:
+    """The fewest players any parameters of game ``name`` allow (Citadels: 2, with ``variant_2p_ffg``)."""
+    cls = game_class(name)
+    flags = [p.name for p in cls.describe_params() if p.choices == (False, True)]
+    for players in range(1, cls.min_players):
+        for flag in flags:
+            try:
+                load_game(name, players=players, **{flag: True})
+            except InvalidParameterError:
+                continue
+            return players
+    return cls.min_players
+
+
+MEASURED_LENGTH: dict[tuple[str, int], int] = {
+    ("citadels", 2): 403,
+    ("citadels", 3): 429,
+    ("citadels", 4): 463,
+    ("citadels", 5): 509,
+    ("citadels", 6): 547,
+    ("citadels", 7): 658,
+    ("capitol", 2): 233,
+    ("capitol", 3): 324,
+    ("capitol", 4): 412,
+    ("capital_lux_2", 1): 61,
+    ("capital_lux_2", 2): 90,
+    ("capital_lux_2", 3): 128,
+    ("capital_lux_2", 4): 161,
+    ("caprice", 2): 48,
+    ("caprice", 3): 50,
+    ("caprice", 4): 52,
+}
+"""(game, players) -> the most decisions seen in one game: 25 s of games per configuration (800 to 14,389 games,
+three in four between random bots, one in four between heuristic bots), default flags; docs/research.md."""
+LENGTH_MARGIN = 2
+"""pyspiel's ``max_game_length`` is the measured length times this margin (never above meeple's own bound)."""
+
+
+def max_game_length(game: Game[Any]) -> int:
+    """The ``max_game_length`` pyspiel gets for a meeple game, chance nodes included.
+
+    meeple's ``info.max_game_length`` is a proof-style bound (Citadels: every round to the 100-round safety cap,
+    73,000 decisions), far above any real game; pyspiel's is the measured longest game times :data:`LENGTH_MARGIN`
+    (Citadels 4 players: see :data:`MEASURED_LENGTH`), or meeple's bound for a configuration not measured.
+    """
+    measured = MEASURED_LENGTH.get((game.name, game.num_players))
+    bound = game.info.max_game_length
+    if measured is not None:
+        bound = min(bound, measured * LENGTH_MARGIN)
+    return bound + DEAL_DIGITS
 
 
 def _game_type(name: str) -> Any:
@@ -93,7 +210,7 @@ def _game_type(name: str) -> Any:
         utility=pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=cls.max_players,
-        min_num_players=cls.min_players,
+        min_num_players=min_players(name),
         provides_information_state_string=True,
         provides_information_state_tensor=False,
         provides_observation_string=True,
@@ -121,56 +238,100 @@ class _Holder:
     makes the first meeple's exact ``clone()`` and the second meeple's exact JSON snapshot.
     """
 
-    __slots__ = ("digits", "game", "state")
+    __slots__ = ("digits", "game", "replay", "resampled", "state")
 
     def __init__(self, game: Game[Any], state: State[Any] | None, digits: tuple[int, ...] = ()) -> None:
         self.game = game
         self.state = state
         self.digits = digits
+        self.replay: list[tuple[int, int]] = []
+        """Steps being written into pyspiel's history of a resampled state (see ``resample_from_infostate``)."""
+        self.resampled = False
+        """The state comes from ``resample_from_infostate``: its history cannot be replayed from its seed."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Holder:
-        return _Holder(self.game, None if self.state is None else self.state.clone(), self.digits)
+        copy = _Holder(self.game, None if self.state is None else self.state.clone(), self.digits)
+        copy.resampled = self.resampled
+        return copy
 
     def __getstate__(self) -> dict[str, Any]:
         snapshot = None if self.state is None else self.state.to_json()
-        return {"name": self.game.name, "params": self.game.params_dict(), "state": snapshot, "digits": self.digits}
+        return {
+            "name": self.game.name,
+            "params": self.game.params_dict(),
+            "state": snapshot,
+            "digits": self.digits,
+            "resampled": self.resampled,
+        }
 
     def __setstate__(self, data: dict[str, Any]) -> None:
+        self.replay = []
+        self.resampled = bool(data.get("resampled", False))
         self.game = _meeple_game(data["name"], data["params"])
-        self.state = None if data["state"] is None else self.game.state_from_json(data["state"])
+        snapshot = data["state"]
+        self.state = None if snapshot is None else self.game.state_from_json(snapshot, check_history=not self.resampled)
         self.digits = tuple(data["digits"])
 
 
 class MeepleSpielGame(pyspiel.Game):  # type: ignore[misc]
     """One meeple game with fixed parameters, seen by OpenSpiel.
 
+    Game parameters: every variant flag of the game (see :func:`_parameter_defaults` for how values are written in
+    a game string) and ``reward``, the kind of final returns (``"win"``, ``"rank"``, ``"score"``,
+    ``"score_margin"``; :mod:`meeple.core.rewards`), which also sets ``min_utility`` and ``max_utility``.
+
     Attributes:
         meeple: the meeple :class:`~meeple.core.game.Game` behind it.
+        reward: the kind of final returns.
+
+    Raises:
+        InvalidParameterError: an unknown value of a flag or of ``reward`` (the message lists what is allowed).
     """
 
     meeple_name: str = ""
 
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
-        values = {**_parameter_defaults(self.meeple_name), **dict(params or {})}
-        self.meeple: Game[Any] = _meeple_game(self.meeple_name, _meeple_params(values))
+        values = _spiel_params(self.meeple_name, {**_parameter_defaults(self.meeple_name), **dict(params or {})})
+        self.reward: str = check_reward(values[REWARD_PARAM])
+        self.meeple: Game[Any] = _meeple_game(self.meeple_name, _meeple_params(self.meeple_name, values))
         info = self.meeple.info
+        low, high = reward_range(self.reward, self.meeple_name)
         game_info = pyspiel.GameInfo(
             num_distinct_actions=info.num_distinct_actions,
             max_chance_outcomes=DEAL_BASE,
             num_players=info.num_players,
-            min_utility=info.min_utility,
-            max_utility=info.max_utility,
-            max_game_length=info.max_game_length + DEAL_DIGITS,
+            min_utility=low,
+            max_utility=high,
+            max_game_length=max_game_length(self.meeple),
         )
-        super().__init__(_game_type(self.meeple_name), game_info, dict(params or {}))
+        super().__init__(_game_type(self.meeple_name), game_info, values)
 
     def new_initial_state(self) -> MeepleSpielState:
         """A new game at its first chance node: the deal."""
         return MeepleSpielState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> MeepleObserver:
-        """The observer OpenSpiel asks for: a seat's observation, or its perfect-recall information state."""
+        """The observer OpenSpiel asks for: a seat's, or the public one (``private_info=NONE``); see MeepleObserver."""
         return MeepleObserver(self.meeple, iig_obs_type)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as the game string (``pyspiel.load_game(str(game))``), as OpenSpiel's C++ games do."""
+        return (_load_spiel_game, (str(self),))
+
+
+def _load_spiel_game(text: str) -> Any:
+    """Rebuild a pickled game (see :meth:`MeepleSpielGame.__reduce__`)."""
+    return pyspiel.load_game(text)
+
+
+def hidden_action(game: Game[Any]) -> int:
+    """The code of an unseen step in the ``history()`` of a state from ``resample_from_infostate``.
+
+    It stands for a deal digit or another seat's action the resampling player never saw:
+    ``max(num_distinct_actions, DEAL_BASE)``, which no action and no digit has (pyspiel refuses -1,
+    ``INVALID_ACTION``, in a history).
+    """
+    return max(game.num_distinct_actions(), DEAL_BASE)
 
 
 class MeepleSpielState(pyspiel.State):  # type: ignore[misc]
@@ -179,6 +340,7 @@ class MeepleSpielState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: MeepleSpielGame, state: State[Any] | None = None) -> None:
         super().__init__(game)
         self._holder = _Holder(game.meeple, state)
+        self._reward: str = game.reward
 
     @property
     def meeple(self) -> State[Any] | None:
@@ -193,7 +355,10 @@ class MeepleSpielState(pyspiel.State):  # type: ignore[misc]
 
     def current_player(self) -> int:
         """The seat to move, ``pyspiel.PlayerId.CHANCE`` before the deal, ``TERMINAL`` at the end."""
-        state = self._holder.state
+        holder = self._holder
+        if holder.replay:
+            return holder.replay[0][0]
+        state = holder.state
         if state is None:
             return int(pyspiel.PlayerId.CHANCE)
         if state.is_terminal():
@@ -201,7 +366,9 @@ class MeepleSpielState(pyspiel.State):  # type: ignore[misc]
         return state.current_player()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """The next digit of the deal: ``DEAL_BASE`` equally likely outcomes."""
+        """The next digit of the deal: ``DEAL_BASE`` equally likely outcomes; none once the deal is made."""
+        if self._holder.state is not None:
+            return []
         p = 1.0 / DEAL_BASE
         return [(digit, p) for digit in range(DEAL_BASE)]
 
@@ -210,6 +377,9 @@ class MeepleSpielState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         holder = self._holder
+        if holder.replay:
+            holder.replay.pop(0)
+            return
         if holder.state is not None:
             holder.state.apply_action(int(action))
             return
@@ -221,6 +391,8 @@ class MeepleSpielState(pyspiel.State):  # type: ignore[misc]
             holder.state = holder.game.new_initial_state(seed)
 
     def _action_to_string(self, player: int, action: int) -> str:
+        if action == hidden_action(self._holder.game):
+            return "(not seen)"
         if player == pyspiel.PlayerId.CHANCE:
             return f"deal digit {action}"
         state = self._dealt()
@@ -232,37 +404,60 @@ class MeepleSpielState(pyspiel.State):  # type: ignore[misc]
         return state is not None and state.is_terminal()
 
     def returns(self) -> list[float]:
-        """Each seat's return (meeple's ``returns()``; zeros before the end)."""
+        """Each seat's return: the game's ``reward`` parameter (:func:`~meeple.adapters.rewards.final_rewards`)."""
         if self.is_terminal():
-            return list(self._dealt().returns())
+            return final_rewards(self._dealt(), self._reward)
         return [0.0] * self._holder.game.num_players
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> MeepleSpielState:
-        """A state ``player_id`` cannot tell from this one, re-dealt from a seed the sampler draws (ISMCTS)."""
+        """A state ``player_id`` cannot tell from this one, re-dealt from a seed the sampler draws (ISMCTS).
+
+        Complete: the same ``move_number()`` and length of ``history()``, where the deal digits and the other seats'
+        actions ``player_id`` did not see are :func:`hidden_action`, the same information state for ``player_id``;
+        ``str()``, ``clone()``, pickling and playing on work as on any state.
+        """
         state = self._holder.state
         if state is None:
             same: MeepleSpielState = self.clone()
             return same
         seed = int(probability_sampler() * (1 << 53))
         world = state.resample_from_infostate(player_id, Rng(seed))
-        return MeepleSpielState(self.get_game(), world)
+        encode, hidden = world.game.codec.encode, hidden_action(world.game)
+        steps = [(int(pyspiel.PlayerId.CHANCE), hidden)] * DEAL_DIGITS
+        steps += [
+            (actor, hidden if type(action) is HiddenAction else encode(action)) for actor, action in world.history
+        ]
+        other = MeepleSpielState(self.get_game())
+        other._holder.replay = list(steps)
+        for _actor, code in steps:
+            other.apply_action(code)
+        other._holder.state = world
+        other._holder.resampled = True
+        return other
 
     def __str__(self) -> str:
         state = self._holder.state
         if state is None:
             return f"deal digits {list(self._holder.digits)}"
-        encode = state.game.codec.encode
-        codes = [encode(action) for _actor, action in state.history]
+        encode, hidden = state.game.codec.encode, hidden_action(state.game)
+        codes = [hidden if type(action) is HiddenAction else encode(action) for _actor, action in state.history]
         return f"seed={state.seed} history={codes}"
 
 
 class MeepleObserver:
-    """OpenSpiel's observer of a meeple game: a seat's observation tensor and string, or its information state.
+    """OpenSpiel's observer of a meeple game: a seat's observation or information state, or the public ones.
+
+    - ``private_info=SINGLE_PLAYER`` (the default): the seat's observation tensor and string (its observation as
+      sorted JSON), or with ``perfect_recall`` its information state string.
+    - ``private_info=NONE``: the **public** observation, the same for every seat: the tensor and string of a
+      spectator's view (``observation(None)``: no hand, no private choice), with ``perfect_recall`` the public
+      history too.
+
+    No perfect-recall tensor: asking for one raises (docs/research.md says why).
 
     Args:
         game: the meeple game.
-        iig_obs_type: pyspiel's ``IIGObservationType``; ``perfect_recall=True`` is the information state (string
-            only); otherwise the seat's observation. Only the seat's own private information is supported.
+        iig_obs_type: pyspiel's ``IIGObservationType`` (None: a seat's observation).
 
     Raises:
         ValueError: an observation of every seat's private information was asked for (no seat may see it).
@@ -270,27 +465,54 @@ class MeepleObserver:
 
     def __init__(self, game: Game[Any], iig_obs_type: Any = None) -> None:
         self.perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        if iig_obs_type is not None and iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
+        private = pyspiel.PrivateInfoType.SINGLE_PLAYER if iig_obs_type is None else iig_obs_type.private_info
+        if private == pyspiel.PrivateInfoType.ALL_PLAYERS:
             raise ValueError("meeple observers show one seat's private information, never every seat's")
+        self.public = private == pyspiel.PrivateInfoType.NONE
         self.tensor: Any = None if self.perfect_recall else np.zeros(game.observation_tensor_size(), np.float32)
         self.dict = {} if self.perfect_recall else {"observation": self.tensor}
 
+    def _seat(self, player: int) -> int | None:
+        return None if self.public else player
+
     def set_from(self, state: MeepleSpielState, player: int) -> None:
-        """Write ``player``'s observation tensor of ``state`` into ``self.tensor`` (zeros before the deal)."""
+        """Write ``player``'s (or the public) observation tensor of ``state`` into ``self.tensor``.
+
+        Zeros before the deal.
+
+        Raises:
+            NotImplementedError: a perfect-recall (information state) tensor, which meeple does not provide.
+        """
         if self.tensor is None:
-            return
-        if state.meeple is None:
+            raise NotImplementedError(
+                "meeple games give no information_state_tensor: use information_state_string (perfect recall) or "
+                "observation_tensor (docs/research.md)"
+            )
+        meeple = state.meeple
+        if meeple is None:
             self.tensor[:] = 0.0
+            return
+        seat = self._seat(player)
+        if seat is None:
+            out = meeple.game.observation_tensor_layout().writer()
+            meeple.game._encode_observation(meeple.observation(None), out)
+            self.tensor[:] = out.values
         else:
-            self.tensor[:] = state.meeple.observation_tensor_values(player)
+            self.tensor[:] = meeple.observation_tensor_values(seat)
 
     def string_from(self, state: MeepleSpielState, player: int) -> str:
-        """``player``'s information state string (perfect recall) or observation as sorted JSON."""
-        if state.meeple is None:
+        """``player``'s (or the public) information state string (perfect recall) or observation as sorted JSON."""
+        meeple = state.meeple
+        if meeple is None:
             return ""
-        if self.perfect_recall:
-            return state.meeple.information_state_string(player)
-        return json.dumps(state.meeple.observation(player), sort_keys=True, separators=(",", ":"))
+        seat = self._seat(player)
+        observation = json.dumps(meeple.observation(seat), sort_keys=True, separators=(",", ":"))
+        if not self.perfect_recall:
+            return observation
+        if seat is not None:
+            return meeple.information_state_string(seat)
+        seen = "\n".join(f"{p}:{text}" for p, text in meeple.history_texts(None))
+        return f"{observation}\n{seen}"
 
 
 class FreshSearch(pyspiel.Bot):  # type: ignore[misc]
@@ -319,7 +541,10 @@ class FreshSearch(pyspiel.Bot):  # type: ignore[misc]
 
 
 def _register(name: str) -> type[MeepleSpielGame]:
-    cls = type(f"Meeple_{name}", (MeepleSpielGame,), {"meeple_name": name})
+    """Make and register the pyspiel game class of ``name``, bound in this module (so that pickle finds it)."""
+    cls_name = f"Meeple_{name}"
+    cls = type(cls_name, (MeepleSpielGame,), {"meeple_name": name, "__module__": __name__, "__qualname__": cls_name})
+    globals()[cls_name] = cls
     pyspiel.register_game(_game_type(name), cls)
     return cls
 

@@ -3,13 +3,18 @@
 - :func:`env` ``(game, players=n, **flags)``: a PettingZoo AEC environment. Agents ``player_0`` ... ``player_{n-1}``
   (a Capital Lux 2 solo game has one agent; ROB plays inside the rules). Each agent observes
   ``{"observation": float32 (observation_tensor_size,), "action_mask": int8 (num_distinct_actions,)}``; actions are
-  meeple's stable codes (``Discrete(num_distinct_actions)``); rewards are 0 until the end, then ``returns()``. A
-  game always ends (no truncation). ``reset(seed=s)`` deals ``new_initial_state(s)``: the same seed, the same game.
-- :func:`single_agent_env` ``(game, seat=0, opponents="random", players=n, **flags)``: a Gymnasium environment
-  where the other seats are meeple bots (any bot spec: ``"heuristic"``, ``"ismcts:200"``, ``"hard"``...). The
-  observation is the same dict; ``action_masks()`` gives the mask (sb3-contrib's ``MaskablePPO`` reads it). An
-  illegal action ends the episode with ``illegal_reward`` (default -1) and ``info["illegal_action"] = True``: a
-  policy must learn the mask or use it.
+  meeple's stable codes (``Discrete(num_distinct_actions)``); rewards are 0 until the end, then the final reward
+  chosen by ``reward=`` (``"win"``: the seat's share of the win, the default; ``"rank"``, ``"score"``,
+  ``"score_margin"``; :mod:`meeple.core.rewards`). A game always ends (no truncation). ``reset(seed=s)`` deals
+  ``new_initial_state(s)``: the same seed, the same game.
+- :func:`single_agent_env` ``(game, seat=0, opponents="random", reward="win", players=n, **flags)``: a Gymnasium
+  environment where the other seats are played by opponents: bot specs (``"heuristic"``, ``"ismcts:200"``,
+  ``"hard"``...), ``Bot`` objects or policy functions, mixed freely (:mod:`meeple.bots.policy`). The observation is
+  the same dict; ``action_masks()`` gives the mask (sb3-contrib's ``MaskablePPO`` reads it). An illegal action ends
+  the episode with ``illegal_reward`` (default -1) and ``info["illegal_action"] = True``: a policy must learn the
+  mask or use it.
+- :func:`self_play_env` ``(game, policy, ...)``: the same with ``policy`` in every other seat (self-play), and
+  :func:`self_play` plays one whole game with one policy in every seat.
 
 An agent's observation is built from its seat's view only (``observation_tensor``): what a human in that seat sees.
 Observation values are bounded by ``[-OBS_BOUND, OBS_BOUND]`` (the tensors' scales keep them near [0, 1]).
@@ -28,9 +33,13 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from meeple.bots.factory import make_bot
+from meeple.bots.base import Bot
+from meeple.bots.policy import Policy, as_bot
+from meeple.core.errors import InvalidParameterError
 from meeple.core.game import Game
 from meeple.core.registry import load_game
+from meeple.core.rewards import check_reward, final_rewards
+from meeple.core.rng import Rng
 from meeple.core.state import State
 from meeple.core.view import SeatView
 
@@ -58,16 +67,18 @@ class MeepleAECEnv(AECEnv):  # type: ignore[misc]
     Args:
         game: a registered game name (``"citadels"``...).
         render_mode: ``"ansi"`` (``render()`` returns the last actions and whose turn it is) or None.
+        reward: the final reward: ``"win"``, ``"rank"``, ``"score"`` or ``"score_margin"`` (:mod:`meeple.core.rewards`).
         **params: the game's parameters (``players`` and variant flags), as :func:`meeple.load_game` takes them.
 
     Raises:
-        InvalidParameterError: an unknown game, parameter or value (the message lists what is allowed).
+        InvalidParameterError: an unknown game, parameter, value or reward (the message lists what is allowed).
     """
 
     metadata = {"render_modes": ["ansi"], "name": "meeple_v0", "is_parallelizable": False}
 
-    def __init__(self, game: str, render_mode: str | None = None, **params: Any) -> None:
+    def __init__(self, game: str, render_mode: str | None = None, reward: str = "win", **params: Any) -> None:
         super().__init__()
+        self.reward = check_reward(reward)
         self.game: Game[Any] = load_game(game, **params)
         self.metadata = {**self.metadata, "name": f"meeple_{game}_v0"}
         self.render_mode = render_mode
@@ -125,7 +136,7 @@ class MeepleAECEnv(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards[agent] = 0.0
         state.apply_action(int(action) if action is not None else -1)
         if state.is_terminal():
-            for a, r in zip(self.agents, state.returns(), strict=True):
+            for a, r in zip(self.agents, final_rewards(state, self.reward), strict=True):
                 self.rewards[a] = float(r)
                 self.terminations[a] = True
         else:
@@ -144,23 +155,28 @@ class MeepleAECEnv(AECEnv):  # type: ignore[misc]
         """Nothing to release."""
 
 
-def env(game: str, render_mode: str | None = None, **params: Any) -> MeepleAECEnv:
+def env(game: str, render_mode: str | None = None, reward: str = "win", **params: Any) -> MeepleAECEnv:
     """Return the PettingZoo AEC environment of ``game`` with ``params`` (``players=n``, variant flags)."""
-    return MeepleAECEnv(game, render_mode=render_mode, **params)
+    return MeepleAECEnv(game, render_mode=render_mode, reward=reward, **params)
 
 
 class MeepleGymEnv(gymnasium.Env[dict[str, Any], Any]):
-    """One seat of a meeple game as a Gymnasium environment; the other seats are meeple bots.
+    """One seat of a meeple game as a Gymnasium environment; opponents play the other seats.
 
     Args:
         game: a registered game name.
         seat: the learner's seat.
-        opponents: a bot spec for every other seat, or one spec per other seat (in seat order).
+        opponents: one opponent for every other seat, or a list of one per other seat (in seat order). An opponent
+            is a bot spec, a ``Bot`` or a policy function (:mod:`meeple.bots.policy`); specs are built anew at each
+            ``reset`` with seeds from it; ``Bot`` objects are kept and their generator reseeded from it (the same
+            seed, the same episode); functions are kept.
         illegal_reward: the reward of an illegal action, which ends the episode.
+        reward: the final reward: ``"win"``, ``"rank"``, ``"score"`` or ``"score_margin"`` (:mod:`meeple.core.rewards`).
         **params: the game's parameters (``players``, flags).
 
     Raises:
-        InvalidParameterError: an unknown game, parameter, bot spec, or a seat outside the game.
+        InvalidParameterError: an unknown game, parameter, bot spec or reward, an opponent of no accepted kind, a
+            wrong number of opponents, or a seat outside the game.
     """
 
     metadata = {"render_modes": []}
@@ -169,71 +185,127 @@ class MeepleGymEnv(gymnasium.Env[dict[str, Any], Any]):
         self,
         game: str,
         seat: int = 0,
-        opponents: str | list[str] = "random",
+        opponents: Policy | list[Policy] = "random",
         illegal_reward: float = -1.0,
+        reward: str = "win",
         **params: Any,
     ) -> None:
         self.game: Game[Any] = load_game(game, **params)
+        self.reward = check_reward(reward)
         n = self.game.num_players
         if not 0 <= seat < n:
-            raise ValueError(f"seat must be 0..{n - 1}, not {seat}")
+            raise InvalidParameterError(f"seat must be 0..{n - 1}, not {seat}")
         others = [s for s in range(n) if s != seat]
-        specs = [opponents] * len(others) if isinstance(opponents, str) else list(opponents)
+        specs = list(opponents) if isinstance(opponents, list | tuple) else [opponents] * len(others)
         if len(specs) != len(others):
-            raise ValueError(f"give one bot spec, or {len(others)} (one per other seat), not {len(specs)}")
+            raise InvalidParameterError(f"give one opponent, or {len(others)} (one per other seat), not {len(specs)}")
+        for spec in specs:
+            as_bot(spec, self.game.name)  # refuse a bad spec or kind now, not at the first reset
         self.seat = seat
-        self.specs = dict(zip(others, specs, strict=True))
+        self.specs: dict[int, Policy] = dict(zip(others, specs, strict=True))
         self.illegal_reward = illegal_reward
         self.observation_space, self.action_space = _spaces(self.game)
         self.state: State[Any] | None = None
-        self.bots: dict[int, Any] = {}
+        self.bots: dict[int, Bot] = {}
+        self._ended_by: str | None = None
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
-        """Deal a game (``seed``: the deal and the bots' seeds) and let the bots play up to the learner's turn."""
+        """Deal a game (``seed``: the deal and the bots' seeds) and let the opponents play up to the learner's turn."""
         super().reset(seed=seed)
         deal = int(self.np_random.integers(0, 2**62))
         self.state = self.game.new_initial_state(deal)
-        self.bots = {s: make_bot(spec, self.game.name, seed=deal + s) for s, spec in self.specs.items()}
+        self._ended_by = None
+        self.bots = {s: as_bot(spec, self.game.name, seed=deal + s) for s, spec in self.specs.items()}
+        for s, bot in self.bots.items():
+            if bot is self.specs[s]:
+                bot.rng = Rng(deal + s)  # a kept Bot object: the same seed, the same episode
         self._play_bots()
         return _observe(self.state, self.seat), {}
 
     def _play_bots(self) -> None:
-        state = self.state
-        assert state is not None
+        state = self._live()
         while not state.is_terminal() and state.current_player() != self.seat:
             mover = state.current_player()
-            state.apply_action(self.bots[mover].select_action(SeatView(state, mover)))
+            state.apply_action(self.bots[mover].select_action(SeatView(state, mover)), player=mover)
+
+    def _live(self) -> State[Any]:
+        if self.state is None:
+            raise RuntimeError("no episode yet: call reset() first")
+        return self.state
 
     def action_masks(self) -> Any:
-        """The learner's legal action mask (``int8``, ``num_distinct_actions``)."""
-        assert self.state is not None
-        return self.state.legal_actions_mask(self.seat)
+        """The learner's legal action mask (``int8``, ``num_distinct_actions``; all zeros once the game is over).
+
+        Raises:
+            RuntimeError: before ``reset()``, or after an illegal action ended the episode (call ``reset()``).
+        """
+        state = self._live()
+        if self._ended_by is not None:
+            raise RuntimeError(f"the episode was ended by {self._ended_by}: call reset() before asking for a mask")
+        return state.legal_actions_mask(self.seat)
 
     def step(self, action: int) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        """Play the learner's ``action``, then the bots until the learner's next turn or the end.
+        """Play the learner's ``action``, then the opponents until the learner's next turn or the end.
 
         Returns:
-            ``(observation, reward, terminated, truncated, info)``: reward 0 until the end, then the learner's return;
-            an illegal action ends the episode with ``illegal_reward`` and ``info["illegal_action"]``.
+            ``(observation, reward, terminated, truncated, info)``: reward 0 until the end, then the learner's final
+            reward; an illegal action ends the episode with ``illegal_reward`` and ``info["illegal_action"]``.
+
+        Raises:
+            RuntimeError: before ``reset()``, or after the episode ended.
         """
-        state = self.state
-        if state is None:
-            raise RuntimeError("call reset() before step()")
-        if state.is_terminal():
+        state = self._live()
+        if state.is_terminal() or self._ended_by is not None:
             raise RuntimeError("the episode is over: call reset()")
-        if not self.action_masks()[int(action)]:
-            state_obs = _observe(state, self.seat)
-            self.state = None
-            return state_obs, self.illegal_reward, True, False, {"illegal_action": True}
-        state.apply_action(int(action))
+        code = int(action)
+        mask = state.legal_actions_mask(self.seat)
+        if not 0 <= code < len(mask) or not mask[code]:
+            self._ended_by = f"the illegal action {code}"
+            return _observe(state, self.seat), self.illegal_reward, True, False, {"illegal_action": True}
+        state.apply_action(code, player=self.seat)
         self._play_bots()
         done = state.is_terminal()
-        reward = float(state.returns()[self.seat]) if done else 0.0
+        reward = final_rewards(state, self.reward)[self.seat] if done else 0.0
         return _observe(state, self.seat), reward, done, False, {}
 
 
 def single_agent_env(
-    game: str, seat: int = 0, opponents: str | list[str] = "random", illegal_reward: float = -1.0, **params: Any
+    game: str,
+    seat: int = 0,
+    opponents: Policy | list[Policy] = "random",
+    illegal_reward: float = -1.0,
+    reward: str = "win",
+    **params: Any,
 ) -> MeepleGymEnv:
-    """Return a Gymnasium environment of ``game`` where ``seat`` learns and meeple bots play the other seats."""
-    return MeepleGymEnv(game, seat=seat, opponents=opponents, illegal_reward=illegal_reward, **params)
+    """Return a Gymnasium environment of ``game`` where ``seat`` learns and ``opponents`` play the other seats."""
+    return MeepleGymEnv(game, seat=seat, opponents=opponents, illegal_reward=illegal_reward, reward=reward, **params)
+
+
+def self_play_env(
+    game: str, policy: Policy, seat: int = 0, illegal_reward: float = -1.0, reward: str = "win", **params: Any
+) -> MeepleGymEnv:
+    """Self-play: the learner in ``seat`` and ``policy`` (e.g. its own latest network) in every other seat.
+
+    ``policy`` is called at every opponent turn, so a function that reads the learner's current weights makes the
+    opponents improve with it (``lambda o, m: model.predict(o, action_masks=m, deterministic=False)[0]``).
+    """
+    return MeepleGymEnv(game, seat=seat, opponents=policy, illegal_reward=illegal_reward, reward=reward, **params)
+
+
+def self_play(game: str, policy: Policy, seed: int, reward: str = "win", **params: Any) -> list[float]:
+    """Play one game of ``game`` (deal ``seed``) with ``policy`` in every seat; return every seat's final reward.
+
+    A bot spec is built once per seat (seeded ``seed + seat``); a ``Bot`` or a function plays all seats.
+
+    Raises:
+        InvalidParameterError: bad game, parameters, reward or policy.
+        IllegalActionError: the policy chose an action that is not legal.
+    """
+    check_reward(reward)
+    meeple_game = load_game(game, **params)
+    state = meeple_game.new_initial_state(seed)
+    bots = [as_bot(policy, meeple_game.name, seed=seed + s) for s in range(meeple_game.num_players)]
+    while not state.is_terminal():
+        mover = state.current_player()
+        state.apply_action(bots[mover].select_action(SeatView(state, mover)), player=mover)
+    return final_rewards(state, reward)

@@ -23,6 +23,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "meeple.cli.replay",
     "meeple.cli.rules",
     "meeple.cli.tournament",
+    "meeple.cli.evaluate",
     "meeple.cli.bench",
     "meeple.cli.serve",
 )

@@ -38,22 +38,30 @@ ReportOpt = Annotated[
 
 
 ARENA_MODULES = {"openskill": "openskill>=6.0", "sqlalchemy": "sqlalchemy>=2.0"}
-"""What every tournament needs (ratings, the results store)."""
+"""What every tournament needs (ratings, the results store): dependencies of meeple itself, so a plain
+``pip install meeple`` runs tournaments."""
 REPORT_MODULES = {"matplotlib": "matplotlib>=3.9"}
-"""What a written report needs (its plots)."""
+"""What a written report needs (its plots): the ``arena`` extra."""
 
 
 def require_arena(report: bool) -> None:
-    """Exit with code 2, before any game is played, if the arena's dependencies are missing; name the extra.
+    """Exit with code 2, before any game is played, if a module the tournament needs is missing; say how to get it.
 
     Args:
-        report: a report file is asked for (its plots need matplotlib).
+        report: a report file is asked for (its plots need matplotlib, from the ``arena`` extra).
     """
-    wanted = {**ARENA_MODULES, **(REPORT_MODULES if report else {})}
+    missing = [requirement for module, requirement in ARENA_MODULES.items() if importlib.util.find_spec(module) is None]
+    if missing:
+        fail(
+            _("tournaments need {missing}, which meeple depends on: install it with pip install '{first}'").format(
+                missing=", ".join(missing), first="' '".join(missing)
+            )
+        )
+    wanted = REPORT_MODULES if report else {}
     missing = [requirement for module, requirement in wanted.items() if importlib.util.find_spec(module) is None]
     if missing:
         fail(
-            _("tournaments need {missing}: install them with pip install 'meeple[arena]'").format(
+            _("a report needs {missing}: install it with pip install 'meeple[arena]'").format(
                 missing=", ".join(missing)
             )
         )

@@ -184,6 +184,18 @@ class ActionCodec:
         except (KeyError, TypeError):
             raise InvalidActionError(f"{action!r} is not an action of this game") from None
 
+    def encode_many(self, actions: Sequence[Action]) -> list[int]:
+        """Return the codes of ``actions``, in order (a mask's indices; one lookup each, no per-call overhead).
+
+        Raises:
+            InvalidActionError: if one of them is not an action of this game.
+        """
+        codes = self._codes
+        try:
+            return [codes[a] for a in actions]
+        except (KeyError, TypeError):
+            return [self.encode(a) for a in actions]  # raises, naming the first unknown action
+
     def decode(self, code: int) -> Action:
         """Return the action with integer code ``code``.
 

@@ -167,6 +167,15 @@ class Game(ABC, Generic[P]):
         """Fill ``out`` from ``observation`` (the typed observation of one seat): only what that seat may see."""
         raise NotImplementedError(f"{self.name} has no observation tensor")
 
+    def _observation_values(self, state: State[Any], player: int) -> list[float]:
+        """The values of ``player``'s observation tensor of ``state`` (what ``observation_tensor`` returns).
+
+        The default encodes ``state.observation(player)`` (:meth:`_encode_observation`). A game may read its state
+        directly instead, for speed, provided the result is always equal to the default's (its tests compare them on
+        every decision of many games, for every seat).
+        """
+        return state.encoded_observation_values(player)
+
     def params_dict(self) -> dict[str, Any]:
         """Return every parameter (given or default) as a JSON-able dict; ``load_game(name, **d)`` rebuilds it."""
         return params_to_json(self.params)

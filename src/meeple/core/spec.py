@@ -31,6 +31,8 @@ class GameSpec:
             generic tree view.
         balance: the balance-feature extractor ``(final state) -> features``, or None.
         balance_question: one sentence saying what the extractor's features answer (for reports).
+        web: the browser client's companion (``meeple.web.games.WebGame`` instance: its board templates, stylesheet,
+            clicks, prompts and results; ``meeple/web/games/<game>/``), or None for the generic board.
         levels: difficulty level -> bot spec (``"easy"``, ``"medium"``, ``"hard"``, and ``"hard@1"`` for a player
             count of its own); empty: the default levels.
     """
@@ -42,9 +44,10 @@ class GameSpec:
     balance: str | None = None
     balance_question: str = ""
     levels: Mapping[str, str] = field(default_factory=dict)
+    web: str | None = None
 
     def load(self, companion: str) -> Any:
-        """Import and return a companion (``"heuristic_bot"``, ``"rollout_policy"``, ``"renderer"``, ``"balance"``).
+        """Import and return a companion (``"heuristic_bot"``, ``"rollout_policy"``, ``"renderer"``, ``"balance"``...).
 
         Raises:
             InvalidParameterError: the game declares no such companion (the message says which game and which).

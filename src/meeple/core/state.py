@@ -147,6 +147,25 @@ class State(ABC, Generic[G]):
         """
         return None
 
+    def shown_key(self, player: int) -> Hashable:
+        """Return a key that changes whenever ``player`` is shown something chance or a hidden choice decided.
+
+        "Shown" is what the rules put in front of ``player`` that it could not work out before: a card, tile or
+        token drawn (by anyone: the deck's size is public, the card is not), a character called, sealed bids
+        opened, another seat's hidden card made public. Undo in terminal play (``meeple.cli.undo``) never goes
+        back over a step that changed it, whatever the other seats chose hidden: the key is the rule by
+        construction, the sampled worlds only a second check. A game may be coarse (a change that showed nothing
+        only refuses an undo); it must never miss a reveal.
+
+        The default is the number of public log lines (:attr:`log_events`: reveals, face-up draws, turns passed);
+        games add their own records (calls made, auctions opened, cards known, piles' sizes). Every part depends
+        only on what ``player`` may know.
+
+        Args:
+            player: the observing seat.
+        """
+        return len(self.log_events)
+
     def check_consistency(self) -> None:
         """Check the position's ranges and conservation invariants (called on every restored snapshot).
 
@@ -217,10 +236,28 @@ class State(ABC, Generic[G]):
         Raises:
             NotImplementedError: the game defines no tensor.
         """
-        return to_array(self.observation_tensor_values(player))
+        return to_array(self.game._observation_values(self, player))
+
+    def write_observation_tensor(self, player: int, out: Any) -> None:
+        """Write :meth:`observation_tensor` of ``player`` into ``out``, a preallocated float32 numpy vector or row.
+
+        For batched environments that keep one buffer for many games (``meeple.adapters.vector``).
+        """
+        out[:] = self.game._observation_values(self, player)
 
     def observation_tensor_values(self, player: int) -> list[float]:
-        """The values of :meth:`observation_tensor` as a Python list (no numpy needed)."""
+        """The values of :meth:`observation_tensor` as a Python list (no numpy needed).
+
+        The game's fastest path (a direct encoder where the game has one), always equal to
+        :meth:`encoded_observation_values`.
+        """
+        return self.game._observation_values(self, player)
+
+    def encoded_observation_values(self, player: int) -> list[float]:
+        """The tensor's values encoded from ``observation(player)``: the reference a direct encoder is tested against.
+
+        Built from what the seat may see only, by construction (``Game._encode_observation``).
+        """
         out = self.game.observation_tensor_layout().writer()
         self.game._encode_observation(self.observation(player), out)
         return out.values
@@ -250,9 +287,7 @@ class State(ABC, Generic[G]):
         import numpy as np
 
         mask = np.zeros(self.game.info.num_distinct_actions, dtype=np.int8)
-        encode = self.game.codec.encode
-        for action in self.legal_actions(player):
-            mask[encode(action)] = 1
+        mask[self.game.codec.encode_many(self.legal_actions(player))] = 1
         return mask
 
     def edited(self) -> None:
@@ -290,8 +325,7 @@ class State(ABC, Generic[G]):
 
     def legal_action_codes(self) -> list[int]:
         """Return the integer codes of :meth:`legal_actions`, in the same order (a mask for RL)."""
-        encode = self.game.codec.encode
-        return [encode(a) for a in self.legal_actions()]
+        return self.game.codec.encode_many(self.legal_actions())
 
     def apply_action(self, action: Action | int | Mapping[str, Any], player: int | None = None) -> None:
         """Apply one action of the seat to move.

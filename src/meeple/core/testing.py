@@ -5,11 +5,11 @@ Each failure raises :class:`ConformanceError` naming the game, players, seed, st
 
 Checks (architecture "Tests"): random play to the end within ``max_game_length``; deterministic legal actions;
 clone independence; JSON and replay round trips; action codec round trips (JSON, integer code, text);
-no leak (the observation, information state, legal actions and ``observation_key`` of the player to move are
-unchanged by ``resample_from_infostate``; likewise the observation, information state and ``observation_key`` of
-every other seat under its own resample; the same generator re-deals two states the player cannot tell apart into
-the same state; a resampled state stays playable); illegal and out-of-turn actions raise and leave the state
-unchanged; returns in range; observations are JSON-able for every seat and the spectator.
+no leak (the observation, information state, legal actions, ``observation_key`` and ``shown_key`` of the player to
+move are unchanged by ``resample_from_infostate``; likewise the observation, information state and
+``observation_key`` of every other seat under its own resample; the same generator re-deals two states the player
+cannot tell apart into the same state; a resampled state stays playable); illegal and out-of-turn actions raise and
+leave the state unchanged; returns in range; observations are JSON-able for every seat and the spectator.
 
 Secrets and bad input (issue "Hidden information and bad input"): a resampled world's seed and generator are not
 the real ones, and ``new_initial_state(world.seed)`` does not rebuild the real start; every malformed input to
@@ -357,6 +357,8 @@ class _Checker:
                     self.fail(f"observation_tensor({seat}) has {len(values)} values, not {self.tensor_size}")
                 if not all(math.isfinite(v) for v in values):
                     self.fail(f"observation_tensor({seat}) holds a value that is not finite")
+                if values != state.encoded_observation_values(seat):
+                    self.fail(f"observation_tensor({seat}) differs from the encoding of observation({seat})")
 
     @property
     def tensor_size(self) -> int | None:
@@ -371,6 +373,7 @@ class _Checker:
         obs = state.observation(player)
         info = state.information_state_string(player)
         key = state.observation_key(player)
+        shown = state.shown_key(player)
         legal = state.legal_actions()
         for k in range(2):
             other = state.resample_from_infostate(player, Rng(self.seed * 31 + self.step * 2 + k))
@@ -385,6 +388,8 @@ class _Checker:
                 self.fail(f"resample_from_infostate({player}) changed that player's legal actions")
             if other.observation_key(player) != key:
                 self.fail(f"resample_from_infostate({player}) changed that player's observation_key (it leaks)")
+            if other.shown_key(player) != shown:
+                self.fail(f"resample_from_infostate({player}) changed that player's shown_key (it leaks)")
             if self.tensor_size is not None and other.observation_tensor_values(
                 player
             ) != state.observation_tensor_values(player):

@@ -44,6 +44,14 @@ class SeatView:
         """This seat's observation (``state.observation(seat)``)."""
         return self.__state.observation(self.seat)
 
+    def observation_tensor(self) -> Any:
+        """This seat's observation tensor (``state.observation_tensor(seat)``: float32, needs numpy)."""
+        return self.__state.observation_tensor(self.seat)
+
+    def legal_actions_mask(self) -> Any:
+        """This seat's legal action mask (``state.legal_actions_mask(seat)``: int8, all zeros off its turn)."""
+        return self.__state.legal_actions_mask(self.seat)
+
     def information_state_string(self) -> str:
         """This seat's perfect-recall information state."""
         return self.__state.information_state_string(self.seat)

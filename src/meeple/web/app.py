@@ -10,30 +10,54 @@ Rules: issue "Play online: the browser client"; docs/web.md.
 from __future__ import annotations
 
 import asyncio
+import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import FastAPI, Form, HTTPException, Query, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.middleware.gzip import GZipMiddleware
+from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
-from jinja2 import Environment, FileSystemLoader, select_autoescape
+from jinja2 import ChoiceLoader, Environment, FileSystemLoader, FunctionLoader, select_autoescape
+from markupsafe import Markup, escape
 
 from meeple.core.errors import MeepleError
 from meeple.core.records import GameRecord
 from meeple.core.registry import game_class, registered_games
-from meeple.i18n import LANGUAGES, N_, Message, Translator, language_from_accept, translator
+from meeple.i18n import LANGUAGES, N_, Translator, language_from_accept, translator
 from meeple.server.app import ServerConfig, check_token, client_address, create_app, cut, seat_cookie
 from meeple.server.clock import clock_view
 from meeple.server.live import LiveTable, TableNotFound
 from meeple.server.protocol import ClockSpec, CreateTable
 from meeple.server.quotas import Limiter, QuotaExceeded
 from meeple.server.tables import TableService
-from meeple.server.views import game_view, log_texts
-from meeple.web.boards import board_context
+from meeple.server.views import game_view
+from meeple.web.boards import badges, board_context, log_lines, move_texts, name_the_moves, who
+from meeple.web.games import companion_for, seat_name, variant_words
 
 HERE = Path(__file__).resolve().parent
+
+
+def _companion_template(name: str) -> tuple[str, str, Any] | None:
+    """``games/<game>/<file>.html``: the file in the game's web companion's ``templates/`` folder (else None)."""
+    parts = name.split("/")
+    if len(parts) != 3 or parts[0] != "games":
+        return None
+    try:
+        folder = companion_for(parts[1]).folder
+    except MeepleError:
+        return None
+    path = folder / "templates" / parts[2] if folder is not None else None
+    if path is None or not path.is_file():
+        return None
+    return path.read_text(encoding="utf-8"), str(path), lambda: True
+
+
 TEMPLATES = Environment(
-    loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]), trim_blocks=True
+    loader=ChoiceLoader([FileSystemLoader(HERE / "templates"), FunctionLoader(_companion_template)]),
+    autoescape=select_autoescape(["html"]),
+    trim_blocks=True,
 )
 PITCHES = {
     "citadels": N_("Pick a secret character each round and build the most prestigious city."),
@@ -70,6 +94,7 @@ def _page(name: str, reader: Translator, request: Request, **context: Any) -> HT
         lang=reader.lang,
         languages=LANGUAGES,
         path=request.url.path,
+        flags=lambda game, text: companion_for(game).flag_words(text, reader),
         query=dict(request.query_params),
         **context,
     )
@@ -86,6 +111,7 @@ def create_web_app(config: ServerConfig) -> FastAPI:
         config: the server's configuration (``meeple serve`` builds it).
     """
     app = create_app(config)
+    app.add_middleware(GZipMiddleware, minimum_size=500)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
 
     def service() -> TableService:
@@ -107,7 +133,8 @@ def create_web_app(config: ServerConfig) -> FastAPI:
         """The games, a form to create a table, the tables to join or watch."""
         reader = _reader(request, lang)
         games = [_game_card(name) for name in registered_games()]
-        return _page("lobby.html", reader, request, games=games, tables=await _tables())
+        tables = await _tables()
+        return _page("lobby.html", reader, request, games=games, tables=tables, who=lambda p: who(p, reader))
 
     @app.post("/tables", response_class=HTMLResponse, include_in_schema=False)
     async def create(request: Request, game: Annotated[str, Form()], lang: str | None = None) -> HTMLResponse:
@@ -137,7 +164,16 @@ def create_web_app(config: ServerConfig) -> FastAPI:
             message = reader.message(exc.message) if isinstance(exc, MeepleError) else cut(str(exc), 300)
             games = [_game_card(name) for name in registered_games()]
             tables = await _tables()
-            page = _page("lobby.html", reader, request, games=games, tables=tables, error=message, chosen=game)
+            page = _page(
+                "lobby.html",
+                reader,
+                request,
+                games=games,
+                tables=tables,
+                error=message,
+                chosen=game,
+                who=lambda p: who(p, reader),
+            )
             if isinstance(exc, QuotaExceeded):
                 app.state.meeple["refused"](exc.reason)
                 page.status_code = 429
@@ -147,7 +183,14 @@ def create_web_app(config: ServerConfig) -> FastAPI:
         base = (config.public_urls[0] if config.public_urls else str(request.base_url)).rstrip("/")
         links = [(seat, f"{base}/tables/{table_id}?token={token}") for seat, token in tokens]
         return _page(
-            "invite.html", reader, request, table=table_id, game=game, links=links, watch=f"{base}/tables/{table_id}"
+            "invite.html",
+            reader,
+            request,
+            table=table_id,
+            game=game,
+            title=game_class(game).title,
+            links=links,
+            watch=f"{base}/tables/{table_id}",
         )
 
     @app.get("/tables/{table_id}", response_class=HTMLResponse, include_in_schema=False)
@@ -167,7 +210,18 @@ def create_web_app(config: ServerConfig) -> FastAPI:
             target = f"/tables/{table_id}" + (f"?lang={lang}" if lang in LANGUAGES else "")
             return _with_seat_cookie(RedirectResponse(target, status_code=303), request, table_id, token)
         reader, live, seat, board = await _view(request, table_id, lang)
-        return _page("table.html", reader, request, table=table_id, game=live.game, seat=seat, board=board)
+        return _page(
+            "table.html",
+            reader,
+            request,
+            table=table_id,
+            game=live.game,
+            title=game_class(live.game).title,
+            seat_label=seat_name(seat, reader) if seat is not None else reader.gettext("spectator"),
+            seat=seat,
+            board=board,
+            has_style=_has_style(live.game),
+        )
 
     @app.get("/tables/{table_id}/board", response_class=HTMLResponse, include_in_schema=False)
     async def board_fragment(request: Request, table_id: str, lang: str | None = None) -> HTMLResponse:
@@ -191,6 +245,7 @@ def create_web_app(config: ServerConfig) -> FastAPI:
             request,
             table=table_id,
             game=live.game,
+            title=game_class(live.game).title,
             links=links,
             watch=f"{base}/tables/{table_id}",
         )
@@ -200,7 +255,7 @@ def create_web_app(config: ServerConfig) -> FastAPI:
     async def replay_page(
         request: Request,
         table_id: str,
-        version: Annotated[int, Query(ge=0)] = 0,
+        version_text: Annotated[str | None, Query(alias="version", max_length=12)] = None,
         seat_text: Annotated[str | None, Query(alias="seat")] = None,
         lang: str | None = None,
     ) -> HTMLResponse:
@@ -211,27 +266,36 @@ def create_web_app(config: ServerConfig) -> FastAPI:
         if not live.over:  # live, or waiting for players: its deal is secret
             raise HTTPException(409, reader.gettext("the game is not over: replays open when it ends"))
         total = len(live.state.history)
-        version = min(version, total)
         if seat is not None and seat >= len(live.seats):
             raise HTTPException(422, f"seat is 0..{len(live.seats) - 1} (or omitted)")
+        if version_text is None or not version_text.isdecimal():
+            version = total  # a replay opens at the end
+        else:
+            version = min(int(version_text), total)
         record = GameRecord.from_state(live.state)
         state = await asyncio.to_thread(record.replay, version)
-        views = [seat] if seat is not None else list(range(len(live.seats)))
-        boards = [
-            TEMPLATES.get_template("board.html").render(**_board_args(state, s, state.history_messages(s), reader))
-            for s in views
-        ]
+        # the full view: one board, the spectator's, then each seat's secrets under its own heading
+        main = render_board(state, seat, state.history_messages(-3 if seat is None else seat), reader)
+        secrets = []
+        if seat is None:
+            for s in range(len(live.seats)):
+                obs = state.observation(s)
+                secrets.append({"name": seat_name(s, reader), "items": _secrets(live.game, obs, reader)})
         return _page(
             "replay.html",
             reader,
             request,
             table=table_id,
             game=live.game,
+            title=game_class(live.game).title,
             seat=seat,
+            seat_names=[seat_name(s, reader) for s in range(len(live.seats))],
             version=version,
             total=total,
             seats=len(live.seats),
-            boards=boards,
+            board=main,
+            secrets=secrets,
+            has_style=_has_style(live.game),
         )
 
     async def _tables() -> list[dict[str, Any]]:
@@ -241,6 +305,7 @@ def create_web_app(config: ServerConfig) -> FastAPI:
             {
                 "id": row.id,
                 "game": row.game,
+                "title": _title(row.game),
                 "status": row.status,
                 "seats": [{"player": s.player, "online": online.get(s.seat, False)} for s in seats],
                 "open": sum(1 for s in seats if s.player == "human" and not online.get(s.seat, False)),
@@ -270,9 +335,52 @@ def create_web_app(config: ServerConfig) -> FastAPI:
 
     async def _board(live: LiveTable, seat: int | None, reader: Translator) -> str:
         async with live.lock:
-            log = live.log_of(seat)
-            args = _board_args(live.state, seat, log, reader, live)
-        return TEMPLATES.get_template("board.html").render(**args)
+            return render_board(live.state, seat, live.log_of(seat), reader, live)
+
+    @app.get("/games/{game}/style.css", include_in_schema=False)
+    async def game_style(game: str) -> FileResponse:
+        """A game's own stylesheet section (its web companion's ``style.css``)."""
+        try:
+            folder = companion_for(game).folder
+        except MeepleError:
+            raise HTTPException(404, f"no game {game!r}") from None
+        if folder is None or not (folder / "style.css").is_file():
+            raise HTTPException(404, f"{game!r} has no stylesheet")
+        return FileResponse(folder / "style.css", media_type="text/css")
+
+    @app.get("/rules/{game}", response_class=HTMLResponse, include_in_schema=False)
+    async def rules_page(
+        request: Request,
+        game: str,
+        table_id: Annotated[str | None, Query(alias="table", max_length=64)] = None,
+        lang: str | None = None,
+    ) -> HTMLResponse:
+        """The rules summary of ``game`` and its variants (those in force at ``?table=``, else the defaults)."""
+        reader = _reader(request, lang)
+        try:
+            cls = game_class(game)
+        except MeepleError:
+            raise HTTPException(404, f"no game {game!r}") from None
+        params: dict[str, Any] = {}
+        if table_id:
+            live = await table(table_id)
+            if live.game != game:
+                raise HTTPException(404, f"table {table_id!r} plays {live.game!r}")
+            params = dict(live.params)
+        return _page(
+            "rules.html",
+            reader,
+            request,
+            game=game,
+            title=cls.title,
+            table=table_id if params or table_id else None,
+            summary=summary_html(
+                companion_for(game).flag_words(reader.message(cls.rules_summary_message()), reader), game, reader
+            ),
+            variants=_variants_in_force(game, params),
+            tooltips=companion_for(game).tooltips(reader),
+            has_style=_has_style(game),
+        )
 
     return app
 
@@ -293,32 +401,143 @@ def _with_seat_cookie(response: Response, request: Request, table_id: str, token
 def _board_args(
     state: Any, seat: int | None, log: list[Any], reader: Translator, live: LiveTable | None = None
 ) -> dict[str, Any]:
+    """What ``board.html`` renders for ``seat``: the view, the game's names and codes, prompt, badges, log, results."""
     view = game_view(state, seat, log, reader)
+    game = state.game.name
+    web = companion_for(game)
+    obs = view["observation"]
+    moves = move_texts(web, view["legal_actions"], reader)
+    over = state.is_terminal()
     return {
         "_": reader.gettext,
         "ngettext": reader.ngettext,
         "tr": reader.message,
-        "tr_json": lambda data: reader.message(Message.from_json(data)),
-        "game": state.game.name,
+        "tr_json": lambda data: web.say(data, reader),
+        "game": game,
         "seat": seat,
         "view": view,
-        "log": log_texts(log, reader),
-        "seats": live.public_seats() if live is not None else None,
+        "seat_name": lambda s: seat_name(s, reader, seat),
+        "round_phase": web.round_phase(obs, reader),
+        "prompt": web.prompt(view, seat, reader),
+        "moves": moves,
+        "controls": [m for m in moves if m["type"] in web.controls],
+        "log": log_lines(web, log, reader, seat, [m for _after, _seat, m in state.log_events]),
+        "badges": badges(
+            web, obs, live.public_seats() if live is not None else None, state.game.num_players, reader, seat
+        ),
         "clock": clock_view(live.clock) if live is not None else None,
         "table": live.id if live is not None else None,
-        "scores": list(state.scores()) if state.is_terminal() else None,
+        "results": web.results(obs, state.returns(), state.scores(), reader, seat) if over else None,
         "status": live.status if live is not None else "finished",
-        "board": board_context(state.game.name, view, seat, reader),
+        "board": board_context(game, view, seat, reader),
     }
 
 
+def render_board(
+    state: Any, seat: int | None, log: list[Any], reader: Translator, live: LiveTable | None = None
+) -> str:
+    """The board fragment of ``seat`` (None: spectator), every clickable move named by its words."""
+    args = _board_args(state, seat, log, reader, live)
+    return name_the_moves(TEMPLATES.get_template("board.html").render(**args), args["moves"])
+
+
+MARKDOWN_STRONG = re.compile(r"\*\*(.+?)\*\*")
+MARKDOWN_CODE = re.compile(r"`([^`]+)`")
+
+
+def summary_html(text: str, game: str, reader: Translator) -> Markup:
+    """A rules summary (the games' short Markdown: ``#`` titles, ``**bold**``, ```code```, ``-`` lists) as HTML.
+
+    A variant flag's name in code (```third_symbol_exchange```) reads as the variant's label in the reader's language.
+    """
+    words = companion_for(game).variants
+
+    def inline(line: str) -> str:
+        line = str(escape(line))
+        line = MARKDOWN_STRONG.sub(r"<strong>\1</strong>", line)
+
+        def code(match: re.Match[str]) -> str:
+            name = match.group(1).split("=")[0]
+            if match.group(1).startswith("«"):
+                return match.group(1)
+            if name in words:
+                return "«" + str(escape(reader.gettext(words[name].label))) + "»"
+            return f"<code>{match.group(1)}</code>"
+
+        return MARKDOWN_CODE.sub(code, line)
+
+    out = []
+    for block in text.strip().split("\n\n"):
+        lines = block.strip().splitlines()
+        if lines and lines[0].startswith("#"):
+            out.append(f"<h2>{inline(lines[0].lstrip('#').strip())}</h2>")
+            lines = lines[1:]
+        if (
+            lines
+            and lines[0].lstrip().startswith(("- ", "* "))
+            and all(x.lstrip().startswith(("- ", "* ")) or x.startswith("  ") for x in lines)
+        ):
+            items: list[str] = []
+            for x in lines:
+                if x.lstrip().startswith(("- ", "* ")):
+                    items.append(x.lstrip()[2:])
+                else:
+                    items[-1] += " " + x.strip()
+            out.append("<ul>" + "".join(f"<li>{inline(i.strip())}</li>" for i in items) + "</ul>")
+        elif lines:
+            out.append(f"<p>{inline(' '.join(x.strip() for x in lines))}</p>")
+    return Markup("\n".join(out))
+
+
+def _title(game: str) -> str:
+    try:
+        return game_class(game).title
+    except MeepleError:
+        return game
+
+
+def _has_style(game: str) -> bool:
+    folder = companion_for(game).folder
+    return folder is not None and (folder / "style.css").is_file()
+
+
+def _secrets(game: str, observation: Mapping[str, Any], reader: Translator) -> list[str]:
+    """What a seat alone knew, in words, for the replay's full view (its hand, characters, symbols...)."""
+    return companion_for(game).secrets(observation, reader)
+
+
 def _game_card(name: str) -> dict[str, Any]:
+    """A game for the lobby: title, pitch, player counts and its variants in words (``variants``)."""
     cls = game_class(name)
+    params = cls.describe_params()
+    choosable = [p for p in params if p.choices and p.name != "players"]
+    words = variant_words(name, [p.name for p in choosable])
     return {
         "name": name,
         "title": cls.title,
         "pitch": PITCHES.get(name, ""),
         "min": cls.min_players,
         "max": cls.max_players,
-        "params": cls.describe_params(),
+        "default_players": next((p.default for p in params if p.name == "players"), cls.min_players),
+        "variants": [
+            {
+                "name": p.name,
+                "label": words[p.name].label,
+                "doc": p.doc,
+                "default": str(p.default),
+                "choices": [(str(c), words[p.name].values.get(c, str(c))) for c in p.choices or ()],
+            }
+            for p in choosable
+        ],
     }
+
+
+def _variants_in_force(name: str, params: dict[str, Any]) -> list[dict[str, str]]:
+    """The variants of a table (or the defaults) as ``{"label", "value", "doc"}`` msgids, for the rules page."""
+    card = _game_card(name)
+    out = []
+    for v in card["variants"]:
+        chosen = str(params.get(v["name"], v["default"]))
+        value = dict(v["choices"]).get(chosen, chosen)
+        out.append({"label": v["label"], "value": value, "doc": v["doc"]})
+    return out

@@ -1,86 +1,38 @@
-"""What a game's board template needs beyond the view: names in the reader's language, click codes.
+"""What the shared board template needs beyond the view, and the accessible name of every clickable move.
 
-Each clickable piece of the board carries the code of the legal action played on it.
+The game's names and click codes, the prompt, the seat badges, the log with move numbers, the results.
 
-A board element is clickable only when a legal action stands behind it: ``codes[(kind, key)]`` is that action's
-integer code, found from the legal actions' JSON (``type`` and fields). The move list under the board offers every
-legal action too, so nothing depends on a board drawing every move.
+Each clickable piece of the board carries the code of the legal action played on it. A board element is clickable
+only when a legal action stands behind it: ``codes[(kind, key)]`` is that action's integer code, found from the legal
+actions' JSON (``type`` and the fields the game's companion lists in ``clicks``). The move list under the board offers
+every legal action too, so nothing depends on a board drawing every move.
 
-Rules: issue "Play online: the browser client" (every legal move on the board, ``data-action-code``).
+Rules: issue "Play online: the browser client" (every legal move on the board, ``data-action-code``); issue #33 (the
+prompt, human words, accessible names, the end screen).
 """
 
 from __future__ import annotations
 
+import html
+import re
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from meeple.i18n import Translator
+from meeple.i18n import N_, Message, Translator
+from meeple.web.games import WebGame, companion_for, seat_name
 
-CLICKS: dict[str, dict[str, tuple[str, ...]]] = {
-    "citadels": {
-        "pick_character": ("character",),
-        "discard_character": ("character",),
-        "build_district": ("kind",),
-        "keep_card": ("kind",),
-        "select_card": ("kind",),
-        "discard_for_gold": ("kind",),
-        "assassinate": ("character",),
-        "rob": ("character",),
-        "swap_hands": ("seat",),
-        "destroy_district": ("seat", "kind"),
-    },
-    "caprice": {"place": ("piece", "space"), "move": ("source", "target"), "order_symbol": ("symbol",)},
-    "capitol": {
-        "play_card": ("card", "act"),
-        "add_to_bid": ("card",),
-        "place_tile": ("zone",),
-        "draw_card": ("pile",),
-        "place_floor": ("onto",),
-        "place_roof": ("height", "roof"),
-        "place_building": ("height", "roof", "zone"),
-    },
-    "capital_lux_2": {
-        "keep_card": ("card",),
-        "play_to_city": ("card",),
-        "play_to_capital": ("card",),
-        "select_card": ("card",),
-        "give_card": ("card",),
-        "take_card": ("card",),
-        "choose_district": ("district",),
-        "choose_seat": ("seat",),
-        "pay_excess": ("district", "gold"),
-        "discard_district": ("district",),
-    },
-}
-"""Per game: action type -> the JSON fields that identify the board element it is played on."""
-
-CONTROLS: dict[str, tuple[str, ...]] = {
-    "citadels": (
-        "take_gold",
-        "draw_cards",
-        "take_income",
-        "exchange_cards",
-        "confirm_exchange",
-        "cancel_exchange",
-        "use_smithy",
-        "end_turn",
-        "decline_destroy",
-        "recover_district",
-        "decline_recover",
-    ),
-    "capitol": ("pass", "seal_bid"),
-    "capital_lux_2": (),
-    "caprice": ("skip_move", "keep_symbol", "exchange_symbol"),
-}
-"""Per game: the decisions no piece stands for (take gold, pass, seal the bid...), drawn as the board's buttons."""
+BOT_LEVELS = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard"), "random": N_("random")}
+"""The bot levels players choose in the lobby, in words (another bot spec reads "bot")."""
+TITLE = re.compile(r'\s+title="[^"]*"')
+CLICKABLE = re.compile(r"<(?P<tag>[a-z][a-z0-9]*)\b(?P<attrs>[^>]*?\bdata-action-code=\"(?P<code>\d+)\"[^>]*)>")
 
 
-def action_codes(game: str, legal: list[dict[str, Any]]) -> dict[tuple[Any, ...], int]:
+def action_codes(web: WebGame, legal: list[dict[str, Any]]) -> dict[tuple[Any, ...], int]:
     """Return ``(action type, *identifying fields) -> code`` for the legal actions a board can draw as clicks."""
-    wanted = CLICKS.get(game, {})
     out: dict[tuple[Any, ...], int] = {}
     for action in legal:
         data = action["json"]
-        fields = wanted.get(data["type"])
+        fields = web.clicks.get(data["type"])
         if fields is not None:
             out[(data["type"], *(data[f] for f in fields))] = action["code"]
     return out
@@ -94,63 +46,112 @@ def board_context(game: str, view: dict[str, Any], seat: int | None, reader: Tra
         view: ``game_view(state, seat, log, reader)`` (observation, legal actions with codes and texts).
         seat: the reader's seat (None: spectator).
         reader: the reader's language.
+
+    Returns:
+        ``{"codes", "pick", "seat_name", ...}`` plus the game companion's own names (``WebGame.context``).
     """
-    controls = CONTROLS.get(game, ())
-    codes = action_codes(game, view["legal_actions"])
+    web = companion_for(game)
+    codes = action_codes(web, view["legal_actions"])
 
     def pick(*keys: tuple[Any, ...]) -> int | None:
         """The code of the first of ``keys`` that is a legal action (code 0 included), else None."""
         return next((codes[k] for k in keys if k in codes), None)
 
-    context: dict[str, Any] = {
-        "codes": codes,
-        "pick": pick,
-        "controls": [a for a in view["legal_actions"] if a["json"]["type"] in controls],
-    }
-    if game == "citadels":
-        from meeple.games.citadels.data import COLOURS
-        from meeple.games.citadels.vocabulary import CHARACTER, COLOUR, DISTRICT, PURPLE_TEXT
+    def name(s: int) -> str:
+        if game == "capital_lux_2" and view["observation"].get("solo") and s == 1:
+            return "ROB"
+        return seat_name(s, reader, seat)
 
-        context["character"] = [reader.message(m) for m in CHARACTER]
-        context["district"] = [reader.message(m) for m in DISTRICT]
-        context["colour"] = {name: reader.message(COLOUR[i]) for i, name in enumerate(COLOURS)}
-        context["purple"] = {kind: reader.message(m) for kind, m in PURPLE_TEXT.items()}
-    elif game == "capital_lux_2":
-        from meeple.games.capital_lux_2.data import SOLO_RATINGS
-        from meeple.games.capital_lux_2.powers import POWERS
-        from meeple.games.capital_lux_2.vocabulary import COLOUR, LETTER, RATING
+    return {"codes": codes, "pick": pick, "seat_name": name, **web.context(view, seat, reader)}
 
-        lows = [low for low, _name in SOLO_RATINGS]
-        highs = [low - 1 for low in lows[1:]] + [None]
-        context["scale"] = [{"low": None, "high": -1, "label": reader.message(RATING["lost"])}] + [
-            {"low": low, "high": high, "label": reader.message(RATING[name])}
-            for (low, name), high in zip(SOLO_RATINGS, highs, strict=True)
-        ]
 
-        context["colour"] = [reader.message(m) for m in COLOUR]
-        context["letter"] = [reader.message(m) for m in LETTER]
-        context["tile"] = {t: reader.message(p.label_message) for t, p in POWERS.items()}
-        context["effect"] = {t: reader.gettext(p.effect) for t, p in POWERS.items()}
-    elif game == "capitol":
-        from meeple.games.capitol.data import CARD_REP, COLOURS, ROOF_NAMES, TILE_NAMES
-        from meeple.games.capitol.vocabulary import (
-            CARD,
-            CARD_TYPE_NAME,
-            ROOF_NAME,
-            TILE_NAME,
-            colour_legend,
-            colour_word,
+def move_texts(web: WebGame, legal: list[dict[str, Any]], reader: Translator) -> list[dict[str, Any]]:
+    """The legal moves as ``{"code", "text", "type"}``, their texts in human words (no ids, seats from 1)."""
+    return [{"code": a["code"], "text": web.say(a["message"], reader), "type": a["json"]["type"]} for a in legal]
+
+
+def who(player: str, reader: Translator) -> str:
+    """A seat's player in words: "human", "bot (medium)", "bot"."""
+    if player == "human":
+        return reader.gettext("human")
+    level = BOT_LEVELS.get(player.removeprefix("bot:"))
+    if level is None:
+        return reader.gettext("bot")
+    return reader.gettext("bot ({level})").format(level=reader.gettext(level))
+
+
+def badges(
+    web: WebGame,
+    observation: Mapping[str, Any],
+    seats: Sequence[Mapping[str, Any]] | None,
+    players: int,
+    reader: Translator,
+    me: int | None,
+) -> list[dict[str, Any]]:
+    """One badge per seat: name, who plays it, online/away (humans), bot-played, the game's facts (gold, cards...)."""
+    out = []
+    for s in range(players):
+        info = seats[s] if seats is not None and s < len(seats) else None
+        human = info is not None and info["player"] == "human"
+        out.append(
+            {
+                "seat": s,
+                "name": seat_name(s, reader, me),
+                "who": who(info["player"], reader) if info is not None else "",
+                "online": bool(info["connected"]) if human and info is not None else None,
+                "bot_played": bool(info and info["bot_played"]),
+                "facts": web.seat_facts(observation, s, reader),
+            }
         )
+    return out
 
-        context["card"] = [reader.message(m) for m in CARD]
-        context["rep"] = CARD_REP  # actions name a card by the first id of its kind: identical cards are one move
-        context["card_type"] = [reader.message(m) for m in CARD_TYPE_NAME]
-        context["tile_name"] = {name: reader.message(TILE_NAME[i]) for i, name in enumerate(TILE_NAMES)}
-        context["roof_name"] = {name: reader.message(ROOF_NAME[i]) for i, name in enumerate(ROOF_NAMES)}
-        context["colour_word"] = {c: reader.message(colour_word(c)) for c in COLOURS}
-        context["colour_legend"] = colour_legend(reader.message)
-    elif game == "caprice":
-        from meeple.games.caprice.vocabulary import PIECE
 
-        context["piece"] = {code: reader.message(m) for code, m in PIECE.items()}
-    return context
+def log_lines(
+    web: WebGame,
+    log: Sequence[tuple[int, Message]],
+    reader: Translator,
+    me: int | None,
+    events: Sequence[Message] = (),
+) -> list[dict[str, Any]]:
+    """The log as ``{"number", "actor", "text"}``: moves numbered from 1, seats by name, words without ids.
+
+    A line that is one of the rules' public ``events`` (a character revealed, a theft...) follows its move without a
+    number of its own (``number`` None). A run of another seat's hidden steps is one line, so one number: the count
+    is what the reader saw, never how many hidden steps there were.
+    """
+    event_ids = {id(m) for m in events}
+    out: list[dict[str, Any]] = []
+    number = 0
+    for actor, message in log:
+        event = id(message) in event_ids
+        number += 0 if event else 1
+        out.append(
+            {
+                "number": None if event else number,
+                "actor": seat_name(actor, reader, me) if actor >= 0 else "",
+                "text": web.say(message, reader),
+            }
+        )
+    return out
+
+
+def name_the_moves(fragment: str, moves: Sequence[Mapping[str, Any]]) -> str:
+    """Give every clickable element of ``fragment`` its move's words as ``title`` and ``aria-label`` (if it has none).
+
+    The accessible name and the hover / long-press text of a piece are what playing it does ("assassinate the
+    Thief"), not what the piece shows ("2 Thief").
+    """
+    texts = {str(m["code"]): html.escape(str(m["text"]), quote=True) for m in moves}
+
+    def label(match: re.Match[str]) -> str:
+        attrs = match.group("attrs")
+        text = texts.get(match.group("code"))
+        if text is None:
+            return match.group(0)
+        attrs = TITLE.sub("", attrs)
+        extra = f' title="{text}"'
+        if "aria-label=" not in attrs:
+            extra += f' aria-label="{text}"'
+        return f"<{match.group('tag')}{attrs}{extra}>"
+
+    return CLICKABLE.sub(label, fragment)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from meeple.core import load_game
 from meeple.games.capital_lux_2.actions import KeepCard, PlayToCapital, PlayToCity
-from meeple.games.capital_lux_2.state import PH_DRAFT, PH_PLAY, CapitalLux2State
+from meeple.games.capital_lux_2.const import PH_DRAFT, PH_PLAY
+from meeple.games.capital_lux_2.state import CapitalLux2State
 
 
 def test_draft_and_play_refusals_say_why() -> None:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from meeple.core.decisions import Decision, SealedCommitments
 from meeple.games.capital_lux_2 import solo
+from meeple.games.capital_lux_2.const import PH_DRAFT, PH_END, PH_PLAY, PH_RESOLVE
 from meeple.games.capital_lux_2.data import (
     CARD_COLOUR,
     CARD_VALUE,
@@ -56,7 +57,7 @@ def setup(st: CapitalLux2State) -> None:
 
 def start_round(st: CapitalLux2State) -> None:
     """Start a round: deal the draft (6 each; solo: ROB's reserve and 3 cards to keep 2 from). Rules: §7."""
-    st.phase = 0
+    st.phase = PH_DRAFT
     st.dstage = 0
     st.first = [-1] * st.n
     st.revealed = []
@@ -141,7 +142,7 @@ def reveal_picks(st: CapitalLux2State) -> None:
 
 def start_play(st: CapitalLux2State) -> None:
     """Start playing cards: the Emperor first (solo: ROB first). Rules: §8, solo."""
-    st.phase = 1
+    st.phase = PH_PLAY
     st.ending = False
     st.last_queue = []
     if st.solo:
@@ -190,7 +191,7 @@ def end_turn(st: CapitalLux2State) -> None:
 
 def end_round(st: CapitalLux2State) -> None:
     """Deposit the remaining hands, reveal the face-down items and run the resolution. Rules: §9-§10."""
-    st.phase = 2
+    st.phase = PH_RESOLVE
     st.ending = False
     st.last_queue = []
     for s in range(st.n):
@@ -289,7 +290,7 @@ def finish_round(st: CapitalLux2State) -> None:
         tile.after_resolution(st)
     st.round += 1
     if st.round >= ROUNDS:
-        st.phase = 3
+        st.phase = PH_END
         return
     if not st.solo:
         st.emperor = (st.emperor + 1) % st.n

@@ -35,6 +35,7 @@ from meeple.games.capital_lux_2.data import NUM_CARDS, SOLO_RATINGS, parse_rob_d
 from meeple.games.capital_lux_2.params import CapitalLux2Params
 from meeple.games.capital_lux_2.powers import POWERS, preset
 from meeple.games.capital_lux_2.state import CapitalLux2State
+from meeple.games.capital_lux_2.vocabulary import COLOUR, RATING
 from meeple.i18n.message import M, Message, join
 
 
@@ -165,8 +166,6 @@ class CapitalLux2Game(Game[CapitalLux2Params]):
     @classmethod
     def rules_summary_message(cls) -> Message:
         """Return the rules in short, with the power tiles (provisional ones marked) and every parameter."""
-        from meeple.games.capital_lux_2.vocabulary import COLOUR, RATING
-
         ratings = join([M("{low}+ {rating}", low=low, rating=RATING[name]) for low, name in SOLO_RATINGS])
         parts: list[Message | str] = [
             M(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict
 
+from meeple.games.capital_lux_2.const import PH_DRAFT, PH_END, PH_RESOLVE, PHASES
 from meeple.games.capital_lux_2.data import (
     CARD_COLOUR,
     CARD_VALUE,
@@ -25,9 +26,6 @@ from meeple.i18n.message import M, Message
 
 if TYPE_CHECKING:
     from meeple.games.capital_lux_2.state import CapitalLux2State
-
-
-PHASES: tuple[Literal["draft", "play", "resolution", "end"], ...] = ("draft", "play", "resolution", "end")
 
 
 class Card(TypedDict):
@@ -210,7 +208,7 @@ def _capital(st: CapitalLux2State, player: int | None) -> list[CapitalDistrict]:
             "total": total(cards),
             "face_down": [_item(h, player, False) for h in st.hidden if h[0] == d],
         }
-        if st.phase == 2:
+        if st.phase == PH_RESOLVE:
             district["revealed"] = [_item(h, player, True) for h in st.revealed if h[0] == d]
             district["max"] = st.res_max[d]
         out.append(district)
@@ -281,7 +279,7 @@ def build_observation(st: CapitalLux2State, player: int | None) -> CapitalLux2Ob
         obs["bonus"] = [card_json(c) for c in st.bonus[mine]]
         if st.peek_owner == mine:
             obs["peek"] = [card_json(c) for c in st.peek]
-    if st.phase == 0:
+    if st.phase == PH_DRAFT:
         obs["draft"] = {
             "stage": st.dstage + 1,
             "pack": [card_json(c) for c in st.packs[mine]] if mine is not None else None,
@@ -290,14 +288,14 @@ def build_observation(st: CapitalLux2State, player: int | None) -> CapitalLux2Ob
             "picks": st.sealed.view(mine, lambda v: [card_json(c) for c in v]),
             "pick_order": list(st.sealed.order),
         }
-    if st.phase == 3:
+    if st.phase == PH_END:
         obs["scores"] = [st.total_score(p) for p in range(st.np)]
         obs["bonus_piles"] = [[card_json(c) for c in b] for b in st.bonus]
     if st.res_log:
         obs["last_resolution"] = _last_resolution(st)
     if st.solo:
         obs["rob"] = rob = _rob(st)
-        if st.phase == 3:
+        if st.phase == PH_END:
             obs["solo_result"] = {
                 "opponent": "ROB",
                 "margin": rob["margin"],

@@ -11,6 +11,7 @@ SPEC = register_spec(
         heuristic_bot="meeple.bots.heuristic.capital_lux_2:CapitalLux2HeuristicBot",
         rollout_policy="meeple.bots.rollout.capital_lux_2:rollout_policy",
         renderer="meeple.cli.render.capital_lux_2",
+        web="meeple.web.games.capital_lux_2:WEB",
         balance="meeple.arena.balance:capital_lux_2_features",
         balance_question=(
             "win rate by the power tile a seat used most (cards played to the Capital under it), the tiles and "

@@ -23,27 +23,18 @@ from meeple.games.capital_lux_2.actions import (
     PlayToCity,
     TakeCard,
 )
+from meeple.games.capital_lux_2.const import BONUS, PH_DRAFT, PH_END, PH_RESOLVE, ROB_BONUS
 from meeple.games.capital_lux_2.data import CARD_COLOUR, COLOUR_NAMES, NUM_CARDS, ROUNDS, card_name
 from meeple.games.capital_lux_2.describe import describe
+from meeple.games.capital_lux_2.observation import build_observation
 from meeple.games.capital_lux_2.powers import POWERS, PowerTile
 from meeple.games.capital_lux_2.rules import score, solo_wins, winners
-from meeple.games.capital_lux_2.vocabulary import CARD
-from meeple.i18n.message import M, Message
+from meeple.games.capital_lux_2.why import why_illegal
+from meeple.i18n.message import Message
 
 if TYPE_CHECKING:
     from meeple.games.capital_lux_2.game import CapitalLux2Game
     from meeple.games.capital_lux_2.observation import CapitalLux2Observation
-
-PH_DRAFT = 0
-PH_PLAY = 1
-PH_RESOLVE = 2
-PH_END = 3
-PHASE_NAMES = ("draft", "play", "resolution", "end")
-
-BONUS = "bonus"
-"""Decision kind: the bonus taker chooses among equal highest Capital cards (spec §11)."""
-ROB_BONUS = "rob_bonus"
-"""Decision kind (solo): the player chooses ROB's bonus card among equal lowest Capital cards."""
 
 
 class CapitalLux2State(State["CapitalLux2Game"]):
@@ -239,20 +230,8 @@ class CapitalLux2State(State["CapitalLux2Game"]):
             flow.end_turn(self)
 
     def _why_illegal(self, action: Action) -> Message | None:
-        """Why a draft pick or a play is refused (§7 draft, §8 play); a power's choice lists its own options."""
-        seat = self.current_player()
-        match action:
-            case KeepCard(card=card) if self.phase == PH_DRAFT and not self.stack:
-                return M("{card} is not in the pack you hold", card=CARD[card])
-            case KeepCard():
-                return M("cards are kept during the draft at the start of a round")
-            case PlayToCity(card=card) | PlayToCapital(card=card) if self.phase == PH_PLAY and not self.stack:
-                return M("{card} is not in your hand", card=CARD[card]) if card not in self.hand[seat] else None
-            case PlayToCity() | PlayToCapital() if self.phase == PH_DRAFT:
-                return M("first keep a card of your pack: cards are played once the draft is over")
-            case PlayToCity() | PlayToCapital() if self.stack:
-                return M("first finish the power being resolved")
-        return None
+        """Why a move is refused (``why.py``; §7 draft, §8 play, §9 powers, §11 bonus cards)."""
+        return why_illegal(self, action)
 
     def scores(self) -> list[float]:
         """Return each seat's score (solo: the player's only; ROB's is in the observation)."""
@@ -304,10 +283,34 @@ class CapitalLux2State(State["CapitalLux2Game"]):
         code, card, dest, bonus = self.rob_last
         return (code, CARD_COLOUR[card] if card >= 0 else -1, dest, int(bonus >= 0))
 
+    def shown_key(self, player: int) -> Hashable:
+        """What chance and hidden choices have shown ``player`` (``State.shown_key``; spec §5-§15).
+
+        Its parts: the phase, round and draft stage (a pack passed on shows what the others kept), the deck's and
+        the discards' sizes (a card drawn), the other seats' hand and pack sizes (a card of theirs kept, played
+        or revealed), the Capital's hidden and revealed items, the resolution's public record, the cards
+        ``player`` peeks at, the tiles' ``seen_key`` and ROB's deck and last turn (solo), then the public log.
+        """
+        others = tuple((len(self.hand[p]), len(self.packs[p])) for p in range(self.n) if p != player)
+        return (
+            self.phase,
+            self.round,
+            self.dstage,
+            len(self.deck),
+            len(self.discard),
+            others,
+            tuple(len(items) for items in self.hidden),
+            tuple(len(items) for items in self.revealed),
+            len(self.res_log),
+            tuple(self.peek) if self.peek_owner == player else len(self.peek),
+            tuple(t.seen_key(self, player) for t in self.tiles),
+            len(self.rob_deck),
+            tuple(self.rob_last),
+            len(self.log_events),
+        )
+
     def observation(self, player: int | None) -> CapitalLux2Observation:
         """Return what ``player`` may know (see ``observation.py``)."""
-        from meeple.games.capital_lux_2.observation import build_observation
-
         return build_observation(self, player)
 
     # ================================================================ copies, JSON, resampling

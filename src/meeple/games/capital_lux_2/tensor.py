@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from meeple.core.tensor import TensorLayout, TensorWriter, relative
-from meeple.games.capital_lux_2.observation import PHASES
+from meeple.games.capital_lux_2.const import PHASES
 from meeple.games.capital_lux_2.powers import POWERS
 
 COLOURS = 4

@@ -24,6 +24,7 @@ from meeple.games.capitol.actions import (
     SealBid,
 )
 from meeple.games.capitol.data import NUM_CARDS, TOTAL_FLOORS, Zone, parse_layout
+from meeple.games.capitol.observation import RULES_SUMMARY
 from meeple.games.capitol.params import CapitolParams
 from meeple.games.capitol.state import CapitolState
 from meeple.i18n.message import M, Message
@@ -124,6 +125,4 @@ class Capitol(Game[CapitolParams]):
     @classmethod
     def rules_summary_message(cls) -> Message:
         """Return a Markdown summary of the rules and the variant flags."""
-        from meeple.games.capitol.observation import RULES_SUMMARY
-
         return RULES_SUMMARY

@@ -5,6 +5,7 @@ Rules: capitol.md §5.1 (setup), §5.2 (Construction, Improvement, Scoring, End)
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
 from meeple.core import TERMINAL, Action, Decision, Rng, SealedCommitments, State
@@ -53,7 +54,11 @@ from meeple.games.capitol.data import (
     TILE_NAMES,
     TOTAL_FLOORS,
 )
+from meeple.games.capitol.describe import describe
+from meeple.games.capitol.observation import build_observation
+from meeple.games.capitol.redeal import resample
 from meeple.games.capitol.vocabulary import CARD
+from meeple.games.capitol.why import why_illegal
 from meeple.i18n.message import VERBATIM, M, Message, plural
 
 if TYPE_CHECKING:
@@ -163,21 +168,26 @@ class CapitolState(State["Capitol"]):
         best = max(self.points)
         return [1.0 if s == best else 0.0 for s in self.points]
 
+    def shown_key(self, player: int) -> Hashable:
+        """What chance and hidden choices have shown ``player`` (``State.shown_key``; capitol.md §5.2).
+
+        Its parts: the round, phase and lot, the auctions opened (each shows every sealed bid), the draw piles'
+        sizes (a card drawn or a pile turned over), the other seats' hand sizes (a card of theirs played or bid,
+        which shows it) and the public log (face-up draws, scorings).
+        """
+        others = tuple(len(hand) for seat, hand in enumerate(self.hands) if seat != player)
+        piles = tuple(len(pile) for pile in self.piles)
+        return (self.round, self.phase, self.lot, len(self.auction_log), piles, others, len(self.log_events))
+
     def observation(self, player: int | None) -> CapitolObservation:
         """Return what ``player`` may see (None = spectator); see :mod:`meeple.games.capitol.observation`."""
-        from meeple.games.capitol.observation import build_observation
-
         return build_observation(self, player)
 
     def _why_illegal(self, action: Action) -> Message | None:
         """Why a move is refused: see :mod:`meeple.games.capitol.why`."""
-        from meeple.games.capitol.why import why_illegal
-
         return why_illegal(self, action)
 
     def _describe(self, action: Action, actor: int, perspective: int | None) -> Message:
-        from meeple.games.capitol.describe import describe
-
         return describe(self.game, action, actor, perspective)
 
     # ================================================================ legal actions
@@ -808,8 +818,6 @@ class CapitolState(State["Capitol"]):
 
     def _resample(self, player: int, rng: Rng) -> CapitolState:
         """Re-deal what ``player`` cannot see (see :func:`meeple.games.capitol.redeal.resample`)."""
-        from meeple.games.capitol.redeal import resample
-
         return resample(self, player, rng)
 
 

@@ -10,7 +10,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from meeple.core import Action
-from meeple.games.capitol.actions import AddToBid, DrawCard, PlaceBuilding, PlaceTile, PlayCard
+from meeple.games.capitol.actions import (
+    AddToBid,
+    DrawCard,
+    Pass,
+    PlaceBuilding,
+    PlaceFloor,
+    PlaceRoof,
+    PlaceTile,
+    PlayCard,
+    SealBid,
+)
 from meeple.games.capitol.const import AUCTION, CONSTRUCTION, END
 from meeple.games.capitol.data import CARD_COLOUR, CARD_REP, CARD_TYPE, COLOURS, FLOOR, FOUNTAIN, PERMIT, ROOF
 from meeple.games.capitol.vocabulary import CARD, PILE, ROOF_NAME
@@ -20,21 +30,61 @@ if TYPE_CHECKING:
     from meeple.games.capitol.state import CapitolState
 
 
-def why_illegal(st: CapitolState, action: Action) -> Message | None:
-    """Return why ``action`` (not legal now) is refused, or None when no particular rule explains it."""
+_NOT_NOW = M("this move is not possible now")
+"""The last resort: every rule above was checked and none names the refusal."""
+
+
+def why_illegal(st: CapitolState, action: Action) -> Message:
+    """Return why ``action`` (not legal now) is refused: the action under way or the phase, then the move's rule."""
+    if st.stack:
+        return _why_decision(st, action)
     match action:
         case PlayCard(card=card, act=act):
-            return _why_play(st, card, act)
+            return _why_play(st, card, act) or _NOT_NOW
         case AddToBid(card=card):
-            return _why_bid(st, card)
-        case PlaceBuilding(height=height, roof=roof, zone=zone):
-            return _why_building(st, height, roof, zone)
-        case PlaceTile(zone=zone):
-            return _why_tile(st, zone)
+            return _why_bid(st, card) or _NOT_NOW
+        case SealBid():
+            return M("bids are sealed in the Improvement phase, while a lot is auctioned")
+        case Pass():
+            if st.phase == AUCTION:
+                return M("in an auction nobody passes: seal your bid (an empty bid bids nothing)")
+            return M("in the end phase every seat draws its cards: nobody passes")
         case DrawCard(pile=pile):
-            if st.phase == END and not st.piles[pile]:
-                return M("{pile} is empty", pile=PILE[pile])
-    return None
+            if st.phase != END:
+                return M("cards are drawn in the end phase of a round")
+            return M("{pile} is empty", pile=PILE[pile])
+        case PlaceFloor():
+            return M("floors are placed after playing a floor card with its action")
+        case PlaceRoof():
+            return M("a roof is placed after playing a roof card with its action")
+        case PlaceBuilding(height=height, roof=roof, zone=zone):
+            return _why_building(st, height, roof, zone) or _NOT_NOW
+        case PlaceTile(zone=zone):
+            return _why_tile(st, zone) or _NOT_NOW
+    return _NOT_NOW
+
+
+def _why_decision(st: CapitolState, action: Action) -> Message:
+    """An action under way (a floor, roof or permit action, a won tile) is finished before anything else."""
+    top = st.stack[-1]
+    p = st.to_move
+    if top.kind == "floor":
+        if isinstance(action, PlaceFloor):
+            return M("you have no unroofed building of height {height}", height=action.onto)
+        return M("first place the floors you took (start a building or add onto an unroofed one)")
+    if top.kind == "roof":
+        if isinstance(action, PlaceRoof):
+            if not any(c == action.height * 4 for c in st.offboard[p]):
+                return M("you have no unroofed building of height {height}", height=action.height)
+            return M("you have no {roof} roof left", roof=ROOF_NAME[action.roof])
+        return M("first place the roof of your roof action on one of your unroofed buildings")
+    if top.kind == "permit":
+        if isinstance(action, PlaceBuilding):
+            return _why_building(st, action.height, action.roof, action.zone) or _NOT_NOW
+        return M("first place a completed building with your permit")
+    if isinstance(action, PlaceTile):
+        return _why_tile(st, action.zone) or _NOT_NOW
+    return M("first the winner of the auction places the tile")
 
 
 def _held(st: CapitolState, card: int) -> int:
@@ -43,7 +93,7 @@ def _held(st: CapitolState, card: int) -> int:
 
 
 def _why_play(st: CapitolState, card: int, act: bool) -> Message | None:
-    if st.phase != CONSTRUCTION or st.stack:
+    if st.phase != CONSTRUCTION:
         return M("cards are played one at a time in the Construction phase, when no action is under way")
     if not _held(st, card):
         return M("no {card} in your hand", card=CARD[card])
@@ -61,7 +111,7 @@ def _why_play(st: CapitolState, card: int, act: bool) -> Message | None:
 
 
 def _why_bid(st: CapitolState, card: int) -> Message | None:
-    if st.phase != AUCTION or st.stack:
+    if st.phase != AUCTION:
         return M("cards are bid in the Improvement phase, while a lot is auctioned")
     if not _held(st, card):
         return M("no {card} in your hand", card=CARD[card])

@@ -119,6 +119,12 @@ class CapriceGame(Game[CapriceParams]):
     def _encode_observation(self, observation: Mapping[str, Any], out: TensorWriter) -> None:
         tensor.encode(observation, out)
 
+    def _observation_values(self, state: Any, player: int) -> list[float]:
+        """A seat's tensor read straight from the state (:func:`tensor.values_from_state`, equal to the encoding)."""
+        if player is None or not 0 <= player < self.num_players:
+            return super()._observation_values(state, player)
+        return tensor.values_from_state(state, player, self.observation_tensor_layout())
+
     def _max_game_length(self) -> int:
         n = self.params.players
         # keep/exchange decisions on draws 3 and 4, at most 23 placements and 23 move decisions (the 23rd piece

@@ -11,6 +11,7 @@ Rules: caprice.md §4-14.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
 from meeple.core.action import Action
@@ -34,7 +35,6 @@ from meeple.games.caprice.data import (
 from meeple.games.caprice.describe import describe
 from meeple.games.caprice.hidden import draw_seat, resample_symbols
 from meeple.games.caprice.rules import best_order, order_points, tie_break_winner
-from meeple.games.caprice.vocabulary import PIECE
 from meeple.i18n.message import M, Message
 
 if TYPE_CHECKING:
@@ -49,6 +49,8 @@ from meeple.games.caprice.const import (
     PHASES,
     PLACE,
 )
+from meeple.games.caprice.observation import build_observation
+from meeple.games.caprice.why import why_illegal
 
 
 class CapriceState(State["CapriceGame"]):
@@ -179,29 +181,8 @@ class CapriceState(State["CapriceGame"]):
         return [game.order_table[t] for t in sorted(set(remaining))]
 
     def _why_illegal(self, action: Action) -> Message | None:
-        """A placement or move refused by the rules, in words (§6-§8): full tower, empty supply, marked piece..."""
-        phase = self.phase
-        if isinstance(action, Place):
-            if phase != PLACE:
-                return M("now is not the time to place a piece")
-            space, piece = SPACE_INDEX[action.space], PIECE_INDEX[action.piece]
-            if len(self.towers[space]) >= MAX_HEIGHT:
-                return M("tower {space} is full (4 pieces)", space=action.space)
-            if not self.supply[piece]:
-                return M("no {piece} piece is left in the supply", piece=PIECE[action.piece])
-        elif isinstance(action, Move):
-            if phase != MOVE:
-                return M("now is not the time to move a piece")
-            src, dst = SPACE_INDEX[action.source], SPACE_INDEX[action.target]
-            if not self.towers[src]:
-                return M("there is no piece on {space}", space=action.source)
-            if src == self.placed:
-                return M("the piece on {space} was just placed: it cannot move this turn", space=action.source)
-            if src == self.marker:
-                return M("the top piece of {space} moved last (the red marker): it cannot move", space=action.source)
-            if len(self.towers[dst]) >= MAX_HEIGHT:
-                return M("tower {space} is full (4 pieces)", space=action.target)
-        return None
+        """A move refused by the rules, in words (``why.py``; §5-§10)."""
+        return why_illegal(self, action)
 
     def _moves(self) -> list[Action]:
         """Return the legal moves (§7): a top piece not placed this turn, not marked, onto another open space."""
@@ -347,10 +328,20 @@ class CapriceState(State["CapriceGame"]):
             return [0.0] * self.game.num_players
         return [float(p) for p in self.points]
 
+    def shown_key(self, player: int) -> Hashable:
+        """What chance and hidden choices have shown ``player`` (``State.shown_key``; caprice.md §4-5, §7).
+
+        Only the symbol tokens are hidden: they are drawn (and exchanged) before play and shown at the final
+        scoring. Its parts: whether play or the ordering of the symbols has begun (orders are hidden until the
+        scoring), the draws made, the tokens left in the bag, the orders' lengths and the final points; the
+        pieces' placements and moves are public and show nothing (nor does "no piece can move: the turn passes").
+        """
+        stage = PLACE if self.phase == MOVE else self.phase  # place and move alternate: one stage
+        orders = tuple(len(order) for order in self.orders)
+        return (stage, self.draws, sum(self.bag), orders, tuple(self.points))
+
     def observation(self, player: int | None) -> CapriceObservation:
         """Return what ``player`` may see (see :func:`meeple.games.caprice.observation.build_observation`)."""
-        from meeple.games.caprice.observation import build_observation
-
         return build_observation(self, player)
 
     # ------------------------------------------------------------------ hidden information

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from meeple.core.tensor import TensorLayout, TensorWriter, relative
+from meeple.games.caprice.const import DRAW, OVER
 from meeple.games.caprice.data import (
     MAX_HEIGHT,
     NUM_SPACES,
@@ -21,6 +22,7 @@ from meeple.games.caprice.data import (
     SYMBOLS_PER_PLAYER,
     TOKENS_PER_TYPE,
 )
+from meeple.games.caprice.rules import best_order
 
 PHASES = ("draw", "place", "move", "order", "over")
 
@@ -96,3 +98,84 @@ def encode(obs: Any, out: TensorWriter) -> None:
             for symbol in reveal["symbols"][seat]:
                 out.add("reveal", base + PIECE_INDEX[symbol], 1 / SYMBOLS_PER_PLAYER)
             out.set("reveal", reveal["points"][seat] / 10, base + NUM_TYPES)
+
+
+# ---------------------------------------------------------------- the fast path: straight from the state
+
+
+def _offsets(layout: TensorLayout) -> dict[str, int]:
+    cached: dict[str, int] | None = getattr(layout, "_caprice_offsets", None)
+    if cached is None:
+        cached = {f.name: f.offset for f in layout.fields}
+        layout._caprice_offsets = cached  # type: ignore[attr-defined]
+    return cached
+
+
+def values_from_state(state: Any, me: int, layout: TensorLayout) -> list[float]:
+    """The tensor of seat ``me`` read straight from the state: equal to :func:`encode` of ``observation(me)``.
+
+    Reads only what ``build_observation(state, me)`` shows that seat (the public board, supply, bag count, counts
+    of symbols and exchanges, and its own symbols, draw and order; everyone's symbols once the game is over), without
+    building the observation (nor its public log, which the tensor does not hold). The test
+    ``tests/games/test_tensor_fast_path.py`` compares the two on every decision of many games, for every seat.
+
+    Args:
+        state: a :class:`~meeple.games.caprice.state.CapriceState`.
+        me: a seat (not a spectator: :func:`encode` serves those).
+        layout: ``layout(players)``.
+    """
+    n = state.game.num_players
+    o = _offsets(layout)
+    v = [0.0] * layout.size
+    towers = o["towers"]
+    for s, tower in enumerate(state.towers):
+        for level, piece in enumerate(tower):
+            v[towers + (s * MAX_HEIGHT + level) * NUM_TYPES + piece] = 1.0
+    if state.marker >= 0:
+        v[o["marker"] + state.marker] = 1.0
+    if state.placed >= 0:
+        v[o["just_placed"] + state.placed] = 1.0
+    supply = o["supply"]
+    for t, count in enumerate(state.supply):
+        v[supply + t] = count / PIECES_PER_TYPE
+    v[o["bag"]] = sum(state.bag) / (NUM_TYPES * TOKENS_PER_TYPE)
+    p = o["progress"]
+    v[p : p + 2] = [state.full / NUM_SPACES, state.placements / (NUM_SPACES * MAX_HEIGHT)]
+    over = state.phase == OVER
+    v[o["phase"] + state.phase] = 1.0
+    v[o["current_player"] + (state.current_player() - me) % n] = 1.0
+    v[o["first_player"] + (state.first - me) % n] = 1.0
+    counts, exchanges, done = o["symbol_counts"], o["exchanges"], o["orders_done"]
+    for seat in range(n):
+        slot = (seat - me) % n
+        v[counts + slot] = len(state.symbols[seat]) / SYMBOLS_PER_PLAYER
+        v[exchanges + slot] = len(state.exchanges[seat]) / 4
+        v[done + slot] = float(over or bool(state.orders[seat]))
+    params = state.game.params
+    p = o["variants"]
+    v[p : p + 2] = [float(params.symbol_order == "manual"), float(params.third_symbol_exchange == "mandatory")]
+    symbols = state.symbols[me]
+    for symbol in symbols:
+        v[o["my_symbols"] + symbol] += 1 / SYMBOLS_PER_PLAYER
+    if state.phase == DRAW and state.player == me:
+        v[o["drawn_symbol"] + state.drawn] = 1.0
+        v[o["can_exchange"]] = float(state.can_exchange())
+    points = 0
+    if len(symbols) == SYMBOLS_PER_PLAYER:
+        order, points = best_order(symbols, state.towers)
+        for i, symbol in enumerate(order):
+            v[o["best_order"] + i * NUM_TYPES + symbol] = 1.0
+    if not over:
+        for i, symbol in enumerate(state.orders[me]):
+            v[o["order_chosen"] + i * NUM_TYPES + symbol] = 1.0
+    v[o["my_points"]] = (points or 0) / 10
+    if state.ender >= 0:
+        v[o["ender"] + (state.ender - me) % n] = 1.0
+    if over:
+        v[o["winner"] + (state.winner - me) % n] = 1.0
+        for seat in range(n):
+            base = o["reveal"] + ((seat - me) % n) * (NUM_TYPES + 1)
+            for symbol in state.symbols[seat]:
+                v[base + symbol] += 1 / SYMBOLS_PER_PLAYER
+            v[base + NUM_TYPES] = state.points[seat] / 10
+    return v

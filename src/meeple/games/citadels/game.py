@@ -39,6 +39,7 @@ from meeple.games.citadels.actions import (
 from meeple.games.citadels.data import ASSASSIN, NUM_KINDS, deck_kinds
 from meeple.games.citadels.params import CitadelsParams
 from meeple.games.citadels.state import CitadelsState
+from meeple.games.citadels.summary import RULES_SUMMARY
 from meeple.i18n.message import M, Message
 
 _FACEUP = {3: 2, 4: 2, 5: 1, 6: 0, 7: 0}
@@ -159,6 +160,12 @@ class Citadels(Game[CitadelsParams]):
     def _encode_observation(self, observation: Mapping[str, Any], out: TensorWriter) -> None:
         tensor.encode(observation, out)
 
+    def _observation_values(self, state: Any, player: int) -> list[float]:
+        """A seat's tensor read straight from the state (:func:`tensor.values_from_state`, equal to the encoding)."""
+        if player is None or not 0 <= player < self.num_players:
+            return super()._observation_values(state, player)
+        return tensor.values_from_state(state, player, self.observation_tensor_layout())
+
     def _max_game_length(self) -> int:
         per_round = 10 + 8 * _TURN_BOUND
         return self.params.max_rounds * per_round
@@ -172,6 +179,4 @@ class Citadels(Game[CitadelsParams]):
     @classmethod
     def rules_summary_message(cls) -> Message:
         """Return a Markdown summary of the rules and of every variant flag."""
-        from meeple.games.citadels.summary import RULES_SUMMARY
-
         return RULES_SUMMARY

@@ -19,6 +19,7 @@ Rules: citadels.md §5.2 (every numbered rule) and §2 (rulings).
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
 from meeple.core import TERMINAL, Action, Decision, Rng, State
@@ -69,7 +70,8 @@ from meeple.games.citadels.draft import (
     EV_RETURN,
     draft_steps,
 )
-from meeple.games.citadels.vocabulary import DISTRICT, THE_CHARACTER
+from meeple.games.citadels.vocabulary import THE_CHARACTER
+from meeple.games.citadels.why import why_illegal
 from meeple.i18n.message import M, Message, plural
 
 if TYPE_CHECKING:
@@ -97,7 +99,9 @@ from meeple.games.citadels.const import LIB_BIT as _LIB_BIT
 from meeple.games.citadels.const import OBS_BIT as _OBS_BIT
 from meeple.games.citadels.const import SCHOOL_BIT as _SCHOOL_BIT
 from meeple.games.citadels.const import WALL_BIT as _WALL_BIT
+from meeple.games.citadels.draft import resample
 from meeple.games.citadels.legal import decision_actions, turn_actions
+from meeple.games.citadels.observation import build_observation
 from meeple.games.citadels.serial import body_to_json, check_consistency, copy_fields, restore_body
 
 
@@ -550,44 +554,8 @@ class CitadelsState(State["Citadels"]):
         return out
 
     def _why_illegal(self, action: Action) -> Message | None:
-        """Why a build or a destruction is refused, in words the player may read (§5.2 rules 11-17)."""
-        if self.phase != TURNS or self.stack:
-            return None
-        seat = self.turn_seat
-        if isinstance(action, BuildDistrict):
-            k = action.kind
-            cost = KIND_COST[k]
-            if not self.flags & F_ACTION:
-                return M("take 2 gold or draw cards first")
-            if not self.builds:
-                return M("you cannot build again this turn")
-            if all(self.game.card_kind[c] != k for c in self.hands[seat]):
-                return M("no {district} in your hand", district=DISTRICT[k])
-            if (self.masks[seat] >> k) & 1:
-                return M("{district} is already in your city", district=DISTRICT[k])
-            if cost > self.gold[seat]:
-                return plural(
-                    "{district} costs {n} gold; you have {gold}",
-                    "{district} costs {n} gold; you have {gold}",
-                    cost,
-                    district=DISTRICT[k],
-                    gold=self.gold[seat],
-                )
-        if isinstance(action, DestroyDistrict):
-            target = action.seat
-            if target == self.bishop_seat():
-                return M("the Bishop's city is protected this round")
-            if len(self.cities[target]) >= self.game.threshold:
-                return M("a complete city cannot be attacked")
-            price = rules.destroy_price(action.kind, bool(self.masks[target] & _WALL_BIT))
-            if price > self.gold[seat]:
-                return plural(
-                    "destroying it costs {n} gold; you have {gold}",
-                    "destroying it costs {n} gold; you have {gold}",
-                    price,
-                    gold=self.gold[seat],
-                )
-        return None
+        """Why a move is refused, in words the player may read (``why.py``; §5.2 rules 3, 6-19)."""
+        return why_illegal(self, action)
 
     def _offer_note(self, action: Action) -> Message | None:
         """The Warlord's price to destroy a district (its cost minus one, plus one for the Great Wall's city)."""
@@ -667,10 +635,20 @@ class CitadelsState(State["Citadels"]):
         return [1.0 if s in best else 0.0 for s in range(n)]
 
     # ================================================================ views, copies, JSON
+    def shown_key(self, player: int) -> Hashable:
+        """What chance and hidden choices have shown ``player`` (``State.shown_key``; Citadels §5.1-§5.2).
+
+        Its parts: the round (the characters set aside face up are drawn at its start), the calls made (each
+        call shows who holds the character, or that nobody does), the draft sets offered to ``player`` (they show
+        what the others took), the cards ``player`` knows (drawn, swapped, built by anyone) and the deck's size
+        (a card drawn by anyone), then the public log.
+        """
+        bit = 1 << player
+        known = sum(1 for k in self.known if k & bit)
+        return (self.round, len(self.calls), len(self.seen[player]), known, len(self.deck), len(self.log_events))
+
     def observation(self, player: int | None) -> CitadelsObservation:
         """Return what ``player`` may know; see :mod:`meeple.games.citadels.observation` for the schema."""
-        from meeple.games.citadels.observation import build_observation
-
         return build_observation(self, player)
 
     def _copy_fields(self, other: State[Citadels]) -> None:
@@ -693,8 +671,6 @@ class CitadelsState(State["Citadels"]):
         check_consistency(self)
 
     def _resample(self, player: int, rng: Rng) -> CitadelsState:
-        from meeple.games.citadels.draft import resample
-
         return resample(self, player, rng)
 
     def _describe(self, action: Action, actor: int, perspective: int | None) -> Message:

@@ -1,36 +1,85 @@
 // meeple's browser client: one WebSocket per table page (docs/server.md), the board re-rendered by the server.
-// On each "state" frame the page fetches /tables/ID/board (the same view, as HTML) and swaps it in; a click on an
-// element with data-action-code sends that move with the version of the board it was drawn from.
+// On each "state" frame of a newer version the page fetches /tables/ID/board (the same view, as HTML) and swaps it
+// in, keeping open panels and scroll positions and marking what changed; a click on an element with
+// data-action-code sends that move with the version of the board it was drawn from. No inline script or style
+// (the pages' Content-Security-Policy forbids them).
 // The client's duties (docs/server.md): a move is kept until its "ack" comes and sent again, with the same move_id,
 // after a reconnection or a "server_error"; a "ping" every few seconds notices a dead connection, which is reopened.
 (function () {
   "use strict";
-  // the replay's step and view controls submit their form when changed (no inline handlers: the CSP forbids them)
-  document.querySelectorAll("[data-submit]").forEach(function (e) {
-    e.addEventListener("change", function () { e.form.submit(); });
-  });
   const root = document.getElementById("table");
   if (!root) return;
   const table = root.dataset.table, lang = root.dataset.lang;
   const board = document.getElementById("board"), note = document.getElementById("connection");
-  const error = document.getElementById("error");
-  // the seat is the page's HttpOnly cookie, sent with the board fetches and the WebSocket: no token in any URL
-  const query = "?lang=" + encodeURIComponent(lang);
-  let socket = null, retry = 500, pending = null, loading = false, again = false, fresh = false, heard = 0;
+  const error = document.getElementById("error"), toggle = document.getElementById("alert-toggle");
+  let socket = null, retry = 500, pending = null, loading = false, again = false, lost = false, first = true;
+  let fresh = false, heard = 0;
   const PING = 5000;  // ms between pings; a connection silent for 2.5 of them is closed and reopened
+
+  // the query of the board fetches and the WebSocket: the seat is the page's HttpOnly cookie, never in a URL
+  function seatQuery() {
+    return "?lang=" + encodeURIComponent(lang);
+  }
 
   function version() {
     const section = board.querySelector("[data-version]");
     return section ? Number(section.dataset.version) : 0;
   }
 
+  function myTurn() { return board.querySelector("section.board.my-turn") !== null; }
+
+  // what survives a refresh: open <details> (by id), scroll positions of scrolled panels, the page's own scroll
+  function keep() {
+    const open = new Set(), scroll = {};
+    board.querySelectorAll("details[id]").forEach(function (d) { if (d.open) open.add(d.id); });
+    board.querySelectorAll("[id]").forEach(function (e) { if (e.scrollTop) scroll[e.id] = e.scrollTop; });
+    return { open: open, scroll: scroll, texts: texts() };
+  }
+  function restore(kept) {
+    board.querySelectorAll("details[id]").forEach(function (d) { d.open = kept.open.has(d.id); });
+    Object.keys(kept.scroll).forEach(function (id) {
+      const e = document.getElementById(id);
+      if (e) e.scrollTop = kept.scroll[id];
+    });
+  }
+
+  // what changed: the pieces, seats, towers and zones whose words differ from the last board get "changed" for a
+  // moment (style.css animates it, and not at all under prefers-reduced-motion)
+  const WATCHED = "[data-seat], [data-space], [data-zone], .card, .character, .district4, .zone, .city, .piece";
+  function key(element, index) {
+    return (element.dataset.seat || element.dataset.space || element.dataset.zone || "") + "|" +
+      element.className.replace(/\b(changed|chosen|current)\b/g, "") + "|" + index;
+  }
+  function texts() {
+    const found = {};
+    board.querySelectorAll(WATCHED).forEach(function (e, i) { found[key(e, i)] = e.textContent; });
+    return found;
+  }
+  function mark(before) {
+    board.querySelectorAll(WATCHED).forEach(function (e, i) {
+      const k = key(e, i);
+      if (k in before && before[k] !== e.textContent) e.classList.add("changed");
+    });
+    const latest = board.querySelector(".latest");
+    if (latest) latest.classList.add("changed");
+    setTimeout(function () {
+      board.querySelectorAll(".changed").forEach(function (e) { e.classList.remove("changed"); });
+    }, 1600);
+  }
+
   async function refresh() {
     if (loading) { again = true; return; }
     loading = true;
     try {
-      const answer = await fetch("/tables/" + encodeURIComponent(table) + "/board" + query, { cache: "no-store" });
+      const answer = await fetch("/tables/" + encodeURIComponent(table) + "/board" + seatQuery(), { cache: "no-store" });
       board.removeAttribute("aria-busy");
-      if (answer.ok) { board.innerHTML = await answer.text(); showTurn(); }
+      if (answer.ok) {
+        const wasMine = myTurn(), kept = keep();
+        board.innerHTML = await answer.text();
+        restore(kept);
+        mark(kept.texts);
+        showTurn(wasMine);
+      }
     } finally {
       loading = false;
       if (again) { again = false; refresh(); }
@@ -38,24 +87,81 @@
   }
 
   // whose turn: the board carries "my-turn" when this seat has legal moves; the tab's title says so too, so that a
-  // player in another tab sees it
+  // player in another tab sees it; and, if the player asked for it, a sound and a notification while away
   const title = document.title;
-  function showTurn() {
-    const mine = board.querySelector("section.board.my-turn") !== null;
+  function showTurn(wasMine) {
+    const mine = myTurn();
     document.title = (mine ? "● " : "") + title;
+    if (mine && !wasMine) {
+      if (document.hidden && alertsOn()) alertTurn();
+      bringIntoView();
+    }
+  }
+  // a turn begins: if none of its moves is on screen, the first one (a hand, a zone...) comes into view once
+  function bringIntoView() {
+    const moves = Array.from(board.querySelectorAll("[data-action-code]:not(.moves *)"));
+    const bar = board.querySelector(".turnbar");
+    const top = bar ? bar.getBoundingClientRect().bottom : 0;
+    const seen = moves.some(function (e) {
+      const box = e.getBoundingClientRect();
+      return box.bottom > top && box.top < window.innerHeight && box.height > 0;
+    });
+    const first = moves.find(function (e) { return !e.closest(".turnbar") && e.getBoundingClientRect().height > 0; });
+    if (!seen && first) first.scrollIntoView({ block: "center", behavior: "smooth" });
+  }
+  function alertsOn() { return toggle && toggle.checked; }
+  function alertTurn() {
+    const words = board.dataset.yourTurn || "";
+    const prompt = board.querySelector("#prompt");
+    if ("Notification" in window && Notification.permission === "granted") {
+      new Notification(title, { body: prompt ? prompt.textContent.trim() : words, tag: "meeple-" + table });
+    }
+    try {
+      const audio = new (window.AudioContext || window.webkitAudioContext)();
+      const tone = audio.createOscillator(), gain = audio.createGain();
+      tone.frequency.value = 660; gain.gain.value = 0.08;
+      tone.connect(gain); gain.connect(audio.destination);
+      tone.start(); tone.stop(audio.currentTime + 0.18);
+    } catch (e) { /* no sound: the title still says it */ }
+  }
+  if (toggle) {
+    toggle.checked = localStorage.getItem("meeple-alerts") === "on";
+    toggle.addEventListener("change", function () {
+      localStorage.setItem("meeple-alerts", toggle.checked ? "on" : "off");
+      // asked once, when the player turns the alerts on (never on page load)
+      if (toggle.checked && "Notification" in window && Notification.permission === "default") {
+        Notification.requestPermission();
+      }
+    });
+  }
+
+  function connection(isLost) {
+    if (isLost === lost) return;
+    lost = isLost;
+    note.textContent = isLost ? (note.dataset.lost || "…") : (note.dataset.back || "");
+    note.classList.toggle("lost", isLost);
+    note.hidden = false;
+    if (!isLost) setTimeout(function () { if (!lost) note.hidden = true; }, 2000);
   }
 
   function connect() {
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-    socket = new WebSocket(scheme + location.host + "/api/tables/" + encodeURIComponent(table) + "/ws" + query);
-    socket.onopen = function () { note.textContent = ""; fresh = true; heard = Date.now(); };
+    socket = new WebSocket(scheme + location.host + "/api/tables/" + encodeURIComponent(table) + "/ws" + seatQuery());
+    socket.onopen = function () { connection(false); fresh = true; heard = Date.now(); };
     socket.onmessage = function (event) {
       const message = JSON.parse(event.data);
       heard = Date.now();
       if (message.type === "state") {
         if (fresh && pending) send(pending);  // reconnected: the move may not have reached the server
         fresh = false; retry = 500;  // served again: the next loss retries quickly (a 1013 close backs off)
-        error.hidden = true; refresh();
+        error.hidden = true;
+        // the first frame after the page loaded describes the board the page came with: no second fetch of it
+        // (same version and the same seat to move; a run of hidden steps keeps the version, not the mover)
+        const section = board.querySelector("section.board");
+        const same = first && !pending && section && message.version === version() &&
+          String(message.current_player) === (section.dataset.current || "null");
+        first = false;
+        if (!same) refresh();
       } else if (message.type === "ack") {
         if (pending && message.move_id === pending.move_id) pending = null;
       } else if (message.type === "error") {
@@ -71,7 +177,7 @@
       }
     };
     socket.onclose = function () {
-      note.textContent = note.dataset.lost || "…";
+      connection(true);
       setTimeout(connect, retry);
       retry = Math.min(retry * 2, 10000);
     };
@@ -115,6 +221,6 @@
       e.textContent = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
     });
   }, 1000);
-  showTurn();
+  showTurn(true);
   connect();
 })();

@@ -1,0 +1,118 @@
+"""What a table page costs per move: bytes on the wire per refresh and the time from a tap to the new board.
+
+    python benchmarks/web_weight.py                       # this checkout's src/
+    python benchmarks/web_weight.py --src ../main/src      # another tree (e.g. before a change), same measure
+
+A real ``meeple serve`` (sqlite) and Debian's Chromium at phone size (390x844): one human seat against random bots
+in each game (seed 5), ``--moves`` taps on the board. Per refresh: the bytes of the board fetches as sent (gzip
+counted when the server compresses) and of the WebSocket frames received; the board fetches of the first page load
+are counted apart (a second fetch of the board the page already holds shows up there). Tap to board: from the click
+to the new ``data-version`` in the page (milliseconds, median and 90th percentile). Two shared cores here: compare
+the two trees' numbers from runs made one after the other, as ratios.
+
+Issue #33 (item 9, "Lighter").
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.server.helpers import free_port, http_json, wait_for_server  # noqa: E402
+
+GAMES = {"citadels": 3, "capitol": 3, "capital_lux_2": 3, "caprice": 2}
+
+
+def measure(url: str, browser: Any, game: str, players: int, moves: int) -> dict[str, float]:
+    """Play ``moves`` taps of one game; return its bytes per refresh and tap-to-board times."""
+    seats = ["human"] + ["bot:random"] * (players - 1)
+    answer = http_json(f"{url}/api/tables", {"game": game, "params": {"players": players}, "seats": seats, "seed": 5})
+    table, token = answer["table"], answer["seats"][0]["token"]
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    fetched: list[int] = []
+    frames: list[int] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda data: frames.append(len(data))))
+
+    def on_finished(request: Any) -> None:
+        if "/board" in request.url:
+            fetched.append(int(request.sizes()["responseBodySize"]))
+
+    page.on("requestfinished", on_finished)
+    page.goto(f"{url}/tables/{table}?token={token}")
+    page.wait_for_timeout(1500)
+    first_load = len(fetched)
+    fetched.clear()
+    frames.clear()
+    times: list[float] = []
+    for _ in range(moves):
+        board = "section.board [data-action-code]:not(.moves *):not([aria-disabled=true]):visible"
+        page.wait_for_selector("section.board.my-turn " + board.split(" ", 1)[1], timeout=30000)
+        if page.locator("section.board[data-returns]").count():
+            break
+        before = page.locator("section.board").get_attribute("data-version")
+        target = page.locator(board).first
+        target.scroll_into_view_if_needed()
+        start = time.perf_counter()
+        target.click()
+        page.wait_for_function(
+            "v => { const b = document.querySelector('section.board'); return b && b.dataset.version !== v; }",
+            arg=before,
+            timeout=30000,
+        )
+        times.append((time.perf_counter() - start) * 1000)
+        page.wait_for_timeout(300)
+    page.wait_for_timeout(800)
+    page.close()
+    refreshes = max(1, len(fetched))
+    return {
+        "first_load_board_fetches": first_load,
+        "refreshes": len(fetched),
+        "board_bytes_per_refresh": sum(fetched) / refreshes,
+        "frame_bytes_per_refresh": sum(frames) / refreshes,
+        "tap_to_board_ms_median": statistics.median(times) if times else float("nan"),
+        "tap_to_board_ms_p90": sorted(times)[int(0.9 * (len(times) - 1))] if times else float("nan"),
+    }
+
+
+def main() -> None:
+    """Start a server from ``--src``, measure every game, print one line per game."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--src", default=str(ROOT / "src"), help="the source tree to serve (default: this one)")
+    parser.add_argument("--moves", type=int, default=15)
+    args = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    port = free_port()
+    folder = Path(tempfile.mkdtemp())
+    env = {**os.environ, "PYTHONPATH": str(Path(args.src).resolve()), "MEEPLE_SKIP_COMPILED": "1"}
+    command = [sys.executable, "-m", "meeple", "serve", "--port", str(port), "--db", f"sqlite:///{folder / 'w.db'}"]
+    server = subprocess.Popen(command + ["--allow-seed"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        wait_for_server(url)
+        with sync_playwright() as playwright:
+            chromium = shutil.which("chromium") or "/usr/bin/chromium"
+            browser = playwright.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"])
+            for game, players in GAMES.items():
+                found = measure(url, browser, game, players, args.moves)
+                print(game, " ".join(f"{k}={v:.0f}" for k, v in found.items()), flush=True)
+            browser.close()
+    finally:
+        server.terminate()
+        server.wait(15)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,162 @@
+"""``meeple evaluate POLICY GAME --against random,heuristic``: the documented way to report a policy's strength.
+
+POLICY is a bot spec (``hard``, ``ismcts:200``) or ``module:name`` / ``path/to/file.py:name`` naming a ``Bot``, a
+policy function (:mod:`meeple.bots.policy`) or a function of no argument that returns one (to load a trained model).
+The protocol is :mod:`meeple.arena.evaluate`: paired, seat-rotated deals, win share with its 95 % Wilson interval,
+mean score and margin. ``--json`` prints the results as JSON (one object per line-up).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import inspect
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from meeple.arena.evaluate import LINEUPS, Evaluation, evaluate
+from meeple.bots.base import Bot
+from meeple.bots.factory import bot_names, make_bot
+from meeple.bots.policy import Policy
+from meeple.cli.common import GAME_OPTIONS, GameArg, PlayersOpt, VariantOpt, fail, load_game_or_exit, stdout_console
+from meeple.core.errors import MeepleError
+from meeple.i18n import _, known, tr
+
+MAX_DEALS = 100_000
+"""The most deals one run may ask for."""
+
+
+def load_policy(text: str, game: str) -> tuple[Policy, str]:
+    """Return the policy named by ``text`` and its label: a bot spec, or ``module:name`` / ``file.py:name``.
+
+    Raises:
+        typer.Exit: (through :func:`fail`, exit 2) the module or file cannot be imported, has no such name, or the
+            spec is not a known bot; the message says which.
+    """
+    where, colon, name = text.rpartition(":")
+    kind = text.partition(":")[0].strip().lower()
+    if not colon or not where or not name.isidentifier() or kind in bot_names():
+        try:
+            make_bot(text, game)
+        except MeepleError as exc:
+            fail(exc)
+        return text, text
+    try:
+        module = _import(where)
+    except Exception as exc:  # noqa: BLE001 - any import failure is reported as such
+        fail(_("cannot import {where}: {error}").format(where=where, error=exc))
+    if not hasattr(module, name):
+        fail(_("{where} has no {name}").format(where=where, name=name))
+    found: Any = getattr(module, name)
+    if callable(found) and not isinstance(found, Bot) and _takes_nothing(found):
+        found = found()
+    if not (isinstance(found, Bot) or callable(found)):
+        fail(_("{text} is neither a bot nor a policy function").format(text=text))
+    return found, name
+
+
+def _takes_nothing(fn: Any) -> bool:
+    try:
+        return not any(p.default is inspect.Parameter.empty for p in inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        return False
+
+
+def _import(where: str) -> Any:
+    if where.endswith(".py"):
+        path = Path(where)
+        spec = importlib.util.spec_from_file_location(path.stem, path)
+        if spec is None or spec.loader is None:
+            raise ImportError(str(path))
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[path.stem] = module
+        spec.loader.exec_module(module)
+        return module
+    return importlib.import_module(where)
+
+
+def _table(results: list[Evaluation]) -> Table:
+    table = Table(title_justify="left")
+    columns = (_("against"), _("games"), _("win share"), _("95% CI"), _("fair share"), _("mean score"), _("margin"))
+    for i, column in enumerate(columns):
+        table.add_column(column, justify="left" if i == 0 else "right")
+    for r in results:
+        table.add_row(
+            r.opponent or _("the game"),
+            str(r.games),
+            f"{100 * r.win_share:.1f}%",
+            f"{100 * r.low:.1f}–{100 * r.high:.1f}%",
+            "" if r.fair_share is None else f"{100 * r.fair_share:.1f}%",
+            f"{r.mean_score:.2f}",
+            f"{r.mean_margin:+.2f}",
+        )
+    return table
+
+
+def evaluate_command(
+    ctx: typer.Context,
+    policy: Annotated[
+        str,
+        typer.Argument(help="A bot spec (hard, ismcts:200) or module:name / file.py:name of a Bot or policy function."),
+    ],
+    game: GameArg,
+    against: Annotated[
+        str, typer.Option("--against", "-a", help="Comma-separated line-ups: random, heuristic, hard or any bot spec.")
+    ] = "random,heuristic",
+    deals: Annotated[
+        int, typer.Option("--deals", "-n", min=1, max=MAX_DEALS, help="Deals; each is played once per seat.")
+    ] = 100,
+    players: PlayersOpt = None,
+    seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Seed of the first deal (deal i: seed + i).")] = 0,
+    variant: VariantOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON, one line per line-up.")] = False,
+) -> None:
+    """Play POLICY on paired, seat-rotated deals against each line-up; print its win share with a 95% interval.
+
+    The documented way to report a result (docs/research.md): always include the line-up heuristic.
+    """
+    loaded = load_game_or_exit(game, players, variant, ctx.args)
+    params = loaded.params_dict()
+    lineups = [s.strip() for s in against.split(",") if s.strip()] or list(LINEUPS[:2])
+    if loaded.num_players == 1:
+        lineups = lineups[:1]
+    chosen, label = load_policy(policy, loaded.name)
+    console = stdout_console()
+    if not as_json:
+        intro = _("{game}, {players} players: {policy}, {deals} deals x {seats} seats, seeds {seed}..").format(
+            game=known(loaded.title),
+            players=loaded.num_players,
+            policy=label,
+            deals=deals,
+            seats=loaded.num_players,
+            seed=seed,
+        )
+        console.print(escape(intro), soft_wrap=True)
+    results: list[Evaluation] = []
+    try:
+        for lineup in lineups:
+            results.append(evaluate(chosen, loaded.name, lineup, deals=deals, seed=seed, label=label, **params))
+            if as_json:
+                typer.echo(json.dumps(results[-1].to_json(), sort_keys=True))
+    except MeepleError as exc:
+        fail(tr(exc.message))
+    if not as_json:
+        console.print(_table(results))
+        console.print(
+            _(
+                "Win share: a shared win counts 1/k; 95% Wilson interval over games. Margin: own points minus the best "
+                "other seat's."
+            ),
+            soft_wrap=True,
+        )
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``evaluate`` command to ``app``."""
+    app.command("evaluate", context_settings=GAME_OPTIONS)(evaluate_command)

@@ -1,0 +1,220 @@
+"""Capitol in the browser: the nine zones with their buildings, the piles, the sealed bids, every round's scoring.
+
+Rules: capitol.md §2 (board), §5.2 (the four phases: construction, improvement, scoring, end), §6 (final scoring);
+issue #33.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from meeple.i18n import N_, Message, Translator
+from meeple.web.games import Variant, WebGame, seat_name
+
+NO, YES = N_("no"), N_("yes")
+
+
+def _card_word(msgid: str) -> Any:
+    """A Capitol card as players name it: ``Roof 7``, ``Floor 3``, ``Permit C3·5`` (the engine: ``roof7``...)."""
+
+    def rewrite(message: Message) -> Message:
+        return Message(msgid, dict(message.args))
+
+    return rewrite
+
+
+TILE_TIPS = {
+    "fountain": N_(
+        "Fountain: in its zone, first place scores 2 points plus 1 per fountain, second place 1 per fountain."
+    ),
+    "temple": N_("Temple: doubles every point scored in its zone."),
+    "amphitheatre": N_(
+        "Amphitheatre: at every End phase from now on, first place in its zone draws 2 cards more, second 1."
+    ),
+}
+"""What a tile does, for tooltips and the rules page (capitol.md §5.2 phases 3-4)."""
+
+PROMPTS: tuple[tuple[str, str], ...] = (
+    ("add_to_bid", N_("Add cards to your sealed bid for the {tile}, then seal it")),
+    ("seal_bid", N_("Add cards to your sealed bid for the {tile}, then seal it")),
+    ("place_tile", N_("Choose the zone where your {tile} goes")),
+    ("draw_card", N_("Draw a card from one of the face-up piles")),
+    ("place_building", N_("Choose the zone where your building goes")),
+    ("place_roof", N_("Choose the building your roof goes on")),
+    ("place_floor", N_("Choose the building your floor goes on, or start a new one")),
+    ("play_card", N_("Play a card from your hand, or pass")),
+)
+"""The first legal action type found decides the prompt (capitol.md §5.2)."""
+
+
+class CapitolWeb(WebGame):
+    """The web companion of Capitol."""
+
+    name = "capitol"
+    folder = Path(__file__).resolve().parent
+    clicks = {
+        "play_card": ("card", "act"),
+        "add_to_bid": ("card",),
+        "place_tile": ("zone",),
+        "draw_card": ("pile",),
+        "place_floor": ("onto",),
+        "place_roof": ("height", "roof"),
+        "place_building": ("height", "roof", "zone"),
+    }
+    controls = ("pass", "seal_bid")
+    words = {
+        ("capitol", "roof{value}"): _card_word(N_("Roof {value}")),
+        ("capitol", "floor{value}"): _card_word(N_("Floor {value}")),
+        ("capitol", "permit{colour}-{value}"): _card_word(N_("Permit {colour}·{value}")),
+    }
+    variants = {
+        "end_draw": Variant(
+            N_("End phase draw"),
+            {
+                "draw_six": N_("draw 6 cards (French rules)"),
+                "refill_to_six": N_("refill the hand to 6 (Italian rules)"),
+            },
+        ),
+        "floor_placement": Variant(
+            N_("Where floors go"),
+            {
+                "free": N_("on any unfinished building (French rules)"),
+                "tallest_incomplete_only": N_("only on the tallest unfinished one"),
+            },
+        ),
+        "shared_first_blocks_second": Variant(
+            N_("A shared first place leaves no second place"), {False: NO, True: YES}
+        ),
+        "zero_bid": Variant(
+            N_("When every bid is empty"), {"tie_rule": N_("the Consul's tie rule decides"), "no_sale": N_("no sale")}
+        ),
+        "fountain_no_space": Variant(
+            N_("A fountain with no free space"),
+            {"skip_auction": N_("is not auctioned"), "award_no_place": N_("is auctioned and then removed")},
+        ),
+        "amph_bonus_timing": Variant(
+            N_("Amphitheatre bonus cards"),
+            {"with_own_draw": N_("drawn with one's own cards"), "after_all_draws": N_("drawn after everyone")},
+        ),
+        "exhausted_pile": Variant(
+            N_("An empty draw pile"), {"flip_fifo": N_("turn its discards over"), "shuffle": N_("shuffle its discards")}
+        ),
+        "played_card": Variant(
+            N_("Cards played in construction"),
+            {
+                "revealed": N_("shown, then discarded (Italian rules)"),
+                "face_down": N_("discarded face down (French rules)"),
+            },
+        ),
+        "floor_shortage": Variant(N_("Too few floors left"), {"take_remaining": N_("take what remains")}),
+        "final_round_end_phase": Variant(N_("End phase of round 4"), {"skip": N_("skipped"), "play": N_("played")}),
+        "final_tiebreak": Variant(N_("Equal final scores"), {"shared": N_("share the win")}),
+        "first_consul": Variant(N_("First Consul")),
+        "board_layout": Variant(N_("Board layout"), {"provisional_54": N_("provisional (54 small spaces)")}),
+    }
+    tie_rule = N_("Equal final scores share the win.")
+
+    def context(self, view: dict[str, Any], seat: int | None, reader: Translator) -> dict[str, Any]:
+        """Card, tile, roof and colour names in the reader's language (cards in human words: ``Roof 7``)."""
+        from meeple.games.capitol.data import CARD_REP, COLOURS, ROOF_NAMES, TILE_NAMES
+        from meeple.games.capitol.vocabulary import (
+            CARD,
+            CARD_TYPE_NAME,
+            ROOF_NAME,
+            TILE_NAME,
+            colour_legend,
+            colour_word,
+        )
+
+        return {
+            "card": [self.say(m, reader) for m in CARD],
+            "rep": CARD_REP,  # actions name a card by the first id of its kind: identical cards are one move
+            "card_type": [reader.message(m) for m in CARD_TYPE_NAME],
+            "tile_name": {name: reader.message(TILE_NAME[i]) for i, name in enumerate(TILE_NAMES)},
+            "roof_name": {name: reader.message(ROOF_NAME[i]) for i, name in enumerate(ROOF_NAMES)},
+            "colour_word": {c: reader.message(colour_word(c)) for c in COLOURS},
+            "colour_legend": colour_legend(reader.message),
+            "tile_tip": {name: reader.gettext(text) for name, text in TILE_TIPS.items()},
+        }
+
+    def tooltips(self, reader: Translator) -> dict[str, str]:
+        """The three tiles' effects (capitol.md §5.2)."""
+        from meeple.games.capitol.data import TILE_NAMES
+        from meeple.games.capitol.vocabulary import TILE_NAME
+
+        return {
+            reader.message(TILE_NAME[i]): reader.gettext(TILE_TIPS[n])
+            for i, n in enumerate(TILE_NAMES)
+            if n in TILE_TIPS
+        }
+
+    def prompt(self, view: dict[str, Any], seat: int | None, reader: Translator) -> str:
+        """Capitol's decisions: the auctioned tile or the won one is named (capitol.md §5.2)."""
+        from meeple.games.capitol.data import TILE_NAMES
+        from meeple.games.capitol.vocabulary import TILE_NAME
+
+        obs = view["observation"]
+        types = {a["json"]["type"] for a in view["legal_actions"]}
+        auction = obs.get("auction") or {}
+        tile = ""
+        if auction.get("lot") is not None:
+            tile = auction["lots"][auction["lot"]]
+        elif obs.get("pending") and obs["pending"]["kind"] == "tile" and auction.get("log"):
+            tile = auction["log"][-1]["tile"]
+        tile_word = reader.message(TILE_NAME[TILE_NAMES.index(tile)]) if tile in TILE_NAMES else ""
+        for kind, text in PROMPTS:
+            if kind in types:
+                return reader.gettext(text).format(tile=tile_word)
+        return super().prompt(view, seat, reader)
+
+    def seat_facts(self, observation: Mapping[str, Any], seat: int, reader: Translator) -> list[str]:
+        """Score, cards in hand, the Consul (public)."""
+        p = observation["players"][seat]
+        facts = [
+            reader.ngettext("{n} point", "{n} points", p["score"]).format(n=p["score"]),
+            reader.ngettext("{n} card", "{n} cards", p["hand_size"]).format(n=p["hand_size"]),
+        ]
+        if observation.get("consul") == seat:
+            facts.append(reader.gettext("Consul"))
+        return facts
+
+    def secrets(self, observation: Mapping[str, Any], reader: Translator) -> list[str]:
+        """The seat's hand (capitol.md §1)."""
+        from meeple.games.capitol.vocabulary import CARD
+
+        hand = ", ".join(self.say(CARD[c], reader) for c in observation.get("hand") or ()) or "—"
+        return [reader.gettext("Hand: {cards}").format(cards=hand)]
+
+    def round_phase(self, observation: Mapping[str, Any], reader: Translator) -> str:
+        """The header's line, e.g. "Round 2 of 4 · improvement" (capitol.md §5.2: the four phases)."""
+        phase = {
+            "construction": N_("construction"),
+            "improvement": N_("improvement"),
+            "end": N_("drawing"),
+            "over": N_("game over"),
+        }
+        return reader.gettext("Round {round} of 4 · {phase}").format(
+            round=observation["round"], phase=reader.gettext(phase.get(observation["phase"], "construction"))
+        )
+
+    def breakdown(
+        self, observation: Mapping[str, Any], scores: Sequence[float], reader: Translator, me: int | None
+    ) -> list[dict[str, Any]]:
+        """Every round's zone table (the points each seat scored per zone) and the totals (capitol.md §5.2, §6)."""
+        seats = len(observation["players"])
+        head = [reader.gettext("Zone")] + [seat_name(s, reader, me) for s in range(seats)]
+        tables = []
+        for scoring in observation["scorings"]:
+            rows: list[list[Any]] = [
+                [observation["zones"][z]["name"], *points] for z, points in enumerate(scoring["zones"]) if any(points)
+            ]
+            rows.append([reader.gettext("Total"), *scoring["total"]])
+            caption = reader.gettext("Scoring of round {round}").format(round=scoring["round"])
+            tables.append({"caption": caption, "head": head, "rows": rows})
+        return tables
+
+
+WEB = CapitolWeb()
+"""Named by Capitol's ``GameSpec.web``."""
