@@ -57,7 +57,10 @@ def test_a_call_with_an_fstring_is_reported(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_the_wheel_ships_compiled_catalogs(tmp_path: Path) -> None:
     source = tmp_path / "source"  # a copy: pip builds in the source tree (build/, egg-info)
-    skip = shutil.ignore_patterns(".venv", ".git", "build", "dist", "*.egg-info", "__pycache__", "*.mo", "records")
+    # caches are skipped too: another test (mypy, ruff) may be writing them while this one copies the tree
+    skip = shutil.ignore_patterns(
+        ".venv", ".git", "build", "dist", "*.egg-info", "__pycache__", "*.mo", "records", ".*_cache", ".hypothesis"
+    )
     shutil.copytree(ROOT, source, ignore=skip)
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path), str(source)],

@@ -234,6 +234,33 @@ def test_messages_go_out_in_their_order_a_merged_frame_at_its_first_place() -> N
     assert sent == ["error", "state2", "ack2"]
 
 
+def test_a_client_that_stops_reading_is_dropped_after_send_seconds() -> None:
+    from types import SimpleNamespace
+
+    from meeple.server.hub import Hub
+
+    class Stalled:  # a socket whose send never completes: the client reads nothing
+        async def send_text(self, text: str) -> None:
+            await asyncio.Event().wait()
+
+    async def run() -> tuple[int, int, bool]:
+        conn = Connection(Stalled(), 0, send_seconds=0.2)
+        conn.reader = asyncio.get_running_loop().create_task(asyncio.Event().wait())  # what _serve's task would be
+        conn.start()
+        conn.send({"type": "state", "version": 1, "log": [], "log_start": 0})
+        table = SimpleNamespace(conns={conn})
+        service = SimpleNamespace(tables={"t": table}, on_change=None)
+        hub = Hub(service)  # type: ignore[arg-type]
+        await asyncio.sleep(0.05)
+        early = hub.drop_stuck()
+        await asyncio.sleep(0.3)
+        late = hub.drop_stuck()
+        await asyncio.sleep(0)
+        return early, late, conn.reader.cancelled()
+
+    assert asyncio.run(run()) == (0, 1, True)
+
+
 # ---------------------------------------------------------------------------------------------- 6. expiry
 def test_an_idle_table_ends_as_abandoned_and_leaves_memory(tmp_path: Path) -> None:
     with _app(tmp_path) as client:

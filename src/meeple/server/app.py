@@ -97,6 +97,8 @@ RETRY_AFTER = 2
 """Seconds a client is told to wait (``Retry-After``) when the database is down."""
 TRY_AGAIN_LATER = 1013
 """The WebSocket close code of a connection that cannot be served now (RFC 6455 registry: "Try Again Later")."""
+STUCK_CHECK = 2.0
+"""Seconds between two looks for clients that stopped reading (their frames wait past ``send_seconds``)."""
 HOUSEKEEPING = 60.0
 """Seconds between two looks for idle tables to end as abandoned and cached tables to drop from memory."""
 CUT = 40
@@ -217,6 +219,7 @@ def create_app(config: ServerConfig) -> FastAPI:
             loop.create_task(_sweeper(service, lobby)),
             loop.create_task(_heartbeat(service, hub, beat_thread)),
             loop.create_task(_housekeeping(service, lobby)),
+            loop.create_task(_drop_stuck(hub)),
         ]
         try:
             yield
@@ -580,7 +583,7 @@ async def _serve(
         task = asyncio.current_task()
         if not conn.dropped or task is None:
             raise
-        task.uncancel()  # our own cancellation: the client stopped reading (Connection._drop)
+        task.uncancel()  # our own cancellation: the client stopped reading (Connection.drop)
         state["refused"]("not_reading")
     finally:
         hub.leave(live, conn)
@@ -675,6 +678,13 @@ async def _sweeper(service: TableService, lobby: Lobby) -> None:
                     service.health.fail(DATABASE)
                 log.warning("sweeper: %s", one_line(exc))
         await asyncio.sleep(SWEEP)
+
+
+async def _drop_stuck(hub: Hub) -> None:
+    """Disconnect the clients that stopped reading (:meth:`Hub.drop_stuck`), every :data:`STUCK_CHECK` seconds."""
+    while True:
+        await asyncio.sleep(STUCK_CHECK)
+        hub.drop_stuck()
 
 
 async def _housekeeping(service: TableService, lobby: Lobby) -> None:

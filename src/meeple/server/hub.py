@@ -17,6 +17,7 @@ import asyncio
 import json
 import logging
 import threading
+import time
 from collections import deque
 from typing import Any
 
@@ -68,7 +69,9 @@ class Connection:
         self.wake = asyncio.Event()
         self.closed = False
         self.dropped = False
-        """Disconnected by the server for not reading (:meth:`_drop`)."""
+        """Disconnected by the server for not reading (:meth:`drop`)."""
+        self.busy_since: float | None = None
+        """When the message being sent now started (monotonic seconds), None between messages."""
         self.reader: asyncio.Task[Any] | None = None
         """The task reading this connection's messages: cancelled when the client stops reading."""
         self.sent_log = 0
@@ -97,20 +100,22 @@ class Connection:
                 else:
                     message = self.pending.popleft()
                     self.frame_after -= 1
+                # no timer per message: Hub.drop_stuck looks at busy_since every few seconds
+                self.busy_since = time.monotonic()
                 try:
-                    await asyncio.wait_for(
-                        self.sender.send_text(json.dumps(message, separators=(",", ":"))), self.send_seconds
-                    )
-                except TimeoutError:
-                    log.info("a client read nothing for %g s: disconnected", self.send_seconds)
-                    self._drop()
-                    return
+                    await self.sender.send_text(json.dumps(message, separators=(",", ":")))
                 except Exception:  # noqa: BLE001 - the reader notices the closed socket and unregisters
                     return
+                finally:
+                    self.busy_since = None
             if self.closed:
                 return
 
-    def _drop(self) -> None:
+    def stuck(self, now: float) -> bool:
+        """True if one message has waited for this client to read for more than ``send_seconds`` (monotonic ``now``)."""
+        return self.busy_since is not None and now - self.busy_since > self.send_seconds
+
+    def drop(self) -> None:
         """Give up on a client that does not read: stop its reader (which unregisters it)."""
         self.closed = self.dropped = True
         if self.reader is not None:
@@ -129,7 +134,7 @@ class Connection:
             self.frame = message
         elif len(self.pending) >= MAX_PENDING:
             log.info("a client left %d messages unread: disconnected", MAX_PENDING)
-            self._drop()
+            self.drop()
             return
         else:
             self.pending.append(message)
@@ -206,6 +211,15 @@ class Hub:
         conn.close()
         if not live.conns and live.status != "live":
             self.service.tables.pop(live.id, None)
+
+    def drop_stuck(self) -> int:
+        """Disconnect every client that left a message unread for its ``send_seconds``; return how many."""
+        now = time.monotonic()
+        stuck = [c for live in list(self.service.tables.values()) for c in list(live.conns) if c.stuck(now)]
+        for conn in stuck:
+            log.info("a client read nothing for %g s: disconnected", conn.send_seconds)
+            conn.drop()
+        return len(stuck)
 
     def resend(self, live: LiveTable, conn: Connection) -> None:
         """Send the current state again to one connection (a repeated move, a stale version, ``sync``)."""
