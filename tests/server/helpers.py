@@ -22,7 +22,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from meeple.core.registry import load_game
-from meeple.server.protocol import AckMessage, ErrorMessage, HelloMessage, PongMessage, StateMessage
+from meeple.server.protocol import AckMessage, ChatLine, ErrorMessage, HelloMessage, PongMessage, StateMessage
 
 
 def create(client: TestClient, game: str, seats: list[str], **extra: Any) -> tuple[str, dict[int, str]]:
@@ -40,7 +40,14 @@ def seed_where(game: str, players: int, seat: int) -> int:
     return next(seed for seed in range(1000) if loaded.new_initial_state(seed).current_player() == seat)
 
 
-FRAMES = {"hello": HelloMessage, "state": StateMessage, "error": ErrorMessage, "ack": AckMessage, "pong": PongMessage}
+FRAMES = {
+    "hello": HelloMessage,
+    "state": StateMessage,
+    "error": ErrorMessage,
+    "ack": AckMessage,
+    "pong": PongMessage,
+    "chat": ChatLine,
+}
 
 
 def next_of(ws: Any, kind: str = "state") -> dict[str, Any]:

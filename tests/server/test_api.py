@@ -252,6 +252,8 @@ def test_an_away_seat_is_bot_played_after_the_grace_period_and_returns_on_reconn
         assert frame["seats"][0] == {
             "seat": 0,
             "player": "human",
+            "name": "Seat 0",
+            "open": False,
             "connected": False,
             "bot_played": True,
             "reason": "away",

@@ -19,7 +19,9 @@ from meeple.core.errors import MeepleError
 from meeple.core.registry import load_game
 from meeple.core.rng import Rng
 from meeple.core.state import SPECTATOR, State
+from meeple.i18n import translator
 from meeple.server.app import ack_message
+from meeple.server.chat import ChatEntry, chat_frame
 from meeple.server.clock import new_clock
 from meeple.server.hub import Connection, state_frames
 from meeple.server.live import LiveTable, MoveRefused, SeatState, check_move
@@ -40,7 +42,10 @@ class _Capture:
 
 def _table(state: State[Any]) -> LiveTable:
     n = state.game.num_players
-    seats = [SeatState("human" if s % 2 == 0 else "bot:random", connected=s == 0) for s in range(n)]
+    seats = [
+        SeatState("human" if s % 2 == 0 else "bot:random", connected=s == 0, name="Ann" if s == 0 else None)
+        for s in range(n)
+    ]
     clock = new_clock(ClockSpec(initial=300, increment=5), n)
     return LiveTable(
         id="t",
@@ -118,6 +123,11 @@ def test_no_payload_differs_across_worlds_the_receiver_cannot_tell_apart(name: s
                     assert ack == ack_message(_table(state), seat, "m1"), f"{name} seat {seat} step {step} (ack)"
                     probe = rng.fork()
                     assert _refusals(world, seat, probe.clone()) == _refusals(state, seat, probe.clone())
+                    line = ChatEntry(step, seat if step % 2 else None, "gl", 1.0)  # names and chat: nothing of the game
+                    for lang in ("en", "fr"):
+                        said = chat_frame(_table(world), line, translator(lang))
+                        assert said == chat_frame(_table(state), line, translator(lang))
+                        assert set(said) == {"type", "seat", "name", "text", "time"}
                     checked += 1
             legal = state.legal_actions()
             state.apply_action(legal[rng.randrange(len(legal))])
@@ -140,3 +150,32 @@ def test_the_lobby_and_a_live_tables_views_hold_no_secret(client) -> None:
         assert str(seed) not in text
         assert not any(token in text for token in tokens.values())
     assert '"seed"' not in texts[0] and '"token' not in texts[0]
+
+
+def test_waiting_tables_quick_match_and_joins_show_no_secret(client) -> None:
+    from tests.server.helpers import create
+
+    seed = 876543219876
+    table, tokens = create(client, "citadels", [{"player": "human", "name": "Host"}, "open", "open"], seed=seed)
+    client.cookies.clear()
+    joined = client.post(f"/api/tables/{table}/join", json={"name": "Guest"})
+    client.cookies.clear()
+    quick = client.post("/api/quickmatch", json={"game": "caprice", "players": 2, "name": "Q"})
+    client.cookies.clear()
+    assert set(joined.json()) == {"table", "seat", "token"} and set(quick.json()) == {"table", "seat", "token"}
+    secrets_ = [str(seed), *tokens.values(), joined.json()["token"], quick.json()["token"]]
+    texts = [
+        client.get("/api/tables").text,
+        client.get(f"/api/tables/{table}").text,
+        client.get(f"/api/tables/{quick.json()['table']}").text,
+    ]
+    for route in ("record", "replay"):  # a waiting table's deal is dealt already: as secret as a live one's
+        answer = client.get(f"/api/tables/{table}/{route}")
+        assert answer.status_code == 409
+        texts.append(answer.text)
+    with client.websocket_connect(f"/api/tables/{table}/ws") as ws:
+        texts += [ws.receive_text(), ws.receive_text()]
+    for text in texts:
+        assert not any(secret in text for secret in secrets_)
+        assert '"seed"' not in text and '"token' not in text
+    assert joined.json()["token"] not in quick.text and tokens[0] not in joined.text

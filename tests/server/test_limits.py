@@ -32,7 +32,7 @@ from meeple.server.quotas import Quotas
 from meeple.web import create_web_app
 from tests.server.helpers import ServerProcess, http_json
 
-ALLOWED = "human, bot:random, bot:easy, bot:medium, bot:hard"
+ALLOWED = "human, open, bot:random, bot:easy, bot:medium, bot:hard"
 
 
 def _app(tmp_path: Path, **config: Any) -> TestClient:

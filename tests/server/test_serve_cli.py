@@ -65,3 +65,33 @@ def test_invitations_name_an_address_friends_can_reach() -> None:
     assert _reachable_host("games.example.org") == "games.example.org"
     everywhere = _reachable_host("0.0.0.0")
     assert everywhere and everywhere not in ("0.0.0.0", "::")
+
+
+def test_serve_game_with_open_seats_prints_how_anyone_joins(tmp_path) -> None:
+    import os
+    import re
+    import signal
+    import subprocess
+    import sys
+
+    from tests.server.helpers import free_port, http_json, wait_for_server
+
+    port = free_port()
+    command = [sys.executable, "-m", "meeple", "serve", "caprice", "--seats", "open,bot:random", "--port", str(port)]
+    command += ["--db", f"sqlite:///{tmp_path / 's.db'}", "--bot-workers", "1"]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        assert proc.stdout is not None
+        lines = [proc.stdout.readline()]
+        while lines[-1] and "Serving on" not in lines[-1]:
+            lines.append(proc.stdout.readline())
+        text = "".join(lines)
+        found = re.search(r"Open seats, for anyone: meeple play --server (\S+) --table (\S+) --name NAME", text)
+        assert found and "--token" not in text, lines  # an open seat has no token to hand out
+        wait_for_server(found[1])
+        joined = http_json(f"{found[1]}/api/tables/{found[2]}/join", {"name": "Zoé"})
+        assert joined["seat"] == 0
+        assert http_json(f"{found[1]}/api/tables/{found[2]}")["status"] == "live"
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(30)

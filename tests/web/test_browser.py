@@ -139,7 +139,7 @@ def test_the_lobby_creates_a_table_and_shows_the_invitations(server: ServerProce
     assert page.locator("html").get_attribute("lang") == "fr"
     card = page.locator("#game-caprice")
     card.locator("summary").click()
-    card.locator("button[type=submit]").click()
+    card.locator("form.create button[type=submit]").click()
     links = page.locator("ul.invites input")
     assert links.count() == 1  # seat 0 human, the others bots
     invite = links.first.input_value()

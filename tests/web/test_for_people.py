@@ -186,7 +186,7 @@ def test_no_serious_accessibility_violation(server: ServerProcess, browser: Any,
     card = page.locator("#game-capital_lux_2")
     card.locator("summary").click()
     _check_the_page(page, "the lobby's form")
-    card.locator("button[type=submit]").click()
+    card.locator("form.create button[type=submit]").click()
     page.wait_for_selector("ul.invites")
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], "the invite page is too wide"
     _axe(page, "the invitations")

@@ -1,15 +1,17 @@
 """``meeple play --server URL --table ID [--token T]``: a seat (or a spectator) of a server's table in the terminal.
 
-The terminal draws the observation the server sends with the game's renderer, prints the new log lines, and at
-the seat's turn reads a move exactly as ``meeple play`` does (number, text, prefix or the game's shortcuts),
-matched against the legal actions the server listed. It knows nothing the server did not send to that seat.
+The terminal draws the observation the server sends with the game's renderer, prints the new log lines under the
+seats' names, and at the seat's turn reads a move exactly as ``meeple play`` does (number, text, prefix or the game's
+shortcuts), matched against the legal actions the server listed. It knows nothing the server did not send to that
+seat. It shows the table's chat as it comes, and at the move prompt ``say TEXT`` sends a line, ``mute`` and
+``unmute`` hide or show the spectators' lines. A table still waiting for players is shown as such until it starts.
 
 It does the client's duties of docs/server.md: it pings the server (WebSocket pings), reconnects after a lost
 connection (for up to :data:`RECONNECT_FOR` seconds), and keeps a move until its ``ack`` comes, resending it with
 the same ``move_id`` after a reconnection or a ``server_error``.
 
 Rules: issue "Play online" (the terminal at the same table); docs/server.md (the protocol); issue "Survive the
-database and the other process" (the client's duties).
+database and the other process" (the client's duties); issue #34 (names, chat, open seats).
 """
 
 from __future__ import annotations
@@ -75,6 +77,10 @@ class OnlineSession:
         self.renderer: Renderer | None = None
         self.last: dict[str, Any] | None = None
         self.pending: list[str] = []
+        self.names: list[str] = []
+        """The seats' names from the last state frame (texts sent by strangers: always escaped when shown)."""
+        self.chat_seen: list[tuple[Any, ...]] = []
+        """The last chat lines shown (time, seat, text): a reconnection's history is not shown twice."""
         self.backoff = 0.5
         """Seconds before the next reconnection attempt (doubles up to 5 s; back to 0.5 s once a state comes)."""
         self.unacked: dict[str, Any] | None = None
@@ -152,18 +158,42 @@ class OnlineSession:
                         if not self._turn(last):  # the state after the move came before its ack
                             return 1
                 continue
+            if message["type"] == "chat":
+                self._chat(message)
+                continue
             if message["type"] != "state":
                 continue
             if fresh and self.unacked is not None:  # reconnected: the move may not have reached the server
                 self.socket.send(json.dumps(self.unacked))
             fresh, self.backoff = False, 0.5
             self._show(message)
+            if message["status"] == "waiting":
+                continue
             if message["status"] != "live":  # finished, or abandoned (nobody moved for the server's --idle-days)
                 self._final(message)
                 return 0
             if message["legal_actions"] and self.unacked is None:
                 if not self._turn(message):
                     return 1
+
+    def _name(self, seat: int) -> str:
+        """What ``seat`` is called: "You", its name from the last frame, or "Seat N"."""
+        if seat == self.seat:
+            return _("You")
+        if 0 <= seat < len(self.names):
+            return self.names[seat]
+        return _("Seat {seat}").format(seat=seat)
+
+    def _chat(self, message: dict[str, Any]) -> None:
+        """Print a chat line: its sender's name (marked as a spectator's when it is one) and its text, escaped."""
+        key = (message.get("time"), message.get("seat"), message.get("text"))
+        if key in self.chat_seen:  # the history sent again after a reconnection
+            return
+        self.chat_seen = [*self.chat_seen[-99:], key]
+        name = str(message.get("name", ""))
+        if message.get("seat") is None:
+            name = _("{name} (watching)").format(name=name)
+        self.console.print(f"[cyan]{escape(name)}[/] » {escape(str(message.get('text', '')))}")
 
     def _error(self, message: dict[str, Any]) -> None:
         """Show a refusal; a move the server could not commit (``server_error``) is sent again a moment later."""
@@ -177,17 +207,21 @@ class OnlineSession:
             self.unacked = None  # refused: the state that follows asks again
 
     def _show(self, message: dict[str, Any]) -> None:
+        self.names = [str(s.get("name") or _("Seat {seat}").format(seat=s["seat"])) for s in message["seats"]]
+        if message["status"] == "waiting" and (self.last is None or self.last["seats"] != message["seats"]):
+            free = sum(1 for s in message["seats"] if s.get("open"))
+            line = _("Waiting for players: {free} open seats. The game starts when they are taken.").format(free=free)
+            self.console.print(f"[yellow]{escape(line)}[/]")
         for actor, text in message["log"]:
-            name = _("You") if actor == self.seat else _("Seat {seat}").format(seat=actor)
-            self.console.print(f"  {escape(name)}: {escape(text)}")
+            self.console.print(f"  {escape(self._name(actor))}: {escape(text)}")
         changed_turn = self.last is None or self.last["current_player"] != message["current_player"]
         for s in message["seats"]:
             if s["bot_played"] and (self.last is None or not self.last["seats"][s["seat"]]["bot_played"]):
                 if s["reason"] == "time":
-                    why = _("Seat {seat} is out of time: a bot plays it until they return.")
+                    why = _("{name} is out of time: a bot plays it until they return.")
                 else:
-                    why = _("Seat {seat} is away: a bot plays it until they return.")
-                self.console.print(f"[yellow]{escape(why.format(seat=s['seat']))}[/]")
+                    why = _("{name} is away: a bot plays it until they return.")
+                self.console.print(f"[yellow]{escape(why.format(name=self._name(s['seat'])))}[/]")
         self.last = message
         mine = bool(message["legal_actions"]) and not self.pending
         if mine or message["status"] != "live" or (self.seat is None and changed_turn):
@@ -216,6 +250,8 @@ class OnlineSession:
                 line = self.ask(_("Your move: "))
             except EOFError:
                 return False
+            if self._chat_command(line):
+                continue
             parsed = interpret(line, texts, self.renderer.parse_input, english)
             if isinstance(parsed, Problem):
                 self.console.print(f"[red]{escape(parsed.message)}[/]")
@@ -229,6 +265,7 @@ class OnlineSession:
                     self.console.print(_("Undo is not available at a server's table: a move sent is played."))
                 else:
                     self.console.print(_("Type a move number, its text or a unique prefix; board; quit."))
+                    self.console.print(_("Chat: say TEXT; mute or unmute the spectators."))
                     if self.renderer.shortcuts:
                         self.console.print(escape(known(self.renderer.shortcuts)), soft_wrap=True)
                 continue
@@ -240,6 +277,23 @@ class OnlineSession:
                 message, next(a for a, e in zip(legal, english, strict=True) if first in (a["text"].lower(), e.lower()))
             )
             return True
+
+    def _chat_command(self, line: str) -> bool:
+        """``say TEXT`` (send a chat line), ``mute`` or ``unmute`` (spectators' lines); False for anything else."""
+        words = line.strip().split(maxsplit=1)
+        if not words:
+            return False
+        command = words[0].lower()
+        if command in ("say", _("say")) and len(words) == 2:
+            self.socket.send(json.dumps({"type": "chat", "text": words[1]}))
+            return True
+        if command in ("mute", "unmute", _("mute"), _("unmute")) and len(words) == 1:
+            muted = command in ("mute", _("mute"))
+            self.socket.send(json.dumps({"type": "mute", "spectators": muted}))
+            note = _("Spectators' chat is hidden.") if muted else _("Spectators' chat is shown.")
+            self.console.print(escape(note))
+            return True
+        return False
 
     def _send(self, message: dict[str, Any], action: dict[str, Any]) -> None:
         self.unacked = {
@@ -255,9 +309,43 @@ class OnlineSession:
             self.console.print(escape(_("Nobody moved at this table for too long: the server ended it as abandoned.")))
         returns = message.get("returns") or []
         for seat, value in enumerate(returns):
-            name = _("You") if seat == self.seat else _("Seat {seat}").format(seat=seat)
-            self.console.print(f"  {escape(name)}: {value:g}")
+            self.console.print(f"  {escape(self._name(seat))}: {value:g}")
         self.console.print(escape(_("The game is over. Its record: GET /api/tables/<id>/record.")))
+
+
+def take_seat(server: str, table: str | None, name: str, game: str | None = None, players: int = 0) -> tuple[str, str]:
+    """Take a seat under ``name``: the first open seat of ``table``, or else a quick-match seat of ``game``.
+
+    Returns:
+        ``(table, token)``.
+
+    Raises:
+        OnlineError: the server refused (full or started table, bad name: its message says which) or is unreachable.
+    """
+    import urllib.error
+    import urllib.request
+
+    base = urlsplit(server if "://" in server else f"http://{server}")
+    if base.scheme not in ("http", "https") or not base.netloc:
+        raise OnlineError(
+            _("--server takes an address like http://127.0.0.1:8000, not {server!r}").format(server=server)
+        )
+    body: dict[str, Any] = {"name": name}
+    if table is not None:
+        path = f"/api/tables/{quote(table)}/join"
+    else:
+        path, body = "/api/quickmatch", {**body, "game": game, "players": players}
+    url = urlunsplit((base.scheme, base.netloc, path, "", ""))
+    request = urllib.request.Request(url, json.dumps(body).encode(), {"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            data = json.loads(answer.read())
+    except urllib.error.HTTPError as exc:
+        detail = json.loads(exc.read() or b"{}").get("detail", exc.reason)
+        raise OnlineError(_("the server refused: {message}").format(message=detail)) from None
+    except OSError as exc:
+        raise OnlineError(_("cannot reach {server}: {error}").format(server=server, error=exc)) from None
+    return str(data["table"]), str(data["token"])
 
 
 def play_online(console: Console, server: str, table: str, token: str | None) -> int:

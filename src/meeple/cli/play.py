@@ -530,6 +530,13 @@ def play(
     token: Annotated[
         str | None, typer.Option("--token", help="With --server: your seat's token (none: watch as a spectator).")
     ] = None,
+    name: Annotated[
+        str | None,
+        typer.Option(
+            "--name",
+            help="With --server: take a seat under this name, an open seat of --table, or else a quick match of GAME.",
+        ),
+    ] = None,
     auto: Annotated[
         bool,
         typer.Option("--auto/--no-auto", help="Play a decision with a single legal move for you (the log says so)."),
@@ -547,9 +554,12 @@ def play(
 
     Every variant flag of the game is also an option: --config B, --provisional-powers, --quick-game 7 ...
     (see `meeple rules GAME`). With --server URL --table ID --token T, play a seat of a server's table
-    (`meeple serve` prints these lines).
+    (`meeple serve` prints these lines). With --server URL --name NAME, take an open seat of --table ID, or a quick
+    match of GAME with --players N.
     """
-    if server is not None or table is not None or token is not None:
+    if server is not None or table is not None or token is not None or name is not None:
+        if name is not None:
+            table, token = _take_seat(server, table, name, game, players)
         _play_online(server, table, token)
         return
     os.environ.setdefault(WORKERS_ENV, "cores")  # a human waits: an ismcts:...:workers=auto bot uses every core
@@ -635,6 +645,21 @@ def _resume(ctx: typer.Context, path: Path, game: str | None, record: Path | Non
     code = session.run()
     if code:
         raise typer.Exit(code)
+
+
+def _take_seat(
+    server: str | None, table: str | None, name: str, game: str | None, players: int | None
+) -> tuple[str, str]:
+    """``--name``: join an open seat of ``table``, or a quick match of ``game``; return the table and the token."""
+    from meeple.cli.online import OnlineError, take_seat
+
+    if server is None or (table is None and game is None):
+        fail(_("--name takes a seat: give --server URL and --table ID, or --server URL and a GAME (quick match)"))
+    count = load_game_or_exit(game, players, None).num_players if table is None and game is not None else 0
+    try:
+        return take_seat(server, table, name, game, count)
+    except OnlineError as exc:
+        fail(exc, code=1)
 
 
 def _play_online(server: str | None, table: str | None, token: str | None) -> None:

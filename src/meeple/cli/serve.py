@@ -130,6 +130,20 @@ def serve(
     idle_days: Annotated[
         float, typer.Option("--idle-days", min=0.001, help="A table nobody moved at for this long ends as abandoned.")
     ] = 14.0,
+    joins_per_minute: Annotated[
+        int, typer.Option("--joins-per-minute", min=1, help="Open seats one address may take per minute.")
+    ] = 20,
+    chats_per_minute: Annotated[
+        int, typer.Option("--chats-per-minute", min=1, help="Chat lines one address may send per minute.")
+    ] = 20,
+    waiting_hours: Annotated[
+        float,
+        typer.Option("--waiting-hours", min=0.001, help="A table whose open seats stay free this long is abandoned."),
+    ] = 24.0,
+    quickmatch_wait: Annotated[
+        float,
+        typer.Option("--quickmatch-wait", min=0.0, help="Seconds before bots take a quick-match table's open seats."),
+    ] = 60.0,
     header_timeout: Annotated[
         float, typer.Option("--header-timeout", min=0.1, help="Seconds a client has to send a request's headers.")
     ] = 10.0,
@@ -172,6 +186,9 @@ def serve(
             command = f"meeple play --server {base} --table {table_id} --token {token}"
             console.print("  " + escape(_("seat {seat}: {command}").format(seat=seat, command=command)), soft_wrap=True)
         watch = f"meeple play --server {base} --table {table_id}"
+        if seats and "open" in [s.strip() for s in seats.split(",")]:
+            join = _("Open seats, for anyone: {command}").format(command=f"{watch} --name NAME")
+            console.print(escape(join), soft_wrap=True)
         console.print(escape(_("Spectators: {command}").format(command=watch)), soft_wrap=True)
     elif seats or players or variant or clock:
         fail(_("--seats, --players, --variant and --clock describe a table: give its GAME too"))
@@ -184,6 +201,10 @@ def serve(
         messages_per_minute=messages_per_minute,
         bad_tokens_per_minute=bad_tokens_per_minute,
         idle_days=idle_days,
+        joins_per_minute=joins_per_minute,
+        chats_per_minute=chats_per_minute,
+        waiting_hours=waiting_hours,
+        quickmatch_wait=quickmatch_wait,
     )
     policy = SeatPolicy(any_bot=allow_bot_specs, bot_tables=allow_bot_tables, move_seconds=bot_move_seconds)
     config = ServerConfig(

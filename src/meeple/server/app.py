@@ -37,11 +37,13 @@ from meeple.core.records import GameRecord
 from meeple.core.registry import game_class, registered_games
 from meeple.i18n import M, Translator, UnknownLanguageError, language_from_accept, translator
 from meeple.server.bots import BotPool
+from meeple.server.chat import ChatService
 from meeple.server.db import is_postgresql, make_engine, migrate
 from meeple.server.hardening import CSP, SecurityMiddleware
 from meeple.server.health import DATABASE
 from meeple.server.hub import Connection, Hub, Listener
 from meeple.server.live import LiveTable, MoveRefused, SeatState, TableNotFound
+from meeple.server.lobby import Lobby, SeatRefused
 from meeple.server.metrics import Metrics, started, stopped
 from meeple.server.ops import LOOPBACK, add_ops_routes
 from meeple.server.policy import SeatPolicy
@@ -49,14 +51,21 @@ from meeple.server.presence import HEARTBEAT, HEARTBEAT_DEGRADED
 from meeple.server.protocol import (
     WEBSOCKET_MESSAGES,
     AckMessage,
+    ChatSend,
     ClientMessage,
     CreateTable,
+    JoinTable,
     KeepaliveMessage,
     MoveMessage,
+    MuteMessage,
+    QuickMatch,
     ReplayStep,
     ReturnMessage,
+    SeatTaken,
     SeatToken,
+    StartTable,
     TableCreated,
+    TableStatus,
     TableSummary,
     TableView,
 )
@@ -94,6 +103,8 @@ HOUSEKEEPING = 60.0
 """Seconds between two looks for idle tables to end as abandoned and cached tables to drop from memory."""
 CUT = 40
 """Characters of a client's input quoted back in an error message, at most."""
+SEAT_COOKIE_DAYS = 60
+"""How long a browser keeps the seat cookie set by a join or a quick match (as the invite link's, meeple.web)."""
 
 
 @dataclass(frozen=True)
@@ -192,9 +203,11 @@ def create_app(config: ServerConfig) -> FastAPI:
             heartbeat_engine=beat_engine,
         )
         hub = Hub(service, send_seconds=config.quotas.send_seconds)
+        lobby = Lobby(service)
+        hub.chat = ChatService(engine, limiter, service.now, lambda reason: state["refused"](reason))
         service.metrics = bots.metrics = metrics
         metrics.watch(lambda: list(service.tables.values()), bots)
-        state.update(service=service, hub=hub, engine=engine)
+        state.update(service=service, hub=hub, engine=engine, lobby=lobby)
         started(metrics)
         app.state.meeple = state  # the web pages (meeple.web) reach the service through it
         await asyncio.to_thread(service.wake_all)
@@ -203,9 +216,9 @@ def create_app(config: ServerConfig) -> FastAPI:
             hub.listener = Listener(engine, hub, loop)
             await asyncio.to_thread(hub.listener.start)
         tasks = [
-            loop.create_task(_sweeper(service)),
+            loop.create_task(_sweeper(service, lobby)),
             loop.create_task(_heartbeat(service, hub, beat_thread)),
-            loop.create_task(_housekeeping(service)),
+            loop.create_task(_housekeeping(service, lobby)),
             loop.create_task(_drop_stuck(hub)),
         ]
         try:
@@ -324,17 +337,25 @@ def create_app(config: ServerConfig) -> FastAPI:
         await service().evaluate(table_id)  # a bot may have the first move; a clock may start
         return {"table": table_id, "seats": [{"seat": s, "token": t} for s, t in tokens]}
 
+    _lobby_routes(app, state)
+
     @app.get("/api/tables", response_model=list[TableSummary])
     async def list_tables(
         limit: Annotated[int, Query(ge=1, le=200, description="tables per page")] = 50,
         before: Annotated[float | None, Query(description="only tables created before this (Unix seconds)")] = None,
+        status: Annotated[TableStatus | None, Query(description="only tables of this status")] = None,
+        lang: LangQuery = None,
+        accept_language: AcceptLanguage = None,
     ) -> list[dict[str, Any]]:
         """The newest tables (game, parameters, seats, status): no secrets.
 
         At most ``--lobby-per-address`` tables of one creator are listed. Page back with ``before`` = the
-        ``created`` of the last table of a page.
+        ``created`` of the last table of a page. A table with free open seats is ``waiting`` (``seats[s].open``);
+        ``status=waiting`` lists only those. The names of bots and unnamed seats are in ``lang`` (else
+        ``Accept-Language``, else English).
         """
-        rows = await asyncio.to_thread(service().list_rows, limit, before)
+        reader = _reader(lang, accept_language)
+        rows = await asyncio.to_thread(service().list_rows, limit, before, status)
         return [
             {
                 "table": r.id,
@@ -343,7 +364,10 @@ def create_app(config: ServerConfig) -> FastAPI:
                 "status": r.status,
                 "created": r.created,
                 "seats": [
-                    SeatState(s.player, s.bot_played, s.reason, online.get(s.seat, False)).public(s.seat) for s in seats
+                    SeatState(s.player, s.bot_played, s.reason, online.get(s.seat, False), name=s.name).public(
+                        s.seat, reader
+                    )
+                    for s in seats
                 ],
             }
             for r, seats, online in rows
@@ -364,7 +388,7 @@ def create_app(config: ServerConfig) -> FastAPI:
                 "params": live.params,
                 "status": live.status,
                 "created": live.created,
-                "seats": live.public_seats(),
+                "seats": live.public_seats(reader),
                 "version": view["version"],
                 "observation": view["observation"],
                 "log": log_texts(live.log_of(None), reader),
@@ -375,9 +399,9 @@ def create_app(config: ServerConfig) -> FastAPI:
     async def record(table_id: str) -> dict[str, Any]:
         """The ``meeple-record/1`` record (game, params, seed, actions) of a finished game; 409 while it runs."""
         live = await table(table_id)
-        if live.status == "live":
+        if not live.over:  # live, or waiting for players: its deal is dealt and secret
             raise HTTPException(409, "the game is not over: its record (seed and hidden moves) is secret until then")
-        labels = [s.player for s in live.seats]
+        labels = [s.name or s.player for s in live.seats]
         return GameRecord.from_state(live.state, players=labels, table=live.id).to_json()
 
     @app.get("/api/tables/{table_id}/replay", response_model=ReplayStep)
@@ -390,7 +414,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     ) -> dict[str, Any]:
         """A finished game after ``version`` actions, from ``seat``'s view or the full view; 409 while it runs."""
         live = await table(table_id)
-        if live.status == "live":
+        if not live.over:  # live, or waiting for players: its deal is dealt and secret
             raise HTTPException(409, "the game is not over: replays open when it ends")
         total = len(live.state.history)
         if version > total or (seat is not None and seat >= len(live.seats)):
@@ -517,6 +541,7 @@ async def _serve(
     limiter: Limiter = state["limiter"]
     conn = Connection(websocket, seat, lang, hub.send_seconds)
     conn.reader = asyncio.current_task()
+    conn.address = key.rsplit("#", 1)[0]
     if seat is not None:
         try:
             await service.presence(live, seat, +1)
@@ -526,6 +551,8 @@ async def _serve(
     async with live.lock:
         await hub.join(live, conn)
     try:
+        if hub.chat is not None:
+            await hub.chat.arrive(live, conn)
         while True:
             try:
                 event = await websocket.receive()
@@ -609,6 +636,10 @@ async def _handle(text: str, hub: Hub, service: TableService, live: LiveTable, c
                 hub.resend(live, conn)
             conn.send(ack_message(live, conn.seat, message.move_id))
         return
+    if isinstance(message, ChatSend | MuteMessage):
+        if hub.chat is not None:
+            await hub.chat.handle(message, live, conn)
+        return
     if isinstance(message, ReturnMessage):
         if conn.seat is not None:
             await service.take_back(live, conn.seat)
@@ -629,12 +660,16 @@ def ack_message(live: LiveTable, seat: int, move_id: str) -> dict[str, Any]:
     return AckMessage(move_id=move_id, version=len(live.log_of(seat))).model_dump()
 
 
-async def _sweeper(service: TableService) -> None:
+async def _sweeper(service: TableService, lobby: Lobby) -> None:
     while True:
         try:
             if DATABASE not in service.health.faults:  # while it is down, the heartbeat alone tries it
                 for table_id in await asyncio.to_thread(service.due_tables):
                     await service.evaluate(table_id)
+                for table_id in await asyncio.to_thread(lobby.due):  # a quick match's wait is over: bots take seats
+                    with contextlib.suppress(SeatRefused, TableNotFound):
+                        await asyncio.to_thread(lobby.start, table_id, None, "medium")
+                        await lobby.announce(table_id, started=True)
         except Exception as exc:  # noqa: BLE001 - the loop must survive a failing table or a lost database connection
             if not is_transient(exc):
                 log.exception("sweeper")
@@ -652,12 +687,13 @@ async def _drop_stuck(hub: Hub) -> None:
         hub.drop_stuck()
 
 
-async def _housekeeping(service: TableService) -> None:
-    """End idle tables as abandoned and drop unused tables from memory, every :data:`HOUSEKEEPING` seconds."""
+async def _housekeeping(service: TableService, lobby: Lobby) -> None:
+    """End idle and unjoined tables as abandoned, drop unused tables from memory, every :data:`HOUSEKEEPING` s."""
     while True:
         await asyncio.sleep(HOUSEKEEPING)
         try:
-            for table_id in await asyncio.to_thread(service.expire_idle):
+            ended = await asyncio.to_thread(service.expire_idle) + await asyncio.to_thread(lobby.expire)
+            for table_id in ended:
                 live = service.tables.get(table_id)
                 if live is not None:
                     await service.sync(live)
@@ -673,6 +709,142 @@ def _faults(state: dict[str, Any]) -> list[str]:
     """The faults the table service reports (its ``health.faults``: the database or LISTEN lost), for ``/readyz``."""
     health = getattr(state.get("service"), "health", None)
     return [str(f) for f in getattr(health, "faults", None) or []]
+
+
+def _seat_holder_token(http: Request, table_id: str, authorization: str | None) -> str | None:
+    """The seat token a request presents: ``Authorization: Bearer TOKEN``, else the page's seat cookie."""
+    if authorization:
+        return authorization.removeprefix("Bearer ").strip()
+    return http.cookies.get(seat_cookie(table_id))
+
+
+def _seated_tables(http: Request, limit: int = 64) -> list[str]:
+    """The tables whose seat cookie this browser holds (at most ``limit``): quick match does not seat it there again."""
+    prefix = seat_cookie("")
+    return [name.removeprefix(prefix) for name in list(http.cookies)[:limit] if name.startswith(prefix)]
+
+
+def _lobby_routes(app: FastAPI, state: dict[str, Any]) -> None:
+    """``POST /api/tables/{id}/join``, ``/start``, ``/wait`` and ``POST /api/quickmatch`` (meeple.server.lobby)."""
+    limiter: Limiter = state["limiter"]
+    refusals: dict[int | str, dict[str, Any]] = {
+        409: {"description": "full, started or over"},
+        429: {"description": "quota reached (Retry-After)"},
+    }
+
+    def seated(http: Request, table_id: str, seat: int, token: str, status: int = 201) -> JSONResponse:
+        """The answer giving a seat's token, which also sets the page's seat cookie (HttpOnly, SameSite=Strict)."""
+        response = JSONResponse({"table": table_id, "seat": seat, "token": token}, status_code=status)
+        secure = http.url.scheme == "https"
+        response.set_cookie(
+            seat_cookie(table_id),
+            token,
+            max_age=SEAT_COOKIE_DAYS * 86_400,
+            httponly=True,
+            samesite="strict",
+            secure=secure,
+        )
+        return response
+
+    async def holder(http: Request, table_id: str, authorization: str | None) -> int:
+        token = _seat_holder_token(http, table_id, authorization)
+        seat = await check_token(state, table_id, token, client_address(http)) if token else None
+        if seat is None:
+            raise HTTPException(403, "this token opens no seat at this table")
+        return seat
+
+    def refused(exc: SeatRefused, http: Request) -> HTTPException:
+        return HTTPException(
+            exc.status, translator(language_from_accept(http.headers.get("accept-language"))).message(exc.message)
+        )
+
+    @app.post("/api/tables/{table_id}/join", status_code=201, response_model=SeatTaken, responses=refusals)
+    async def join(
+        table_id: str, request: JoinTable, http: Request, authorization: Annotated[str | None, Header()] = None
+    ) -> JSONResponse:
+        """Take the first free open seat of a waiting table under ``name``: 201 ``{table, seat, token}``.
+
+        The answer also sets the seat's cookie. 409 if the table is full, started or over, or if the request
+        already holds a seat there (its cookie or ``Authorization``); 404 for no such table; 429 past
+        ``joins_per_minute`` per address. The last open seat taken starts the game, its clocks and its bots.
+        """
+        address = client_address(http)
+        limiter.hit("joins", address, "seats taken")
+        lobby: Lobby = state["lobby"]
+        held = _seat_holder_token(http, table_id, authorization)
+        if held and await check_token(state, table_id, held, address) is not None:
+            raise HTTPException(409, "you already hold a seat at this table")
+        try:
+            seat, token, started = await asyncio.to_thread(lobby.join, table_id, request.name)
+        except TableNotFound:
+            raise HTTPException(404, f"no table {cut(table_id)!r}") from None
+        except SeatRefused as exc:
+            raise refused(exc, http) from None
+        await lobby.announce(table_id, started)
+        return seated(http, table_id, seat, token)
+
+    @app.post("/api/tables/{table_id}/start", responses={403: {"description": "not the creator"}, **refusals})
+    async def start(
+        table_id: str,
+        http: Request,
+        request: StartTable | None = None,
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> dict[str, Any]:
+        """The creator (a seat not taken through ``join``) starts a waiting table now, a bot in each open seat.
+
+        Named by ``Authorization: Bearer TOKEN`` or the page's seat cookie. ``bot`` (default ``medium``) is a level
+        the server allows. 403 for another seat or a wrong token, 409 if the table is not waiting.
+        """
+        lobby: Lobby = state["lobby"]
+        seat = await holder(http, table_id, authorization)
+        bot = (request or StartTable()).bot
+        try:
+            await asyncio.to_thread(lobby.start, table_id, seat, bot)
+        except SeatRefused as exc:
+            raise refused(exc, http) from None
+        except MeepleError as exc:
+            raise HTTPException(422, str(exc)) from None
+        await lobby.announce(table_id, started=True)
+        return {"table": table_id, "status": "live"}
+
+    @app.post("/api/tables/{table_id}/wait", responses={403: {"description": "not the creator"}, **refusals})
+    async def keep_waiting(
+        table_id: str, http: Request, authorization: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        """The creator of a quick-match table waits for players: no bots take its seats at the end of the wait.
+
+        The table still ends as abandoned if its seats are not taken within the day.
+        """
+        lobby: Lobby = state["lobby"]
+        seat = await holder(http, table_id, authorization)
+        try:
+            await asyncio.to_thread(lobby.keep_waiting, table_id, seat)
+        except SeatRefused as exc:
+            raise refused(exc, http) from None
+        await lobby.announce(table_id, started=False)
+        return {"table": table_id, "status": "waiting"}
+
+    @app.post("/api/quickmatch", status_code=201, response_model=SeatTaken, responses=refusals)
+    async def quickmatch(request: QuickMatch, http: Request) -> JSONResponse:
+        """A seat at the oldest waiting quick-match table of ``game`` and ``players``, or at a new one.
+
+        201 ``{table, seat, token}`` (and the seat's cookie). Two such requests meet at one table; unless its
+        creator starts it or chooses to wait, bots take the open seats after a minute. 422 for an unknown game or
+        player count; 429 past ``joins_per_minute``, or the quotas of table creation when a table is opened.
+        """
+        address = client_address(http)
+        limiter.hit("joins", address, "seats taken")
+        lobby: Lobby = state["lobby"]
+        try:
+            table_id, seat, token, started = await asyncio.to_thread(
+                lobby.quickmatch, request.game, request.players, request.name, address, _seated_tables(http)
+            )
+        except SeatRefused as exc:
+            raise refused(exc, http) from None
+        except MeepleError as exc:
+            raise HTTPException(422, str(exc)) from None
+        await lobby.announce(table_id, started)
+        return seated(http, table_id, seat, token)
 
 
 def _count_refused(reason: str) -> None:

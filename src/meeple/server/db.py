@@ -79,6 +79,10 @@ class TableRow(Base):
     """When the table must be looked at again (a clock or a grace period runs out; a bot's move is overdue)."""
     creator: Mapped[str | None] = mapped_column(String(24), nullable=True, index=True)
     """:func:`meeple.server.quotas.address_key` of the address that created the table (None: the operator's)."""
+    quickmatch: Mapped[str | None] = mapped_column(String(80), nullable=True, index=True)
+    """``"<game>/<players>"`` for a quick-match table (``POST /api/quickmatch``), else None."""
+    fill_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """When a waiting quick-match table starts with bots in its open seats (None: it waits for players)."""
 
 
 class SeatRow(Base):
@@ -92,6 +96,10 @@ class SeatRow(Base):
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
     bot_played: Mapped[bool] = mapped_column(Boolean, default=False)
     reason: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    name: Mapped[str | None] = mapped_column(String(24), nullable=True)
+    """The name its human gave (cleaned: :func:`meeple.server.people.clean_name`), or None."""
+    joined: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """When a stranger took this open seat (None: seated by the table's creator)."""
 
 
 class EventRow(Base):
@@ -121,6 +129,20 @@ class PresenceRow(Base):
     process: Mapped[str] = mapped_column(String(32), primary_key=True)
     connections: Mapped[int] = mapped_column(Integer)
     seen_at: Mapped[float] = mapped_column(Float)
+
+
+class ChatRow(Base):
+    """One chat line of a table: stored with the table, never in its game record."""
+
+    __tablename__ = "chat"
+    __table_args__ = (Index("ix_chat_table", "table_id", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The sender's seat; None for a spectator."""
+    text: Mapped[str] = mapped_column(String(500))
+    at: Mapped[float] = mapped_column(Float)
 
 
 def is_postgresql(engine: Engine) -> bool:

@@ -24,6 +24,7 @@ from typing import Any
 from sqlalchemy import Engine
 
 from meeple.i18n import DEFAULT_LANGUAGE, translator
+from meeple.server.chat import CHAT_PREFIX, ChatService
 from meeple.server.clock import clock_view
 from meeple.server.health import LISTEN
 from meeple.server.live import LiveTable
@@ -76,6 +77,14 @@ class Connection:
         self.sent_log = 0
         self.last: dict[str, Any] | None = None
         self.writer: asyncio.Task[None] | None = None
+        self.address = ""
+        """The client's address (quotas of chat lines)."""
+        self.muted = False
+        """Spectators' chat lines are not sent to this connection (its ``mute`` message)."""
+        self.chat_seen = 0
+        """The id of the last chat line this connection was sent (or skipped)."""
+        self.chat_ready = False
+        """The table's recent chat lines were sent: new lines may follow (:class:`meeple.server.chat.ChatService`)."""
 
     def start(self) -> None:
         """Start the writer task."""
@@ -145,14 +154,15 @@ def state_frames(live: LiveTable, conns: list[Connection], force: set[Connection
     """
     if live.stale:
         return
-    common = {"status": live.status, "seats": live.public_seats(), "clock": clock_view(live.clock)}
+    common: dict[str, Any] = {"status": live.status, "clock": clock_view(live.clock)}
     if live.status != "live":
-        common["legal_actions"] = []  # an abandoned game takes no more moves
+        common["legal_actions"] = []  # a waiting or abandoned game takes no moves
     views: dict[tuple[int, str], dict[str, Any]] = {}
     for conn in conns:
         key = (perspective_of(conn.seat), conn.translator.lang)
         if key not in views:
-            views[key] = {**game_view(live.state, conn.seat, live.log_of(conn.seat), conn.translator), **common}
+            game = game_view(live.state, conn.seat, live.log_of(conn.seat), conn.translator)
+            views[key] = {**game, **common, "seats": live.public_seats(conn.translator)}
         frame = views[key]
         if frame == conn.last and (force is None or conn not in force):
             continue
@@ -177,6 +187,8 @@ class Hub:
         """How long a frame may wait for a client that does not read (:class:`Connection`)."""
         service.on_change = self.changed
         self.listener: Listener | None = None
+        self.chat: ChatService | None = None
+        """The table chat (set by the app)."""
 
     def changed(self, live: LiveTable) -> None:
         """Send the change to every connection of the table (called in the event loop, state up to date)."""
@@ -214,7 +226,15 @@ class Hub:
         state_frames(live, [conn], force={conn})
 
     async def refresh(self, table_id: str) -> None:
-        """Another process changed a table: catch up and tell this process's connections."""
+        """Another process changed a table (or its chat: ``chat:<id>``): tell this process's connections."""
+        if table_id.startswith(CHAT_PREFIX):
+            live = self.service.tables.get(table_id.removeprefix(CHAT_PREFIX))
+            if live is not None and self.chat is not None:
+                try:
+                    await self.chat.deliver(live)
+                except Exception:  # noqa: BLE001 - the next line's notification delivers this one too
+                    log.exception("chat of table %s could not be delivered", live.id)
+            return
         live = self.service.tables.get(table_id)
         if live is None:
             return

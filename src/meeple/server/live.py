@@ -13,9 +13,10 @@ from typing import Any
 
 from meeple.core.errors import MeepleError
 from meeple.core.state import State
-from meeple.i18n import M, Message
+from meeple.i18n import DEFAULT_LANGUAGE, M, Message, Translator, translator
 from meeple.server import clock as clocks
 from meeple.server.health import Health
+from meeple.server.people import display_name
 from meeple.server.views import LogCache, LogLine, perspective_of
 
 BOT_WATCHDOG = 5.0
@@ -38,13 +39,20 @@ class MoveRefused(MeepleError, ValueError):
 
 @dataclass
 class SeatState:
-    """A seat as the cache holds it: who plays it, whether a bot replaces its human, and its presence."""
+    """A seat as the cache holds it: who plays it, whether a bot replaces its human, its presence and name."""
 
     player: str
     bot_played: bool = False
     reason: str | None = None
     connected: bool = False
     away_since: float = 0.0
+    name: str | None = None
+    """The name its human gave (already cleaned), or None."""
+
+    @property
+    def is_open(self) -> bool:
+        """A free seat of a waiting table (``"open"``): anyone may take it."""
+        return self.player == "open"
 
     @property
     def is_human(self) -> bool:
@@ -54,16 +62,18 @@ class SeatState:
     @property
     def bot_spec(self) -> str | None:
         """The spec of the bot that plays this seat now, or None when its human plays it."""
-        if not self.is_human:
+        if self.player.startswith("bot:"):
             return self.player.removeprefix("bot:")
         return None
 
-    def public(self, seat: int) -> dict[str, Any]:
-        """The ``SeatInfo`` payload."""
+    def public(self, seat: int, reader: Translator | None = None) -> dict[str, Any]:
+        """The ``SeatInfo`` payload, the names of bots and unnamed seats in ``reader``'s language (default English)."""
         return {
             "seat": seat,
             "player": self.player,
-            "connected": self.connected or not self.is_human,
+            "name": display_name(self.player, self.name, seat, reader or translator(DEFAULT_LANGUAGE)),
+            "open": self.is_open,
+            "connected": self.connected or self.player.startswith("bot:"),
             "bot_played": self.bot_played,
             "reason": self.reason,
         }
@@ -98,6 +108,14 @@ class LiveTable:
     used: float = 0.0
     """When this process last looked the table up (Unix seconds): unused tables leave memory."""
 
+    @property
+    def over(self) -> bool:
+        """The game is over (``finished`` or ``abandoned``): its record (seed, hidden moves) may open.
+
+        A ``waiting`` table is not over: its deal is dealt already and stays secret.
+        """
+        return self.status in ("finished", "abandoned")
+
     def log_of(self, seat: int | None) -> list[LogLine]:
         """The redacted log of ``seat`` (None: spectator), kept up to date incrementally."""
         p = perspective_of(seat)
@@ -124,7 +142,7 @@ class LiveTable:
         if m is None or self.clock is None:
             return None
         seat = self.seats[m]
-        return m if seat.is_human and not seat.bot_played else None
+        return m if self.status == "live" and seat.is_human and not seat.bot_played else None
 
     def deadline(self, now: float) -> float | None:
         """When this table must be looked at again (a turn or a grace period runs out, a bot move is overdue)."""
@@ -156,9 +174,14 @@ class LiveTable:
         end = now if now is not None else self.health.now()
         return state.away_since + grace + self.health.paused(state.away_since, end)
 
-    def public_seats(self) -> list[dict[str, Any]]:
-        """The ``SeatInfo`` payloads of every seat."""
-        return [s.public(i) for i, s in enumerate(self.seats)]
+    def public_seats(self, reader: Translator | None = None) -> list[dict[str, Any]]:
+        """The ``SeatInfo`` payloads of every seat (names of bots and unnamed seats in ``reader``'s language)."""
+        return [s.public(i, reader) for i, s in enumerate(self.seats)]
+
+    def name_of(self, seat: int, reader: Translator) -> str:
+        """What ``seat`` is called, in ``reader``'s language (its human's name, a bot's level, "Seat N")."""
+        s = self.seats[seat]
+        return display_name(s.player, s.name, seat, reader)
 
 
 def check_move(live: LiveTable, seat: int, version: int, by_bot: bool) -> None:
@@ -172,6 +195,8 @@ def check_move(live: LiveTable, seat: int, version: int, by_bot: bool) -> None:
         version: the sender's view version (a human) or the table's version (a bot).
         by_bot: the move comes from the server's bot for that seat.
     """
+    if live.status == "waiting":
+        raise MoveRefused("not_started", M("the game starts when every open seat is taken"))
     if live.status != "live":
         raise MoveRefused("game_over", M("the game is over: no more moves"))
     mover = live.mover()

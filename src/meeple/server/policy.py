@@ -22,7 +22,7 @@ from meeple.core.errors import InvalidParameterError, MeepleError
 
 ALLOWED_BOTS = ("random", "easy", "medium", "hard")
 """The bots a table may seat without ``--allow-bot-specs``: ``bot:random`` and the difficulty levels."""
-ALLOWED_SEATS = ("human", *(f"bot:{b}" for b in ALLOWED_BOTS))
+ALLOWED_SEATS = ("human", "open", *(f"bot:{b}" for b in ALLOWED_BOTS))
 """The seat specs a table may have without ``--allow-bot-specs``."""
 MAX_SPEC_LENGTH = 64
 """Characters of a seat or substitute spec, with ``--allow-bot-specs`` too (the seat is sent in every frame)."""
@@ -53,15 +53,15 @@ class SeatPolicy:
                 values allowed.
         """
         for i, player in enumerate(seats):
-            if player == "human":
+            if player in ("human", "open"):
                 continue
             if not player.startswith("bot:"):
                 allowed = self.allowed_seats()
                 raise InvalidParameterError(f"seats[{i}]: {_cut(player)} is not a seat; allowed: {allowed}")
             self.check_bot(player.removeprefix("bot:"), game, f"seats[{i}]")
         self.check_bot(substitute, game, "substitute")
-        if not self.bot_tables and "human" not in seats:
-            raise InvalidParameterError('seats: a table needs at least one "human" seat on this server')
+        if not self.bot_tables and "human" not in seats and "open" not in seats:
+            raise InvalidParameterError('seats: a table needs at least one "human" or "open" seat on this server')
 
     def check_bot(self, spec: str, game: str, where: str) -> None:
         """Check one bot spec (without its ``bot:`` prefix) for the field ``where``.
@@ -100,7 +100,7 @@ class SeatPolicy:
     def allowed_seats(self) -> str:
         """The seat specs allowed, for messages."""
         if self.any_bot:
-            return '"human" or "bot:<spec>"'
+            return '"human", "open" or "bot:<spec>"'
         return ", ".join(ALLOWED_SEATS)
 
 

@@ -8,15 +8,29 @@ Rules: issue "Play online: an authoritative game server" (the protocol); archite
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StringConstraints
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    StringConstraints,
+    model_validator,
+)
+
+from meeple.server.people import MAX_CHAT, MAX_NAME, clean_chat, clean_name
 
 PROTOCOL_VERSION = "meeple-server/1"
 """Sent in the ``hello`` frame; a client refuses a server speaking another protocol."""
 
-TableStatus = Literal["live", "finished", "abandoned"]
-"""``abandoned``: nobody moved for ``--idle-days``; the game is over without a result."""
+TableStatus = Literal["waiting", "live", "finished", "abandoned"]
+"""``waiting``: open seats are free, the game has not started; ``abandoned``: nobody moved for ``--idle-days`` (or
+nobody took the open seats within a day); the game is over without a result."""
 
 
 MAX_PARAMS = 16
@@ -26,6 +40,9 @@ MAX_VALUE = 64
 
 ShortText = Annotated[str, StringConstraints(max_length=MAX_VALUE)]
 ParamValue = StrictBool | StrictInt | StrictFloat | ShortText
+PlayerName = Annotated[str, StringConstraints(max_length=4 * MAX_NAME), AfterValidator(clean_name)]
+"""A player's name: at most :data:`MAX_NAME` characters once stripped of control characters
+(:func:`meeple.server.people.clean_name`); the raw input at most four times that."""
 
 
 class _Strict(BaseModel):
@@ -44,20 +61,39 @@ class ClockSpec(_Strict):
     per_move: float | None = Field(default=None, gt=0, le=86_400, description="at most this many seconds per turn")
 
 
+class SeatRequest(_Strict):
+    """One seat of a new table as an object: ``{"player": "human", "name": "Alice"}``.
+
+    Only a ``human`` seat takes a name: a bot's name is its level, and an open seat is named by whoever takes it.
+    """
+
+    player: ShortText = Field(description='"human", "open" or "bot:<level>"')
+    name: PlayerName | None = Field(default=None, description=f"the player's name (at most {MAX_NAME} characters)")
+
+    @model_validator(mode="after")
+    def _name_only_for_humans(self) -> SeatRequest:
+        if self.name is not None and self.player != "human":
+            raise ValueError(
+                'only a "human" seat takes a name (a bot is named by its level, an open seat by its taker)'
+            )
+        return self
+
+
 class CreateTable(_Strict):
     """``POST /api/tables``: a new table.
 
-    ``seats`` has one entry per player: ``"human"``, ``"bot:random"``, ``"bot:easy"``, ``"bot:medium"`` or
-    ``"bot:hard"`` (a server started with ``--allow-bot-specs`` takes any bounded spec of
-    :func:`meeple.bots.make_bot`, such as ``"bot:ismcts:500"``; :mod:`meeple.server.policy`). Every field is bounded
-    in size: at most :data:`MAX_PARAMS` parameters, strings of at most :data:`MAX_VALUE` characters.
+    ``seats`` has one entry per player: ``"human"``, ``"open"`` (a human seat anyone may take with
+    ``POST /api/tables/{id}/join``), ``"bot:random"``, ``"bot:easy"``, ``"bot:medium"`` or ``"bot:hard"`` (a server
+    started with ``--allow-bot-specs`` takes any bounded spec of :func:`meeple.bots.make_bot`, such as
+    ``"bot:ismcts:500"``; :mod:`meeple.server.policy`), or an object :class:`SeatRequest` naming a human. Every field
+    is bounded in size: at most :data:`MAX_PARAMS` parameters, strings of at most :data:`MAX_VALUE` characters.
     """
 
     game: ShortText = Field(description="a registered game name (GET /api/games lists them)")
     params: dict[ShortText, ParamValue] = Field(
         default_factory=dict, max_length=MAX_PARAMS, description='"players" and variant flags'
     )
-    seats: list[ShortText] = Field(min_length=1, max_length=16)
+    seats: Sequence[ShortText | SeatRequest] = Field(min_length=1, max_length=16)
     clock: ClockSpec | None = None
     grace: float | None = Field(
         default=None,
@@ -67,6 +103,34 @@ class CreateTable(_Strict):
     )
     substitute: ShortText = Field(default="medium", description="bot spec playing a seat out of time or away")
     seed: int | None = Field(default=None, ge=0, lt=1 << 62, description="deal seed (default: random, secret)")
+
+    def seat_specs(self) -> list[str]:
+        """The seats' specs (``human``, ``open``, ``bot:...``), whichever form they were given in."""
+        return [s if isinstance(s, str) else s.player for s in self.seats]
+
+    def seat_names(self) -> list[str | None]:
+        """The name given for each seat (None: none)."""
+        return [None if isinstance(s, str) else s.name for s in self.seats]
+
+
+class JoinTable(_Strict):
+    """``POST /api/tables/{id}/join``: take a free open seat under a name."""
+
+    name: PlayerName = Field(description=f"the player's name (at most {MAX_NAME} characters)")
+
+
+class QuickMatch(_Strict):
+    """``POST /api/quickmatch``: a seat at the oldest waiting quick-match table of that game and player count."""
+
+    game: ShortText = Field(description="a registered game name")
+    players: int = Field(ge=1, le=16, description="the number of players")
+    name: PlayerName = Field(description=f"the player's name (at most {MAX_NAME} characters)")
+
+
+class StartTable(_Strict):
+    """``POST /api/tables/{id}/start``: the creator starts a waiting table now, a bot in each open seat."""
+
+    bot: ShortText = Field(default="medium", description="the bot level that takes the open seats")
 
 
 class SeatToken(BaseModel):
@@ -83,11 +147,21 @@ class TableCreated(BaseModel):
     seats: list[SeatToken]
 
 
+class SeatTaken(SeatToken):
+    """The answer to ``POST /api/tables/{id}/join`` and ``POST /api/quickmatch`` (201): the seat taken, its token."""
+
+    table: str
+
+
 class SeatInfo(BaseModel):
     """A seat as everybody sees it."""
 
     seat: int
-    player: str = Field(description='"human" or "bot:<spec>"')
+    player: str = Field(description='"human", "open" (free: anyone may join) or "bot:<spec>"')
+    name: str = Field(
+        description='the player\'s name; a bot\'s level, "Seat N" or "open seat" (translated) when none was given'
+    )
+    open: bool = Field(description="a free seat of a waiting table")
     connected: bool = Field(description="a human seat with at least one open connection (bots: always true)")
     bot_played: bool = Field(description="a human seat played by the substitute bot (out of time or away)")
     reason: Literal["time", "away"] | None = Field(default=None, description="why the seat is bot-played")
@@ -207,6 +281,8 @@ class ErrorMessage(BaseModel):
         "game_over",
         "spectator",
         "server_error",
+        "not_started",
+        "rate_limited",
     ]
     message: str
     move_id: str | None = None
@@ -233,6 +309,33 @@ class PingMessage(_Strict):
     type: Literal["sync"]
 
 
+ChatText = Annotated[str, StringConstraints(max_length=MAX_CHAT), AfterValidator(clean_chat)]
+
+
+class ChatSend(_Strict):
+    """Client → server: a chat line to everyone at the table (a seat or a spectator)."""
+
+    type: Literal["chat"]
+    text: ChatText = Field(description=f"at most {MAX_CHAT} characters; control characters are removed")
+
+
+class MuteMessage(_Strict):
+    """Client → server: stop (or resume) receiving spectators' chat on this connection."""
+
+    type: Literal["mute"]
+    spectators: StrictBool = True
+
+
+class ChatLine(BaseModel):
+    """Server → client: a chat line (on arrival, the table's recent lines first)."""
+
+    type: Literal["chat"] = "chat"
+    seat: int | None = Field(description="the sender's seat, None for a spectator")
+    name: str = Field(description="the sender's name (a seat's name, or \"spectator\" translated)")
+    text: str = Field(description="plain text: escape it")
+    time: float = Field(description="when the server received it (Unix seconds)")
+
+
 class KeepaliveMessage(_Strict):
     """Client → server: is the connection alive? Answered with ``pong``.
 
@@ -242,7 +345,9 @@ class KeepaliveMessage(_Strict):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[MoveMessage | ReturnMessage | PingMessage | KeepaliveMessage, Field(discriminator="type")]
+ClientMessage = Annotated[
+    MoveMessage | ReturnMessage | PingMessage | KeepaliveMessage | ChatSend | MuteMessage, Field(discriminator="type")
+]
 
 WEBSOCKET_MESSAGES: tuple[type[BaseModel], ...] = (
     HelloMessage,
@@ -254,6 +359,9 @@ WEBSOCKET_MESSAGES: tuple[type[BaseModel], ...] = (
     ReturnMessage,
     PingMessage,
     KeepaliveMessage,
+    ChatSend,
+    MuteMessage,
+    ChatLine,
 )
 """The frames of ``/api/tables/{id}/ws``, added to the OpenAPI schema's components."""
 

@@ -43,6 +43,12 @@ class Quotas:
         idle_days: a live table nobody has moved at for this long ends as abandoned (``--idle-days``).
         lobby_per_address: tables of one creator address shown in the lobby (the newest), so that nobody floods
             the others out of view.
+        joins_per_minute: open seats one address may take per minute (``POST /api/tables/{id}/join`` and
+            ``POST /api/quickmatch``).
+        chats_per_minute: chat lines one address may send per minute; past it a line is refused (``rate_limited``).
+        waiting_hours: a table whose open seats nobody took for this long ends as abandoned.
+        quickmatch_wait: seconds after which a quick-match table starts with bots in its open seats, unless its
+            creator chose otherwise.
     """
 
     rate_limits: bool = True
@@ -57,6 +63,10 @@ class Quotas:
     send_seconds: float = 30.0
     idle_days: float = 14.0
     lobby_per_address: int = 3
+    joins_per_minute: int = 20
+    chats_per_minute: int = 20
+    waiting_hours: float = 24.0
+    quickmatch_wait: float = 60.0
 
 
 class QuotaExceeded(Exception):
@@ -88,12 +98,14 @@ class Limiter:
             "tables": RateLimitItemPerMinute(max(1, quotas.tables_per_minute)),
             "bad_token": RateLimitItemPerMinute(max(1, quotas.bad_tokens_per_minute)),
             "messages": RateLimitItemPerMinute(max(1, quotas.messages_per_minute)),
+            "joins": RateLimitItemPerMinute(max(1, quotas.joins_per_minute)),
+            "chat": RateLimitItemPerMinute(max(1, quotas.chats_per_minute)),
         }
         self.sockets: Counter[str] = Counter()
         """Open WebSockets per client address."""
 
     def hit(self, kind: str, key: str, what: str) -> None:
-        """Count one ``kind`` event (``tables``, ``bad_token``, ``messages``) of ``key``.
+        """Count one ``kind`` event (``tables``, ``bad_token``, ``messages``, ``joins``, ``chat``) of ``key``.
 
         Raises:
             QuotaExceeded: past the quota; ``what`` is the sentence that says which, e.g. "tables created".

@@ -166,6 +166,9 @@ class TableService:
     def create(self, request: CreateTable, address: str | None = None) -> tuple[str, list[tuple[int, str]]]:
         """Create a table; return its id and the ``(seat, token)`` of each human seat.
 
+        A table with ``"open"`` seats is created ``waiting``: its game, clocks and bots start when the last open seat
+        is taken (:mod:`meeple.server.lobby`).
+
         Args:
             request: the table asked for.
             address: the client address that asks (None: the operator, on the command line; no quota).
@@ -175,51 +178,71 @@ class TableService:
             QuotaExceeded: ``address`` has :attr:`Quotas.tables_per_address` live tables, or the server
                 :attr:`Quotas.max_tables`.
         """
+        with Session(self.engine) as s, s.begin():
+            return self.insert_table(s, request, address)
+
+    def insert_table(
+        self, s: Session, request: CreateTable, address: str | None, quickmatch: str | None = None
+    ) -> tuple[str, list[tuple[int, str]]]:
+        """:meth:`create` inside the transaction ``s``; ``quickmatch`` is the key of a quick-match table."""
         params = dict(request.params)
         params.setdefault("players", len(request.seats))
         game = load_game(request.game, **params)
         n = game.num_players
         if len(request.seats) != n:
             raise InvalidParameterError(f"seats: {len(request.seats)} seats given for {n} players; give one per player")
-        self.policy.check_table(request.seats, request.substitute, request.game)
+        specs, names = request.seat_specs(), request.seat_names()
+        self.policy.check_table(specs, request.substitute, request.game)
         if request.seed is not None and not self.allow_seed:
             raise InvalidParameterError("seed: this server deals its own secret seeds (start it with --allow-seed)")
         seed = request.seed if request.seed is not None else secrets.randbelow(1 << 62)
         table_id = secrets.token_urlsafe(9)
-        tokens = [(i, secrets.token_urlsafe(24)) for i, p in enumerate(request.seats) if p == "human"]
+        tokens = [(i, secrets.token_urlsafe(24)) for i, p in enumerate(specs) if p == "human"]
         hashes = {i: hash_token(t) for i, t in tokens}
         now = self.now()
         clock = clocks.new_clock(request.clock, n) if request.clock is not None else None
         creator = address_key(address) if address is not None else None
-        with Session(self.engine) as s, s.begin():
-            if creator is not None:
-                self._check_live_quota(s, creator)
-            row = TableRow(
-                id=table_id,
-                game=request.game,
-                params=game.params_dict(),
-                seed=seed,
-                status="live",
-                version=0,
-                rev=0,
-                created=now,
-                clock=clock,
-                grace=request.grace,
-                substitute=request.substitute,
-                deadline=now,  # looked at at once: a bot may have the first move, a clock may start
-                creator=creator,
+        if creator is not None:
+            self._check_live_quota(s, creator)
+        waiting = "open" in specs
+        row = TableRow(
+            id=table_id,
+            game=request.game,
+            params=game.params_dict(),
+            seed=seed,
+            status="waiting" if waiting else "live",
+            version=0,
+            rev=0,
+            created=now,
+            clock=clock,
+            grace=request.grace,
+            substitute=request.substitute,
+            deadline=None if waiting else now,  # looked at at once: a bot may have the first move, a clock may start
+            creator=creator,
+            quickmatch=quickmatch,
+            fill_at=now + self.quotas.quickmatch_wait if quickmatch is not None else None,
+        )
+        s.add(row)
+        s.flush()
+        for i, player in enumerate(specs):
+            s.add(
+                SeatRow(
+                    table_id=table_id,
+                    seat=i,
+                    player=player,
+                    token_hash=hashes.get(i),
+                    bot_played=False,
+                    name=names[i],
+                )
             )
-            s.add(row)
-            s.flush()
-            for i, player in enumerate(request.seats):
-                s.add(SeatRow(table_id=table_id, seat=i, player=player, token_hash=hashes.get(i), bot_played=False))
+        s.flush()
         return table_id, tokens
 
     def _check_live_quota(self, s: Session, creator: str) -> None:
         """Raise :class:`QuotaExceeded` if ``creator`` or the server has as many live tables as allowed."""
         if not self.quotas.rate_limits:
             return
-        live = TableRow.status == "live"
+        live = TableRow.status.in_(("live", "waiting"))
         mine = s.scalar(select(func.count()).select_from(TableRow).where(live, TableRow.creator == creator)) or 0
         if mine >= self.quotas.tables_per_address:
             limit = self.quotas.tables_per_address
@@ -250,12 +273,13 @@ class TableService:
         return None
 
     def list_rows(
-        self, limit: int = 200, before: float | None = None
+        self, limit: int = 200, before: float | None = None, status: str | None = None
     ) -> list[tuple[TableRow, list[SeatRow], dict[int, bool]]]:
         """The newest tables with their seats and which seats are connected (for the lobby).
 
         At most :attr:`Quotas.lobby_per_address` tables of one creator address are listed (the newest), so that
-        one address cannot flood the others out of view; ``before`` (Unix seconds) pages back.
+        one address cannot flood the others out of view; ``before`` (Unix seconds) pages back; ``status`` keeps
+        only the tables of that status (``waiting``: those with free open seats).
         """
         now = self.now()
         with Session(self.engine) as s:
@@ -267,6 +291,8 @@ class TableService:
             ranked = select(TableRow.id, TableRow.created, rank)
             if before is not None:
                 ranked = ranked.where(TableRow.created < before)
+            if status is not None:
+                ranked = ranked.where(TableRow.status == status)
             sub = ranked.subquery()
             shown = (
                 select(sub.c.id)
@@ -355,7 +381,7 @@ class TableService:
     def _sync_seats(self, s: Connection, live: LiveTable) -> None:
         rows = list(
             s.execute(
-                select(SeatRow.seat, SeatRow.player, SeatRow.bot_played, SeatRow.reason)
+                select(SeatRow.seat, SeatRow.player, SeatRow.bot_played, SeatRow.reason, SeatRow.name)
                 .where(SeatRow.table_id == live.id)
                 .order_by(SeatRow.seat)
             )
@@ -374,7 +400,7 @@ class TableService:
             mine = [p for p in presence if p.seat == r.seat]
             connected = any(p.connections > 0 and p.seen_at > cutoff for p in mine)
             away = max([p.seen_at for p in mine], default=live.created)
-            seats.append(SeatState(r.player, r.bot_played, r.reason, connected, away))
+            seats.append(SeatState(r.player, r.bot_played, r.reason, connected, away, r.name))
         live.seats = seats
 
     def _lock_row(self, s: Connection, table_id: str, lock: bool = True) -> RowHead:

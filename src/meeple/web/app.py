@@ -21,6 +21,7 @@ from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Resp
 from fastapi.staticfiles import StaticFiles
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, FunctionLoader, select_autoescape
 from markupsafe import Markup, escape
+from pydantic import ValidationError
 
 from meeple.core.errors import MeepleError
 from meeple.core.records import GameRecord
@@ -29,11 +30,12 @@ from meeple.i18n import LANGUAGES, N_, Translator, language_from_accept, transla
 from meeple.server.app import ServerConfig, check_token, client_address, create_app, cut, seat_cookie
 from meeple.server.clock import clock_view
 from meeple.server.live import LiveTable, TableNotFound
-from meeple.server.protocol import ClockSpec, CreateTable
+from meeple.server.lobby import SeatRefused
+from meeple.server.protocol import ClockSpec, CreateTable, JoinTable
 from meeple.server.quotas import Limiter, QuotaExceeded
 from meeple.server.tables import TableService
 from meeple.server.views import game_view
-from meeple.web.boards import badges, board_context, log_lines, move_texts, name_the_moves, who
+from meeple.web.boards import badges, board_context, display_name, log_lines, move_texts, name_the_moves, who
 from meeple.web.games import companion_for, seat_name, variant_words
 
 HERE = Path(__file__).resolve().parent
@@ -66,7 +68,12 @@ PITCHES = {
     "caprice": N_("Stack six towers in the order only your hidden symbols know."),
 }
 """One line per game for the lobby (English msgids: translated with the page)."""
-STATUS = {"live": N_("live"), "finished": N_("finished")}
+STATUS = {
+    "waiting": N_("waiting for players"),
+    "live": N_("live"),
+    "finished": N_("finished"),
+    "abandoned": N_("abandoned"),
+}
 """A table's status in words: marked here for the catalogs; the lobby template translates ``status`` by its id."""
 
 
@@ -96,6 +103,7 @@ def _page(name: str, reader: Translator, request: Request, **context: Any) -> HT
         path=request.url.path,
         flags=lambda game, text: companion_for(game).flag_words(text, reader),
         query=dict(request.query_params),
+        status_words=STATUS,
         **context,
     )
     response = HTMLResponse(html)
@@ -193,6 +201,68 @@ def create_web_app(config: ServerConfig) -> FastAPI:
             watch=f"{base}/tables/{table_id}",
         )
 
+    async def _lobby_error(request: Request, reader: Translator, message: str, status: int) -> HTMLResponse:
+        games = [_game_card(name) for name in registered_games()]
+        page = _page(
+            "lobby.html",
+            reader,
+            request,
+            games=games,
+            tables=await _tables(),
+            error=message,
+            who=lambda p: who(p, reader),
+        )
+        page.status_code = status
+        return page
+
+    @app.post("/quickmatch", response_class=HTMLResponse, include_in_schema=False)
+    async def play_now(
+        request: Request,
+        game: Annotated[str, Form(max_length=64)],
+        name: Annotated[str, Form(max_length=96)],
+        players: Annotated[int, Form(ge=1, le=16)],
+        lang: str | None = None,
+    ) -> Response:
+        """The lobby's "Play now": a quick-match seat (``POST /api/quickmatch``), then its table page."""
+        reader = _reader(request, lang)
+        seated = [c.removeprefix(seat_cookie("")) for c in list(request.cookies)[:64] if c.startswith(seat_cookie(""))]
+        try:
+            limiter().hit("joins", client_address(request), "seats taken")
+            chosen = JoinTable(name=name).name
+            lobby = app.state.meeple["lobby"]
+            table_id, _seat, token, started = await asyncio.to_thread(
+                lobby.quickmatch, game, players, chosen, client_address(request), seated
+            )
+        except (MeepleError, ValueError, QuotaExceeded, SeatRefused) as exc:
+            return await _lobby_error(
+                request, reader, _problem(exc, reader), 429 if isinstance(exc, QuotaExceeded) else 422
+            )
+        await lobby.announce(table_id, started)
+        target = f"/tables/{table_id}" + (f"?lang={lang}" if lang in LANGUAGES else "")
+        return _with_seat_cookie(RedirectResponse(target, status_code=303), request, table_id, token)
+
+    @app.post("/tables/{table_id}/join", response_class=HTMLResponse, include_in_schema=False)
+    async def join_page(
+        request: Request, table_id: str, name: Annotated[str, Form(max_length=96)], lang: str | None = None
+    ) -> Response:
+        """The lobby's "Join" of a waiting table (``POST /api/tables/{id}/join``), then its table page."""
+        reader = _reader(request, lang)
+        target = f"/tables/{table_id}" + (f"?lang={lang}" if lang in LANGUAGES else "")
+        if await _seat(request, table_id, request.cookies.get(seat_cookie(table_id))) is not None:
+            return RedirectResponse(target, status_code=303)  # this browser holds a seat there already
+        try:
+            limiter().hit("joins", client_address(request), "seats taken")
+            chosen = JoinTable(name=name).name
+            lobby = app.state.meeple["lobby"]
+            _seat_taken, token, started = await asyncio.to_thread(lobby.join, table_id, chosen)
+        except TableNotFound:
+            raise HTTPException(404, f"no table {cut(table_id)!r}") from None
+        except (MeepleError, ValueError, QuotaExceeded, SeatRefused) as exc:
+            status = 429 if isinstance(exc, QuotaExceeded) else 409 if isinstance(exc, SeatRefused) else 422
+            return await _lobby_error(request, reader, _problem(exc, reader), status)
+        await lobby.announce(table_id, started)
+        return _with_seat_cookie(RedirectResponse(target, status_code=303), request, table_id, token)
+
     @app.get("/tables/{table_id}", response_class=HTMLResponse, include_in_schema=False)
     async def table_page(
         request: Request, table_id: str, token: str | None = None, lang: str | None = None
@@ -263,7 +333,7 @@ def create_web_app(config: ServerConfig) -> FastAPI:
         reader = _reader(request, lang)
         seat = int(seat_text) if seat_text and seat_text.isdecimal() else None
         live = await table(table_id)
-        if live.status == "live":
+        if not live.over:  # live, or waiting for players: its deal is secret
             raise HTTPException(409, reader.gettext("the game is not over: replays open when it ends"))
         total = len(live.state.history)
         if seat is not None and seat >= len(live.seats):
@@ -307,7 +377,7 @@ def create_web_app(config: ServerConfig) -> FastAPI:
                 "game": row.game,
                 "title": _title(row.game),
                 "status": row.status,
-                "seats": [{"player": s.player, "online": online.get(s.seat, False)} for s in seats],
+                "seats": [{"player": s.player, "online": online.get(s.seat, False), "name": s.name} for s in seats],
                 "open": sum(1 for s in seats if s.player == "human" and not online.get(s.seat, False)),
             }
             for row, seats, online in rows
@@ -385,6 +455,15 @@ def create_web_app(config: ServerConfig) -> FastAPI:
     return app
 
 
+def _problem(exc: Exception, reader: Translator) -> str:
+    """What was wrong with a lobby form, in the reader's language (a name's bound, a full table, a quota...)."""
+    if isinstance(exc, MeepleError):
+        return reader.message(exc.message)
+    if isinstance(exc, ValidationError):
+        return "; ".join(cut(str(e["msg"]), 200) for e in exc.errors()[:3])
+    return cut(str(exc), 300)
+
+
 def _with_seat_cookie(response: Response, request: Request, table_id: str, token: str) -> Response:
     """``response`` setting the seat's cookie of ``table_id`` (HttpOnly, SameSite=Strict, Secure over https)."""
     response.set_cookie(
@@ -408,6 +487,7 @@ def _board_args(
     obs = view["observation"]
     moves = move_texts(web, view["legal_actions"], reader)
     over = state.is_terminal()
+    names = [s.name for s in live.seats] if live is not None else []
     return {
         "_": reader.gettext,
         "ngettext": reader.ngettext,
@@ -416,14 +496,14 @@ def _board_args(
         "game": game,
         "seat": seat,
         "view": view,
-        "seat_name": lambda s: seat_name(s, reader, seat),
+        "seat_name": lambda s: display_name(s, reader, seat, names),
         "round_phase": web.round_phase(obs, reader),
         "prompt": web.prompt(view, seat, reader),
         "moves": moves,
         "controls": [m for m in moves if m["type"] in web.controls],
-        "log": log_lines(web, log, reader, seat, [m for _after, _seat, m in state.log_events]),
+        "log": log_lines(web, log, reader, seat, [m for _after, _seat, m in state.log_events], names),
         "badges": badges(
-            web, obs, live.public_seats() if live is not None else None, state.game.num_players, reader, seat
+            web, obs, live.public_seats() if live is not None else None, state.game.num_players, reader, seat, names
         ),
         "clock": clock_view(live.clock) if live is not None else None,
         "table": live.id if live is not None else None,

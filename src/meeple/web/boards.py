@@ -70,6 +70,14 @@ def move_texts(web: WebGame, legal: list[dict[str, Any]], reader: Translator) ->
     return [{"code": a["code"], "text": web.say(a["message"], reader), "type": a["json"]["type"]} for a in legal]
 
 
+def display_name(seat: int, reader: Translator, me: int | None, names: Sequence[str | None] = ()) -> str:
+    """A seat's name: the one its player chose (issue #34; escaped by the templates), else "Seat N"; "(you)" marked."""
+    chosen = names[seat] if 0 <= seat < len(names) else None
+    if chosen:
+        return reader.gettext("{seat} (you)").format(seat=chosen) if seat == me else chosen
+    return seat_name(seat, reader, me)
+
+
 def who(player: str, reader: Translator) -> str:
     """A seat's player in words: "human", "bot (medium)", "bot"."""
     if player == "human":
@@ -87,6 +95,7 @@ def badges(
     players: int,
     reader: Translator,
     me: int | None,
+    names: Sequence[str | None] = (),
 ) -> list[dict[str, Any]]:
     """One badge per seat: name, who plays it, online/away (humans), bot-played, the game's facts (gold, cards...)."""
     out = []
@@ -96,7 +105,7 @@ def badges(
         out.append(
             {
                 "seat": s,
-                "name": seat_name(s, reader, me),
+                "name": display_name(s, reader, me, names),
                 "who": who(info["player"], reader) if info is not None else "",
                 "online": bool(info["connected"]) if human and info is not None else None,
                 "bot_played": bool(info and info["bot_played"]),
@@ -112,6 +121,7 @@ def log_lines(
     reader: Translator,
     me: int | None,
     events: Sequence[Message] = (),
+    names: Sequence[str | None] = (),
 ) -> list[dict[str, Any]]:
     """The log as ``{"number", "actor", "text"}``: moves numbered from 1, seats by name, words without ids.
 
@@ -128,7 +138,7 @@ def log_lines(
         out.append(
             {
                 "number": None if event else number,
-                "actor": seat_name(actor, reader, me) if actor >= 0 else "",
+                "actor": display_name(actor, reader, me, names) if actor >= 0 else "",
                 "text": web.say(message, reader),
             }
         )

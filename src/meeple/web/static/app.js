@@ -147,7 +147,10 @@
   function connect() {
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
     socket = new WebSocket(scheme + location.host + "/api/tables/" + encodeURIComponent(table) + "/ws" + seatQuery());
-    socket.onopen = function () { connection(false); fresh = true; heard = Date.now(); };
+    socket.onopen = function () {
+      connection(false); fresh = true; heard = Date.now();
+      if (chatMute && chatMute.checked) send({ type: "mute", spectators: true });  // a new connection: mute again
+    };
     socket.onmessage = function (event) {
       const message = JSON.parse(event.data);
       heard = Date.now();
@@ -162,6 +165,8 @@
           String(message.current_player) === (section.dataset.current || "null");
         first = false;
         if (!same) refresh();
+      } else if (message.type === "chat") {
+        showChat(message);
       } else if (message.type === "ack") {
         if (pending && message.move_id === pending.move_id) pending = null;
       } else if (message.type === "error") {
@@ -181,6 +186,37 @@
       setTimeout(connect, retry);
       retry = Math.min(retry * 2, 10000);
     };
+  }
+
+  // the table's chat: lines are plain text (textContent, never HTML); a reconnection's history is not shown twice
+  const chatLines = document.getElementById("chat-lines"), chatForm = document.getElementById("chat-form");
+  const chatMute = document.getElementById("chat-mute"), chatSeen = new Set();
+  function showChat(line) {
+    if (!chatLines) return;
+    const k = line.time + "|" + line.seat + "|" + line.text;
+    if (chatSeen.has(k)) return;
+    chatSeen.add(k);
+    const item = document.createElement("li"), who = document.createElement("strong");
+    who.textContent = line.name + (line.seat === null ? " (" + (chatLines.closest("#chat").dataset.spectator || "") + ")" : "");
+    item.appendChild(who);
+    item.appendChild(document.createTextNode(" " + line.text));
+    chatLines.appendChild(item);
+    chatLines.scrollTop = chatLines.scrollHeight;
+  }
+  if (chatForm) {
+    chatForm.addEventListener("submit", function (event) {
+      event.preventDefault();
+      const input = chatForm.elements.text, text = input.value.trim();
+      if (text && socket && socket.readyState === WebSocket.OPEN) {
+        socket.send(JSON.stringify({ type: "chat", text: text }));
+        input.value = "";
+      }
+    });
+  }
+  if (chatMute) {
+    chatMute.addEventListener("change", function () {
+      if (socket && socket.readyState === WebSocket.OPEN) send({ type: "mute", spectators: chatMute.checked });
+    });
   }
 
   function send(move) {

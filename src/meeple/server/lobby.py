@@ -1,0 +1,233 @@
+"""Open seats, joining, starting early and quick match: how strangers meet at a table.
+
+A table created with ``"open"`` seats is ``waiting``: anyone may take a free seat under a name
+(``POST /api/tables/{id}/join``). Its game, clocks and bots start when the last open seat is taken, or when its
+creator starts it now with bots in the open seats (``POST /api/tables/{id}/start``). A quick-match table
+(``POST /api/quickmatch``) is the oldest waiting one of a game and player count, or a new one; unless its creator
+starts it earlier, bots take its open seats after :attr:`Quotas.quickmatch_wait` seconds. A table whose open seats
+nobody took for :attr:`Quotas.waiting_hours` ends as ``abandoned``.
+
+Every change here is one transaction on the table's row (locked on PostgreSQL; SQLite's ``BEGIN IMMEDIATE`` holds
+the write lock), bumps its revision and notifies the other processes, as a move does (:mod:`meeple.server.tables`).
+
+Rules: issue #34 "People at the table" (items 2 and 3).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import secrets
+from collections.abc import Sequence
+
+from sqlalchemy import func, insert, select, update
+from sqlalchemy.orm import Session
+
+from meeple.core.errors import MeepleError
+from meeple.core.registry import load_game
+from meeple.i18n import M, Message
+from meeple.server.db import PresenceRow, SeatRow, TableRow
+from meeple.server.live import TableNotFound
+from meeple.server.protocol import CreateTable, SeatRequest
+from meeple.server.tables import NOTIFY_CHANNEL, TableService, hash_token
+
+log = logging.getLogger("meeple.server")
+
+START_PROCESS = "start"
+"""The ``process`` of the presence rows written when a table starts: an away human's grace counts from the start."""
+QUICKMATCH_GRACE = 120.0
+"""Seconds a quick-match seat's human may be away on their turn before the substitute bot plays it (strangers
+leave; nobody waits forever)."""
+_QUICKMATCH_LOCK = 0x71756963  # PostgreSQL advisory lock namespace of quick match ("quic")
+
+
+class SeatRefused(MeepleError):
+    """A seat cannot be taken or a table started; ``status`` is the HTTP status (403 or 409)."""
+
+    def __init__(self, status: int, message: Message) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class Lobby:
+    """Open seats and quick match over a :class:`TableService`.
+
+    Args:
+        service: the tables.
+    """
+
+    def __init__(self, service: TableService) -> None:
+        self.service = service
+
+    # ------------------------------------------------------------------ transactions (run in a thread)
+    def _locked(self, s: Session, table_id: str) -> TableRow:
+        stmt = select(TableRow).where(TableRow.id == table_id)
+        if self.service.postgres:
+            stmt = stmt.with_for_update()
+        row = s.scalars(stmt).first()
+        if row is None:
+            raise TableNotFound(f"no table {table_id!r}")
+        return row
+
+    def _changed(self, s: Session, row: TableRow) -> None:
+        row.rev += 1
+        if self.service.postgres:
+            s.execute(select(func.pg_notify(NOTIFY_CHANNEL, row.id)))
+
+    def _go_live(self, s: Session, row: TableRow) -> None:
+        """The game starts now: status ``live``, looked at at once (first bot, clock), grace counted from now."""
+        now = self.service.now()
+        row.status, row.deadline, row.fill_at = "live", now, None
+        humans = s.scalars(select(SeatRow.seat).where(SeatRow.table_id == row.id, SeatRow.player == "human"))
+        for seat in humans:
+            values = {"table_id": row.id, "seat": seat, "process": START_PROCESS, "connections": 0, "seen_at": now}
+            s.execute(insert(PresenceRow).values(**values))
+
+    def _take_seat(self, s: Session, row: TableRow, name: str) -> tuple[int, str, bool]:
+        """Seat ``name`` at the first free open seat of ``row``; return the seat, its token, and whether it started."""
+        if row.status != "waiting":
+            why = M("this table has started: no seat is free") if row.status == "live" else M("this table is over")
+            raise SeatRefused(409, why)
+        free = list(
+            s.scalars(
+                select(SeatRow).where(SeatRow.table_id == row.id, SeatRow.player == "open").order_by(SeatRow.seat)
+            )
+        )
+        if not free:
+            raise SeatRefused(409, M("this table is full"))
+        token = secrets.token_urlsafe(24)
+        seat = free[0]
+        seat.player, seat.name, seat.token_hash, seat.joined = "human", name, hash_token(token), self.service.now()
+        started = len(free) == 1
+        if started:
+            self._go_live(s, row)
+        self._changed(s, row)
+        return seat.seat, token, started
+
+    def join(self, table_id: str, name: str) -> tuple[int, str, bool]:
+        """Take the first free open seat of a waiting table; return ``(seat, token, started)``.
+
+        Raises:
+            TableNotFound: no such table.
+            SeatRefused: 409, the table is full, started or over.
+        """
+        with Session(self.service.engine) as s, s.begin():
+            return self._take_seat(s, self._locked(s, table_id), name)
+
+    def start(self, table_id: str, seat: int | None, bot: str) -> None:
+        """Start a waiting table now, ``bot:<bot>`` in each open seat.
+
+        Args:
+            table_id: the table.
+            seat: the seat of the creator asking (a seat not taken through ``join``); None: the server (a
+                quick-match table's wait is over).
+            bot: the bot level (checked against the server's policy).
+
+        Raises:
+            TableNotFound: no such table.
+            SeatRefused: 403 (not a creator's seat) or 409 (not waiting).
+            InvalidParameterError: a bot outside the server's policy.
+        """
+        with Session(self.service.engine) as s, s.begin():
+            row = self._locked(s, table_id)
+            self.service.policy.check_bot(bot, row.game, "bot")
+            if seat is not None:
+                mine = s.get(SeatRow, (table_id, seat))
+                if mine is None or mine.player != "human" or mine.joined is not None:
+                    raise SeatRefused(403, M("only the table's creator may start it before its seats are taken"))
+            if row.status != "waiting":
+                raise SeatRefused(409, M("this table is not waiting for players"))
+            s.execute(
+                update(SeatRow)
+                .where(SeatRow.table_id == table_id, SeatRow.player == "open")
+                .values(player=f"bot:{bot}")
+            )
+            self._go_live(s, row)
+            self._changed(s, row)
+
+    def keep_waiting(self, table_id: str, seat: int) -> None:
+        """The creator of a quick-match table chooses to wait for players (no bots at the end of the wait).
+
+        Raises:
+            TableNotFound: no such table.
+            SeatRefused: 403 (not a creator's seat) or 409 (not waiting).
+        """
+        with Session(self.service.engine) as s, s.begin():
+            row = self._locked(s, table_id)
+            mine = s.get(SeatRow, (table_id, seat))
+            if mine is None or mine.player != "human" or mine.joined is not None:
+                raise SeatRefused(403, M("only the table's creator may choose to wait"))
+            if row.status != "waiting":
+                raise SeatRefused(409, M("this table is not waiting for players"))
+            row.fill_at = None
+            self._changed(s, row)
+
+    def quickmatch(
+        self, game: str, players: int, name: str, address: str | None, exclude: Sequence[str] = ()
+    ) -> tuple[str, int, str, bool]:
+        """A seat at the oldest waiting quick-match table of ``game`` and ``players``, or at a new one.
+
+        ``exclude``: tables not to join (those the asker holds a seat at already: nobody plays against themselves).
+
+        Returns:
+            ``(table, seat, token, started)``.
+
+        Raises:
+            InvalidParameterError: an unknown game or player count.
+            QuotaExceeded: a new table is needed and ``address`` (or the server) has as many as allowed.
+        """
+        n = load_game(game, players=players).num_players
+        key = f"{game}/{n}"
+        with Session(self.service.engine) as s, s.begin():
+            if self.service.postgres:  # two requests for the same key meet: the second waits for the first's commit
+                lock = int.from_bytes(hashlib.sha256(key.encode()).digest()[:4], "big")
+                s.execute(select(func.pg_advisory_xact_lock(_QUICKMATCH_LOCK, lock)))
+            stmt = (
+                select(TableRow)
+                .where(TableRow.quickmatch == key, TableRow.status == "waiting", TableRow.id.not_in(list(exclude)))
+                .order_by(TableRow.created)
+                .limit(1)
+            )
+            row = s.scalars(stmt.with_for_update() if self.service.postgres else stmt).first()
+            if row is not None:
+                seat, token, started = self._take_seat(s, row, name)
+                return row.id, seat, token, started
+            seats: list[str | SeatRequest] = [SeatRequest(player="human", name=name), *["open"] * (n - 1)]
+            request = CreateTable(game=game, params={"players": n}, seats=seats, grace=QUICKMATCH_GRACE)
+            table_id, tokens = self.service.insert_table(s, request, address, quickmatch=key)
+            return table_id, tokens[0][0], tokens[0][1], False
+
+    def due(self) -> list[str]:
+        """Waiting quick-match tables whose wait is over (bots take their open seats)."""
+        with Session(self.service.engine) as s:
+            return list(
+                s.scalars(
+                    select(TableRow.id).where(
+                        TableRow.status == "waiting",
+                        TableRow.fill_at.is_not(None),
+                        TableRow.fill_at <= self.service.now(),
+                    )
+                )
+            )
+
+    def expire(self) -> list[str]:
+        """End as ``abandoned`` every table waiting for :attr:`Quotas.waiting_hours`; return their ids."""
+        cutoff = self.service.now() - self.service.quotas.waiting_hours * 3600
+        with Session(self.service.engine) as s, s.begin():
+            rows = list(s.scalars(select(TableRow).where(TableRow.status == "waiting", TableRow.created < cutoff)))
+            ids = [row.id for row in rows]
+            for row in rows:
+                row.status, row.fill_at, row.deadline = "abandoned", None, None
+                self._changed(s, row)
+        for table_id in ids:
+            log.info("table %s ended as abandoned: its open seats were not taken", table_id)
+        return ids
+
+    # ------------------------------------------------------------------ async: run, then tell the table
+    async def announce(self, table_id: str, started: bool) -> None:
+        """Tell this process's connections of ``table_id`` what changed; a started table's bots and clock start."""
+        live = self.service.tables.get(table_id)
+        if live is not None:
+            await self.service.sync(live)
+        if started:
+            await self.service.evaluate(table_id)

@@ -1,0 +1,15 @@
+// The lobby remembers the name you typed last (this browser's local storage) for "Play now" and "Join".
+// No inline script (the pages' Content-Security-Policy forbids it). The name is plain text: the server cleans and
+// bounds it (docs/server.md), and the pages escape it.
+(function () {
+  "use strict";
+  const KEY = "meeple-name";
+  let saved = "";
+  try { saved = localStorage.getItem(KEY) || ""; } catch (e) { /* storage off: nothing remembered */ }
+  document.querySelectorAll("input.player-name").forEach(function (input) {
+    if (!input.value) input.value = saved;
+    input.form.addEventListener("submit", function () {
+      try { localStorage.setItem(KEY, input.value.trim()); } catch (e) { /* storage off */ }
+    });
+  });
+})();
