@@ -55,7 +55,7 @@ def _check_the_turn(page: Any, where: str) -> None:
     assert not unnamed, f"{where}: moves without an accessible name: {unnamed[:3]}"
     small = page.evaluate(
         """() => Array.from(document.querySelectorAll("section.board [data-action-code]:not(.moves *)"))
-                 .map(e => e.getBoundingClientRect()).filter(r => r.width > 0 && r.height < 43.5)  // sub-pixel layout: 43.98 is 44
+                 .map(e => e.getBoundingClientRect()).filter(r => r.width > 0 && r.height < 43.5)
                  .map(r => Math.round(r.height))"""
     )
     assert not small, f"{where}: tap targets under 44 px high: {small[:5]}"
