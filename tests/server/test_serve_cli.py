@@ -2,6 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+import re
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
 import pytest
 from typer.testing import CliRunner
 
@@ -28,17 +37,12 @@ def test_a_bad_serve_command_line_is_refused(tmp_path, args: list[str], words: s
     assert words in result.output
 
 
-def test_serve_game_prints_invitations_that_open_the_seats(tmp_path) -> None:
-    import os
-    import re
-    import signal
-    import subprocess
-    import sys
+@contextlib.contextmanager
+def _serve_game(tmp_path: Path, seats: str) -> Iterator[str]:
+    """Run ``meeple serve caprice --seats SEATS`` as a process; yield what it printed up to "Serving on"."""
+    from tests.server.helpers import free_port
 
-    from tests.server.helpers import RandomSeat, free_port, wait_for_server
-
-    port = free_port()
-    command = [sys.executable, "-m", "meeple", "serve", "caprice", "--seats", "human,bot:random", "--port", str(port)]
+    command = [sys.executable, "-m", "meeple", "serve", "caprice", "--seats", seats, "--port", str(free_port())]
     command += ["--db", f"sqlite:///{tmp_path / 's.db'}", "--bot-workers", "1"]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, start_new_session=True)
     try:
@@ -46,16 +50,23 @@ def test_serve_game_prints_invitations_that_open_the_seats(tmp_path) -> None:
         lines = [proc.stdout.readline()]
         while lines[-1] and "Serving on" not in lines[-1]:
             lines.append(proc.stdout.readline())
-        found = re.search(r"seat 0: meeple play --server (\S+) --table (\S+) --token (\S+)", "".join(lines))
-        assert found, lines
+        yield "".join(lines)
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(30)
+
+
+def test_serve_game_prints_invitations_that_open_the_seats(tmp_path: Path) -> None:
+    from tests.server.helpers import RandomSeat, wait_for_server
+
+    with _serve_game(tmp_path, "human,bot:random") as text:
+        found = re.search(r"seat 0: meeple play --server (\S+) --table (\S+) --token (\S+)", text)
+        assert found, text
         wait_for_server(found[1])
         seat = RandomSeat(found[1], found[2], found[3], seed=0)
         seat.start()
         seat.join(120)
         assert seat.finished.is_set() and seat.frames[0]["seat"] == 0
-    finally:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(30)
 
 
 def test_invitations_name_an_address_friends_can_reach() -> None:
@@ -67,31 +78,13 @@ def test_invitations_name_an_address_friends_can_reach() -> None:
     assert everywhere and everywhere not in ("0.0.0.0", "::")
 
 
-def test_serve_game_with_open_seats_prints_how_anyone_joins(tmp_path) -> None:
-    import os
-    import re
-    import signal
-    import subprocess
-    import sys
+def test_serve_game_with_open_seats_prints_how_anyone_joins(tmp_path: Path) -> None:
+    from tests.server.helpers import http_json, wait_for_server
 
-    from tests.server.helpers import free_port, http_json, wait_for_server
-
-    port = free_port()
-    command = [sys.executable, "-m", "meeple", "serve", "caprice", "--seats", "open,bot:random", "--port", str(port)]
-    command += ["--db", f"sqlite:///{tmp_path / 's.db'}", "--bot-workers", "1"]
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, start_new_session=True)
-    try:
-        assert proc.stdout is not None
-        lines = [proc.stdout.readline()]
-        while lines[-1] and "Serving on" not in lines[-1]:
-            lines.append(proc.stdout.readline())
-        text = "".join(lines)
+    with _serve_game(tmp_path, "open,bot:random") as text:
         found = re.search(r"Open seats, for anyone: meeple play --server (\S+) --table (\S+) --name NAME", text)
-        assert found and "--token" not in text, lines  # an open seat has no token to hand out
+        assert found and "--token" not in text, text  # an open seat has no token to hand out
         wait_for_server(found[1])
         joined = http_json(f"{found[1]}/api/tables/{found[2]}/join", {"name": "Zoé"})
         assert joined["seat"] == 0
         assert http_json(f"{found[1]}/api/tables/{found[2]}")["status"] == "live"
-    finally:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(30)
