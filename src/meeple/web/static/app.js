@@ -1,7 +1,7 @@
 // meeple's browser client: one WebSocket per table page (docs/server.md), the board re-rendered by the server.
-// On each "state" frame of a newer version the page fetches /tables/ID/board (the same view, as HTML) and swaps it
-// in, keeping open panels and scroll positions and marking what changed; a click on an element with
-// data-action-code sends that move with the version of the board it was drawn from. No inline script or style
+// Its state frames are slim (?view=web: version, seat to move, status); on each one the page fetches
+// /tables/ID/board once (the same view, as HTML) and swaps it in, keeping open panels and scroll positions and
+// marking what changed; a click on an element with data-action-code sends that move with the version of the board it was drawn from. No inline script or style
 // (the pages' Content-Security-Policy forbids them).
 // The client's duties (docs/server.md): a move is kept until its "ack" comes and sent again, with the same move_id,
 // after a reconnection or a "server_error"; a "ping" every few seconds notices a dead connection, which is reopened.
@@ -146,7 +146,7 @@
 
   function connect() {
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-    socket = new WebSocket(scheme + location.host + "/api/tables/" + encodeURIComponent(table) + "/ws" + seatQuery());
+    socket = new WebSocket(scheme + location.host + "/api/tables/" + encodeURIComponent(table) + "/ws" + seatQuery() + "&view=web");
     socket.onopen = function () {
       connection(false); fresh = true; heard = Date.now();
       if (chatMute && chatMute.checked) send({ type: "mute", spectators: true });  // a new connection: mute again
