@@ -48,7 +48,7 @@
   const WATCHED = "[data-seat], [data-space], [data-zone], .card, .character, .district4, .zone, .city, .piece";
   function key(element, index) {
     return (element.dataset.seat || element.dataset.space || element.dataset.zone || "") + "|" +
-      element.className.replace(/\b(changed|chosen|current)\b/g, "") + "|" + index;
+      (element.getAttribute("class") || "").replace(/\b(changed|chosen|current)\b/g, "") + "|" + index;
   }
   function texts() {
     const found = {};
