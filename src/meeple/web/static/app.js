@@ -67,6 +67,52 @@
     }, 1600);
   }
 
+  // pieces move (issue #33 item 5): a piece is an element with data-piece (a key stable across boards) and
+  // data-kind (what it is). After a swap, a piece whose key was there before flies from its old place and one whose
+  // size (data-size: floors) changed grows; a new piece flies from a vanished piece of its kind, else from a source
+  // of its kind (data-source: a supply), else drops in. The Web Animations API (no style attribute: the CSP holds);
+  // nothing moves under prefers-reduced-motion.
+  const still = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  function places() {
+    const found = {};
+    board.querySelectorAll("[data-piece]").forEach(function (e) {
+      const box = e.getBoundingClientRect();
+      if (box.width) found[e.dataset.piece] = { box: box, kind: e.dataset.kind || "", size: e.dataset.size };
+    });
+    return found;
+  }
+  function fly(e, from) {
+    const to = e.getBoundingClientRect(), dx = from.left - to.left, dy = from.top - to.top;
+    if (Math.abs(dx) < 1 && Math.abs(dy) < 1) return;
+    e.animate([{ transform: "translate(" + dx + "px, " + dy + "px)" }, { transform: "none" }],
+      { duration: 450, easing: "ease-in-out" });
+  }
+  function move(before) {
+    if (still || !Element.prototype.animate) return;
+    const now = new Set(), fresh = [];
+    board.querySelectorAll("[data-piece]").forEach(function (e) {
+      now.add(e.dataset.piece);
+      const old = before[e.dataset.piece];
+      if (!old) { fresh.push(e); return; }
+      fly(e, old.box);
+      if (old.size && e.dataset.size && Number(e.dataset.size) > Number(old.size)) {
+        const ratio = Number(old.size) / Number(e.dataset.size);
+        e.animate([{ transform: "scaleY(" + ratio + ")", transformOrigin: "bottom" },
+          { transform: "none", transformOrigin: "bottom" }], { duration: 450, easing: "ease-out" });
+      }
+    });
+    const gone = Object.keys(before).filter(function (k) { return !now.has(k); }).map(function (k) { return before[k]; });
+    fresh.forEach(function (e) {
+      const kind = e.dataset.kind || "";
+      const i = kind ? gone.findIndex(function (g) { return g.kind === kind; }) : -1;
+      if (i >= 0) { fly(e, gone[i].box); gone.splice(i, 1); return; }
+      const source = kind ? board.querySelector("[data-source=\"" + CSS.escape(kind) + "\"]") : null;
+      if (source) { fly(e, source.getBoundingClientRect()); return; }
+      e.animate([{ opacity: 0, transform: "translateY(-10px) scale(.85)" }, { opacity: 1, transform: "none" }],
+        { duration: 400, easing: "ease-out" });
+    });
+  }
+
   async function refresh() {
     if (loading) { again = true; return; }
     loading = true;
@@ -74,10 +120,11 @@
       const answer = await fetch("/tables/" + encodeURIComponent(table) + "/board" + seatQuery(), { cache: "no-store" });
       board.removeAttribute("aria-busy");
       if (answer.ok) {
-        const wasMine = myTurn(), kept = keep();
+        const wasMine = myTurn(), kept = keep(), before = places();
         board.innerHTML = await answer.text();
         restore(kept);
         mark(kept.texts);
+        move(before);
         showTurn(wasMine);
       }
     } finally {
