@@ -23,11 +23,12 @@ from typing import Any
 
 from sqlalchemy import Engine
 
-from meeple.i18n import DEFAULT_LANGUAGE, translator
+from meeple.i18n import DEFAULT_LANGUAGE, Translator, translator
 from meeple.server.chat import CHAT_PREFIX, ChatService
 from meeple.server.clock import clock_view
 from meeple.server.health import LISTEN
 from meeple.server.live import LiveTable
+from meeple.server.people import PeopleTranslator
 from meeple.server.protocol import HelloMessage, SlimStateMessage
 from meeple.server.retry import is_transient, one_line, retrying
 from meeple.server.tables import NOTIFY_CHANNEL, TableService
@@ -75,8 +76,11 @@ class Connection:
         self.sender = sender
         self.seat = seat
         self.view = view
-        self.translator = translator(lang)
-        """The receiver's language: texts of moves, log lines and errors (issue "French and English everywhere")."""
+        self.translator: Translator = translator(lang)
+        """The receiver's language: texts of moves, log lines and errors (issue "French and English everywhere");
+        a ``web`` connection's texts count seats from 1, as its page does (:class:`PeopleTranslator`)."""
+        if view == "web":
+            self.translator = PeopleTranslator(self.translator)
         self.send_seconds = send_seconds
         self.pending: deque[dict[str, Any]] = deque()
         self.frame: dict[str, Any] | None = None
@@ -176,9 +180,9 @@ def state_frames(live: LiveTable, conns: list[Connection], force: set[Connection
     common: dict[str, Any] = {"status": live.status, "clock": clock_view(live.clock)}
     if live.status != "live":
         common["legal_actions"] = []  # a waiting or abandoned game takes no moves
-    views: dict[tuple[int, str], dict[str, Any]] = {}
+    views: dict[tuple[int, str, str], dict[str, Any]] = {}
     for conn in conns:
-        key = (perspective_of(conn.seat), conn.translator.lang)
+        key = (perspective_of(conn.seat), conn.translator.lang, conn.view)  # a web view's texts count seats from 1
         if key not in views:
             game = game_view(live.state, conn.seat, live.log_of(conn.seat), conn.translator)
             views[key] = {**game, **common, "seats": live.public_seats(conn.translator)}

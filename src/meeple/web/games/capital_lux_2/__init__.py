@@ -124,7 +124,7 @@ class CapitalLux2Web(WebGame):
         return int(city + 2 * observation["gold"][seat])
 
     def running_score(self, observation: Mapping[str, Any], seat: int, reader: Translator) -> str:
-        """ "23 points + 2 Bonus cards": :meth:`public_points` and the size of the face-down Bonus pile (§13)."""
+        """The badge's running score, e.g. "23 points + 2 Bonus cards": :meth:`public_points`, the Bonus pile's size."""
         points = self.public_points(observation, seat)
         bonus = (observation.get("bonus_counts") or [0] * (seat + 1))[seat]
         said = reader.ngettext("{n} point", "{n} points", points).format(n=points)
