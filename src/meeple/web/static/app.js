@@ -108,7 +108,8 @@
       if (i >= 0) { fly(e, gone[i].box); gone.splice(i, 1); return; }
       const source = kind ? board.querySelector("[data-source=\"" + CSS.escape(kind) + "\"]") : null;
       if (source) { fly(e, source.getBoundingClientRect()); return; }
-      e.animate([{ opacity: 0, transform: "translateY(-10px) scale(.85)" }, { opacity: 1, transform: "none" }],
+      // no scale: a move's tap target keeps its size while it drops in
+      e.animate([{ opacity: 0, transform: "translateY(-12px)" }, { opacity: 1, transform: "none" }],
         { duration: 400, easing: "ease-out" });
     });
   }
