@@ -68,9 +68,12 @@ def measure(url: str, browser: Any, game: str, players: int, moves: int) -> dict
             break
         before = page.locator("section.board").get_attribute("data-version")
         target = page.locator(board).first
-        target.scroll_into_view_if_needed()
-        start = time.perf_counter()
-        target.click()
+        try:
+            target.scroll_into_view_if_needed(timeout=3000)
+            start = time.perf_counter()
+            target.click(timeout=3000)
+        except Exception:  # noqa: BLE001 - a bot's move redrew the board first: look again
+            continue
         page.wait_for_function(
             "v => { const b = document.querySelector('section.board'); return b && b.dataset.version !== v; }",
             arg=before,
@@ -98,6 +101,7 @@ def main() -> None:
     parser.add_argument("--src", action="append", help="a source tree to serve (repeatable; default: this one)")
     parser.add_argument("--moves", type=int, default=15)
     parser.add_argument("--rounds", type=int, default=1, help="how many times each tree is measured, alternated")
+    parser.add_argument("--game", action="append", choices=sorted(GAMES), help="only these games (repeatable)")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -106,11 +110,11 @@ def main() -> None:
         browser = playwright.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"])
         for _ in range(args.rounds):
             for src in args.src or [str(ROOT / "src")]:
-                serve_and_measure(browser, src, args.moves)
+                serve_and_measure(browser, src, args.moves, args.game or list(GAMES))
         browser.close()
 
 
-def serve_and_measure(browser: Any, src: str, moves: int) -> None:
+def serve_and_measure(browser: Any, src: str, moves: int, games: list[str]) -> None:
     """Start a server from the tree ``src``, measure every game, print one line per game."""
     port = free_port()
     folder = Path(tempfile.mkdtemp())
@@ -120,8 +124,8 @@ def serve_and_measure(browser: Any, src: str, moves: int) -> None:
     try:
         url = f"http://127.0.0.1:{port}"
         wait_for_server(url)
-        for game, players in GAMES.items():
-            found = measure(url, browser, game, players, moves)
+        for game in games:
+            found = measure(url, browser, game, GAMES[game], moves)
             print(src, game, " ".join(f"{k}={v:.0f}" for k, v in found.items()), flush=True)
     finally:
         server.terminate()
