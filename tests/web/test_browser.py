@@ -233,3 +233,31 @@ def test_a_move_lost_with_its_connection_is_sent_again_with_its_move_id(browser:
     finally:
         page.close()
         own.stop()
+
+
+def test_the_replay_slider_and_the_log_count_the_same_moves(server: ServerProcess, browser: Any) -> None:
+    """Issue #33 items 5 and 8: the slider's "Move n/N" is the last numbered line of the log shown, key after key."""
+    body = {"game": "capitol", "params": {"players": 2}, "seats": ["bot:random", "bot:random"], "seed": 4}
+    table = http_json(f"{server.url}/api/tables", body)["table"]
+    deadline = time.monotonic() + 60
+    while http_json(f"{server.url}/api/tables/{table}")["status"] != "finished":
+        assert time.monotonic() < deadline, "the bots did not finish"
+        time.sleep(0.2)
+    page = browser.new_page()
+    page.goto(f"{server.url}/tables/{table}/replay-view?seat=0")
+
+    def shown() -> tuple[int, int, int]:
+        step, total = (int(x) for x in page.locator("form.replay output").inner_text().split("/"))
+        numbers = page.locator(".replay-board .log-lines .move-number").all_text_contents()  # a folded panel
+        return step, total, max(int(n.rstrip(".")) for n in numbers if n.strip())
+
+    step, total, last = shown()
+    assert step == total == last  # it opens at the end
+    for key, expected in (("ArrowLeft", total - 1), ("ArrowLeft", total - 2), ("Home", 0), ("ArrowRight", 1)):
+        page.keyboard.press(key)
+        page.wait_for_function(
+            "n => document.querySelector('form.replay output').textContent.startsWith(n + '/')", arg=expected
+        )
+        if expected:
+            assert shown()[::2] == (expected, expected), key
+    page.close()
