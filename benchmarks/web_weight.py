@@ -9,8 +9,10 @@ in each game (seed 5), ``--moves`` taps on the board. Per refresh: the bytes of 
 counted when the server compresses) and of the WebSocket frames received; the board fetches of the first page load
 are counted apart (a second fetch of the board the page already holds shows up there). Tap to board: from the click
 to the new ``data-version`` in the page (milliseconds, median and 90th percentile), and how long the board fetch
-itself took (the browser's request timing: what a board carried in the frame would save at most). Two shared cores
-here: compare the trees' numbers from one run (``--src`` twice, ``--rounds`` alternating them), as ratios.
+itself took (the browser's request timing: what a board carried in the frame would save at most), and how long
+app.js took to swap the board in (its ``meeple:swap`` User Timing measure: keep panels, mark changes, animate).
+Two shared cores here: compare the trees' numbers from one run (``--src`` twice, ``--rounds`` alternating them),
+as ratios.
 
 Issue #33 (item 9, "Lighter").
 """
@@ -82,6 +84,7 @@ def measure(url: str, browser: Any, game: str, players: int, moves: int) -> dict
         times.append((time.perf_counter() - start) * 1000)
         page.wait_for_timeout(300)
     page.wait_for_timeout(800)
+    swaps = page.evaluate("performance.getEntriesByName('meeple:swap').map(e => e.duration)")
     page.close()
     refreshes = max(1, len(fetched))
     return {
@@ -92,6 +95,8 @@ def measure(url: str, browser: Any, game: str, players: int, moves: int) -> dict
         "tap_to_board_ms_median": statistics.median(times) if times else float("nan"),
         "tap_to_board_ms_p90": sorted(times)[int(0.9 * (len(times) - 1))] if times else float("nan"),
         "board_fetch_ms_median": statistics.median(fetch_ms) if fetch_ms else float("nan"),
+        "swap_ms_median": statistics.median(swaps) if swaps else float("nan"),
+        "swap_ms_p90": sorted(swaps)[int(0.9 * (len(swaps) - 1))] if swaps else float("nan"),
     }
 
 
@@ -126,7 +131,7 @@ def serve_and_measure(browser: Any, src: str, moves: int, games: list[str]) -> N
         wait_for_server(url)
         for game in games:
             found = measure(url, browser, game, GAMES[game], moves)
-            print(src, game, " ".join(f"{k}={v:.0f}" for k, v in found.items()), flush=True)
+            print(src, game, " ".join(f"{k}={v:.1f}" for k, v in found.items()), flush=True)
     finally:
         server.terminate()
         server.wait(15)

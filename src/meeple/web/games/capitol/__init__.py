@@ -117,39 +117,20 @@ class CapitolWeb(WebGame):
     tie_rule = N_("Equal final scores share the win.")
 
     def context(self, view: dict[str, Any], seat: int | None, reader: Translator) -> dict[str, Any]:
-        """Card, tile, roof and colour names in the reader's language (cards in human words: ``Roof 7``), card faces."""
-        from meeple.games.capitol.data import (
-            CARD_COLOUR,
-            CARD_REP,
-            CARD_TYPE,
-            CARD_TYPES,
-            CARD_VALUE,
-            COLOURS,
-            ROOF_NAMES,
-            TILE_NAMES,
-        )
-        from meeple.games.capitol.vocabulary import (
-            CARD,
-            CARD_TYPE_NAME,
-            ROOF_NAME,
-            TILE_NAME,
-            colour_legend,
-            colour_word,
-        )
+        """Card, tile, roof and colour names in the reader's language (cards in human words: ``Roof 7``), card faces.
 
-        return {
-            "card": [self.say(m, reader) for m in CARD],
-            "rep": CARD_REP,  # actions name a card by the first id of its kind: identical cards are one move
-            "kind": [CARD_TYPES[t] for t in CARD_TYPE],  # a card's face: its type's icon, its value, its permit colour
-            "value": CARD_VALUE,
-            "permit_colour": [COLOURS[c] if c >= 0 else "" for c in CARD_COLOUR],
-            "card_type": [reader.message(m) for m in CARD_TYPE_NAME],
-            "tile_name": {name: reader.message(TILE_NAME[i]) for i, name in enumerate(TILE_NAMES)},
-            "roof_name": {name: reader.message(ROOF_NAME[i]) for i, name in enumerate(ROOF_NAMES)},
-            "colour_word": {c: reader.message(colour_word(c)) for c in COLOURS},
-            "colour_legend": colour_legend(reader.message),
-            "tile_tip": {name: reader.gettext(text) for name, text in TILE_TIPS.items()},
-        }
+        Besides the names (computed once per language: ``_names``), ``build_here`` lists each zone's "build here"
+        moves as ``(code, height, roof)`` and ``building_words(owner, height, roof)`` says a building ("Seat 2:
+        3 floors, roof round"): done here rather than in template loops and macros, which cost most of a Capitol
+        board's render time (``benchmarks/board_render.py``, issue #33).
+        """
+        names = _names(reader)
+        build_here: dict[int, list[tuple[int, int, str]]] = {}
+        for action in view["legal_actions"]:
+            data = action["json"]
+            if data["type"] == "place_building":
+                build_here.setdefault(data["zone"], []).append((action["code"], data["height"], ROOFS[data["roof"]]))
+        return {**names, "build_here": build_here, "building_words": _building_words(view, seat, reader, names)}
 
     def tooltips(self, reader: Translator) -> dict[str, str]:
         """The three tiles' effects (capitol.md §5.2)."""
@@ -226,6 +207,63 @@ class CapitolWeb(WebGame):
             caption = reader.gettext("Scoring of round {round}").format(round=scoring["round"])
             tables.append({"caption": caption, "head": head, "rows": rows})
         return tables
+
+
+ROOFS = ("none", "round", "triangular")
+"""A roof's name by its number in the actions' JSON (``place_building``, ``place_roof``)."""
+
+
+_NAMES: dict[str, dict[str, Any]] = {}
+"""Capitol's names per language (``_names``)."""
+
+
+def _names(reader: Translator) -> dict[str, Any]:
+    """The card, tile, roof and colour names of Capitol in the reader's language (the same on every board: once)."""
+    names = _NAMES.get(reader.lang)
+    if names is None:
+        names = _NAMES[reader.lang] = _names_in(reader)
+    return names
+
+
+def _names_in(reader: Translator) -> dict[str, Any]:
+    """``_names``, computed."""
+    from meeple.games.capitol.data import (
+        CARD_COLOUR,
+        CARD_REP,
+        CARD_TYPE,
+        CARD_TYPES,
+        CARD_VALUE,
+        COLOURS,
+        ROOF_NAMES,
+        TILE_NAMES,
+    )
+    from meeple.games.capitol.vocabulary import CARD, CARD_TYPE_NAME, ROOF_NAME, TILE_NAME, colour_legend, colour_word
+
+    return {
+        "card": [WEB.say(m, reader) for m in CARD],
+        "rep": CARD_REP,  # actions name a card by the first id of its kind: identical cards are one move
+        "kind": [CARD_TYPES[t] for t in CARD_TYPE],  # a card's face: its type's icon, its value, its permit colour
+        "value": CARD_VALUE,
+        "permit_colour": [COLOURS[c] if c >= 0 else "" for c in CARD_COLOUR],
+        "card_type": [reader.message(m) for m in CARD_TYPE_NAME],
+        "tile_name": {name: reader.message(TILE_NAME[i]) for i, name in enumerate(TILE_NAMES)},
+        "roof_name": {name: reader.message(ROOF_NAME[i]) for i, name in enumerate(ROOF_NAMES)},
+        "colour_word": {c: reader.message(colour_word(c)) for c in COLOURS},
+        "colour_legend": colour_legend(reader.message),
+        "tile_tip": {name: reader.gettext(text) for name, text in TILE_TIPS.items()},
+    }
+
+
+def _building_words(view: dict[str, Any], seat: int | None, reader: Translator, names: Mapping[str, Any]) -> Any:
+    """``words(owner, height, roof)``: a building in words, its accessible name ("Seat 2: 3 floors, roof round")."""
+    roof_word, unroofed = reader.gettext("roof"), reader.gettext("unroofed")
+
+    def words(owner: int, height: int, roof: str) -> str:
+        floors = reader.ngettext("{n} floor", "{n} floors", height).format(n=height)
+        where = f", {roof_word} {names['roof_name'][roof]}" if roof != "none" else f" ({unroofed})"
+        return f"{seat_name(owner, reader, seat)}: {floors}{where}"
+
+    return words
 
 
 WEB = CapitolWeb()
