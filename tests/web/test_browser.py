@@ -140,13 +140,18 @@ def test_the_lobby_creates_a_table_and_shows_the_invitations(server: ServerProce
 SIZES = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
 
 
-def _shoot(page: Any, game: str, stage: str) -> None:
-    """The viewport at both sizes, saved as small PNGs (a 64-colour palette when Pillow is there)."""
+def _shoot(page: Any, game: str, stage: str, lang: str = "en") -> None:
+    """The viewport saved as small PNGs (a 64-colour palette when Pillow is there): English at both sizes, as
+    ``<game>-<size>-<stage>.png``; another language at phone size only, as ``<game>-<lang>-phone-<stage>.png``."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     for name, size in SIZES.items():
+        if lang != "en" and name != "phone":
+            continue
         page.set_viewport_size(size)
         page.wait_for_timeout(300)
-        path = SCREENSHOTS / f"{game}-{name}-{stage}.png"
+        # no piece caught in flight (a bot's move may have just redrawn the board)
+        page.wait_for_function("() => document.getAnimations().every(a => a.playState !== 'running')", timeout=5000)
+        path = SCREENSHOTS / (f"{game}-{name}-{stage}.png" if lang == "en" else f"{game}-{lang}-{name}-{stage}.png")
         page.screenshot(path=str(path))
         try:
             from PIL import Image
@@ -156,15 +161,27 @@ def _shoot(page: Any, game: str, stage: str) -> None:
             image.convert("RGB").quantize(colors=64).save(path, optimize=True)
 
 
-@pytest.mark.skipif(not os.environ.get("MEEPLE_SCREENSHOTS"), reason="MEEPLE_SCREENSHOTS=1 writes docs/screenshots")
+def _screenshot_languages() -> set[str]:
+    """The languages ``MEEPLE_SCREENSHOTS`` asks for: ``1`` (or ``en``) English, ``fr`` French, ``en,fr`` both."""
+    asked = {x.strip() for x in os.environ.get("MEEPLE_SCREENSHOTS", "").split(",") if x.strip()}
+    return {"en" if x == "1" else x for x in asked}
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
 @pytest.mark.parametrize("game", ["citadels", "capitol", "capital_lux_2", "caprice"])
-def test_write_the_screenshots(server: ServerProcess, browser: Any, game: str) -> None:
-    """docs/screenshots/<game>-<desktop|phone>-<start|middle|end>.png: one table seen at both sizes."""
+def test_write_the_screenshots(server: ServerProcess, browser: Any, game: str, lang: str) -> None:
+    """docs/screenshots/<game>[-fr]-<desktop|phone>-<start|middle|end>.png: one table at both sizes (French: phone).
+
+    Written only when asked: ``MEEPLE_SCREENSHOTS=1`` (English), ``=fr``, ``=en,fr``.
+    """
+    if lang not in _screenshot_languages():
+        pytest.skip(f"MEEPLE_SCREENSHOTS={lang} (or a list holding it) writes these screenshots")
     seats = ["human", "bot:random", "bot:random"] if game != "caprice" else ["human", "bot:random"]
     table, tokens = _table(server, game, seats, seed=8)
     page = browser.new_page(viewport=SIZES["phone"])
-    page.goto(f"{server.url}/tables/{table}?token={tokens[0]}")
-    _shoot(page, game, "start")
+    page.goto(f"{server.url}/tables/{table}?token={tokens[0]}&lang={lang}")
+    assert page.locator("html").get_attribute("lang") == lang
+    _shoot(page, game, "start", lang)
     rng = random.Random(7)
     for _ in range(10 if game != "caprice" else 6):
         moves = page.locator(ON_THE_BOARD)
@@ -172,11 +189,12 @@ def test_write_the_screenshots(server: ServerProcess, browser: Any, game: str) -
             _click(moves.nth(rng.randrange(moves.count())))
             page.wait_for_timeout(400)
     page.evaluate("window.scrollTo(0, 0)")
-    _shoot(page, game, "middle")
+    _shoot(page, game, "middle", lang)
     _play_to_the_end(page)
     page.wait_for_timeout(500)
     page.locator("#results").scroll_into_view_if_needed()
-    _shoot(page, game, "end")
+    assert page.locator("html").get_attribute("lang") == lang
+    _shoot(page, game, "end", lang)
     page.close()
 
 
