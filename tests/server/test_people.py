@@ -393,21 +393,32 @@ def test_chat_lines_per_address_are_limited(tmp_path: Path) -> None:
 
 # ---------------------------------------------------------------------------------------------- the terminal
 class _Socket:
-    """A scripted server: ``recv`` returns the frames in order; ``send`` keeps what the client sent."""
+    """A scripted server: ``recv`` returns the frames in order; ``send`` keeps what the client sent.
 
-    def __init__(self, frames: list[dict[str, Any]]) -> None:
+    A callable in the script is a pause: it is called (the user types meanwhile), then ``recv(timeout=...)`` times
+    out as websockets' does (TimeoutError).
+    """
+
+    def __init__(self, frames: list[Any]) -> None:
         import json
 
-        self.frames = [json.dumps(f) for f in frames]
+        self.frames = [f if callable(f) else json.dumps(f) for f in frames]
         self.sent: list[dict[str, Any]] = []
+        self.timeouts = 0
 
-    def recv(self) -> str:
+    def recv(self, timeout: float | None = None) -> str:
         if not self.frames:  # the script is over: the connection is lost
             from websockets.exceptions import ConnectionClosedError
             from websockets.frames import Close
 
             raise ConnectionClosedError(Close(1006, ""), None)
-        return self.frames.pop(0)
+        frame = self.frames.pop(0)
+        if callable(frame):
+            frame()
+            assert timeout is not None, "a pause in the script needs a read with a timeout"
+            self.timeouts += 1
+            raise TimeoutError
+        return str(frame)
 
     def send(self, text: str) -> None:
         import json
@@ -493,6 +504,140 @@ def test_the_terminal_shows_names_and_chat_escaped_and_sends_say_and_mute() -> N
     assert socket.sent[0] == {"type": "chat", "text": "gl hf [b]"}
     assert socket.sent[1] == {"type": "mute", "spectators": True}
     assert socket.sent[2]["type"] == "move"
+
+
+def _caprice_frames(legal_for_me: bool) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """A Caprice table's hello, a state frame (``legal_for_me``: seat 0 to move, else seat 1) and its final frame."""
+    from meeple.server.protocol import PROTOCOL_VERSION
+
+    state = GameRecord("caprice", {"players": 2}, seed_where("caprice", 2, 0), []).replay()
+    action = state.legal_actions()[0]
+    seats = [
+        {"seat": i, "player": "human", "name": n, "open": False, "connected": True, "bot_played": False, "reason": None}
+        for i, n in enumerate(["Ann", "Bob"])
+    ]
+    legal = [
+        {
+            "code": state.game.codec.encode(action),
+            "text": state.action_to_string(action),
+            "message": state.offer_message(action, perspective=0).to_json(),
+            "json": action.to_json(),
+        }
+    ]
+    hello = {"type": "hello", "protocol": PROTOCOL_VERSION, "table": "t", "seat": 0, "game": "caprice", "params": {}}
+    frame = {
+        "type": "state",
+        "table": "t",
+        "seat": 0,
+        "version": 3,
+        "status": "live",
+        "current_player": 0 if legal_for_me else 1,
+        "log_start": 0,
+        "log": [],
+        "clock": None,
+        "observation": dict(state.observation(0)),
+        "legal_actions": legal if legal_for_me else [],
+        "seats": seats,
+        "returns": None,
+    }
+    final = {**frame, "version": 9, "status": "finished", "legal_actions": [], "returns": [1.0, -1.0]}
+    return hello, frame, final
+
+
+def test_the_terminal_chats_while_the_others_play_and_keeps_its_move_prompt() -> None:
+    """``say`` works while another seat is to move: lines typed then are read from the LineReader's queue between
+    reads of the socket with a timeout; a move typed out of turn is refused with a word; the move prompt still reads
+    the next line as before (issue #34's leftover, #33 round three)."""
+    import io
+    import queue
+
+    from rich.console import Console
+
+    from meeple.cli.online import OnlineSession
+
+    hello, waiting, final = _caprice_frames(legal_for_me=False)
+    _hello, mine, _final = _caprice_frames(legal_for_me=True)
+    at_prompt: list[str] = []
+
+    class Keyboard(queue.Queue[str | None]):
+        """The user's lines; at the move prompt (a blocking read of an empty queue) they type "1"."""
+
+        def get(self, block: bool = True, timeout: float | None = None) -> str | None:
+            if block and self.empty():
+                at_prompt.append(out.getvalue().rsplit("\n", 1)[-1])
+                self.put("1")
+            return super().get(block, timeout)
+
+    lines = Keyboard()
+
+    def typing(*typed: str) -> Any:
+        return lambda: [lines.put(t) for t in typed]
+
+    socket = _Socket(
+        [
+            hello,
+            waiting,
+            typing("say hello [b]while[/b] you think", "1"),  # the others' turn: chat, and a move out of turn
+            {"type": "chat", "seat": 0, "name": "Ann", "text": "hello [b]while[/b] you think", "time": 1.0},
+            typing("mute", "board"),
+            mine,
+            {"type": "ack", "move_id": "?"},  # not ours: ignored
+            typing("say gg"),  # waiting for the move's ack
+            final,
+        ]
+    )
+    out = io.StringIO()
+
+    def ask(_prompt: str) -> str:
+        raise AssertionError("with a line queue, the session never calls ask")
+
+    session = OnlineSession(Console(file=out, width=200, color_system=None), ask, socket, lines=lines)
+    assert session.run() == 0
+    text = out.getvalue()
+    sent = socket.sent
+    assert sent[0] == {"type": "chat", "text": "hello [b]while[/b] you think"}  # before any move was asked for
+    assert sent[1] == {"type": "mute", "spectators": True}
+    assert sent[2]["type"] == "move" and sent[2]["action"] == mine["legal_actions"][0]["code"]
+    assert sent[3] == {"type": "chat", "text": "gg"}
+    assert len(sent) == 4  # the "1" typed out of turn sent nothing
+    assert "Not your turn" in text
+    assert text.index("Not your turn") < text.index("Your move: ")
+    assert "Ann (You)" not in text and "Ann » hello [b]while[/b] you think" in text  # escaped, not styled
+    assert socket.timeouts == 3 and at_prompt == ["Your move: "]  # one line read at the prompt, after it was shown
+
+
+def test_the_terminal_quits_while_the_others_play() -> None:
+    """``quit`` (or the end of input) while another seat is to move ends the session with 1, nothing sent."""
+    import io
+    import queue
+
+    from rich.console import Console
+
+    from meeple.cli.online import OnlineSession
+
+    hello, waiting, _final = _caprice_frames(legal_for_me=False)
+    for typed in ("quit", None):
+        lines: queue.Queue[str | None] = queue.Queue()
+        socket = _Socket([hello, waiting, lambda typed=typed, lines=lines: lines.put(typed)])
+        session = OnlineSession(Console(file=io.StringIO(), width=200), input, socket, lines=lines)
+        assert session.run() == 1
+        assert socket.sent == []
+
+
+def test_the_line_reader_queues_each_line_then_none_at_the_end_of_input() -> None:
+    from meeple.cli.online import LineReader
+
+    typed = iter(["say hi", "1"])
+
+    def ask(prompt: str) -> str:
+        assert prompt == ""
+        line = next(typed, None)
+        if line is None:
+            raise EOFError
+        return line
+
+    reader = LineReader(ask)
+    assert [reader.lines.get(timeout=5) for _ in range(3)] == ["say hi", "1", None]
 
 
 def test_the_terminal_mutes_spectators_again_after_a_reconnection(monkeypatch: pytest.MonkeyPatch) -> None:

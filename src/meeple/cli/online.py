@@ -3,8 +3,12 @@
 The terminal draws the observation the server sends with the game's renderer, prints the new log lines under the
 seats' names, and at the seat's turn reads a move exactly as ``meeple play`` does (number, text, prefix or the game's
 shortcuts), matched against the legal actions the server listed. It knows nothing the server did not send to that
-seat. It shows the table's chat as it comes, and at the move prompt ``say TEXT`` sends a line, ``mute`` and
-``unmute`` hide or show the spectators' lines. A table still waiting for players is shown as such until it starts.
+seat. It shows the table's chat as it comes; ``say TEXT`` sends a line, ``mute`` and ``unmute`` hide or show the
+spectators' lines, at the move prompt and also while the others play (the terminal's lines are read by a thread into
+a queue, :class:`LineReader`, and the socket with a timeout, :data:`TICK`, so that a line typed meanwhile is seen; a
+move typed out of turn is refused with a word, ``board`` and ``quit`` work too; piped input, not a terminal, still
+answers the move prompts in order). A table still waiting for players is
+shown as such until it starts.
 
 It does the client's duties of docs/server.md: it pings the server (WebSocket pings), reconnects after a lost
 connection (for up to :data:`RECONNECT_FOR` seconds), and keeps a move until its ``ack`` comes, resending it with
@@ -17,7 +21,10 @@ database and the other process" (the client's duties); issue #34 (names, chat, o
 from __future__ import annotations
 
 import json
+import queue
 import secrets
+import sys
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -26,7 +33,7 @@ from urllib.parse import quote, urlsplit, urlunsplit
 from rich.console import Console
 from rich.markup import escape
 
-from meeple.cli.moves import Command, Moves, Problem, interpret
+from meeple.cli.moves import BOARD_WORDS, HELP_WORDS, QUIT_WORDS, Command, Moves, Problem, interpret
 from meeple.cli.render import Renderer, renderer_for
 from meeple.i18n import Message, _, current, known
 from meeple.server.protocol import PROTOCOL_VERSION as PROTOCOL
@@ -35,6 +42,8 @@ RECONNECT_FOR = 120.0
 """Seconds the terminal keeps trying to reconnect to a server it lost before giving up."""
 PING = 5.0
 """Seconds between WebSocket pings, and how long a pong may take before the connection counts as lost."""
+TICK = 0.2
+"""Seconds a wait for the server's next message lasts before the lines typed meanwhile are looked at."""
 _NO_RECONNECT = {1008, 4401, 4404}
 """Close codes after which reconnecting cannot help (a refused token, no such table, a policy violation)."""
 
@@ -58,19 +67,58 @@ def socket_url(server: str, table: str, token: str | None, lang: str | None = No
     return urlunsplit((scheme, parts.netloc, f"/api/tables/{quote(table)}/ws", query, ""))
 
 
+class _Quit(Exception):
+    """The user typed ``quit`` or ended the input while the others played."""
+
+
+class LineReader:
+    """The terminal's lines, read by a daemon thread into :attr:`lines` (None once the input has ended).
+
+    Args:
+        ask: reads one line (``input``; called with an empty prompt); raises ``EOFError`` when input ends.
+    """
+
+    def __init__(self, ask: Callable[[str], str]) -> None:
+        self.ask = ask
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._read, name="meeple-terminal-lines", daemon=True).start()
+
+    def _read(self) -> None:
+        while True:
+            try:
+                line = self.ask("")
+            except (EOFError, KeyboardInterrupt, OSError):
+                self.lines.put(None)
+                return
+            self.lines.put(line)
+
+
 class OnlineSession:
     """One terminal at a server's table.
 
     Args:
         console: where to draw.
-        ask: reads one line (``input``); raises ``EOFError`` when input ends.
+        ask: reads one line (``input``); raises ``EOFError`` when input ends. Used at the move prompt only, when
+            ``lines`` is None.
         socket: a connected ``websockets.sync`` client connection.
         reconnect: opens a new connection after the last one was lost (None: a lost connection ends the session).
+        lines: the user's lines as a :class:`LineReader` queues them (None at the end of input). When given, the
+            move prompt reads from it, and while the session waits for the server (the others' turns, a move's
+            ack, a table still waiting for players) it reads the socket with a :data:`TICK` s timeout and handles
+            the lines typed meanwhile: ``say``, ``mute``, ``unmute``, ``board``, ``help``, ``quit``.
     """
 
-    def __init__(self, console: Console, ask: Any, socket: Any, reconnect: Callable[[], Any] | None = None) -> None:
+    def __init__(
+        self,
+        console: Console,
+        ask: Any,
+        socket: Any,
+        reconnect: Callable[[], Any] | None = None,
+        lines: queue.Queue[str | None] | None = None,
+    ) -> None:
         self.console = console
         self.ask = ask
+        self.lines = lines
         self.socket = socket
         self.reconnect = reconnect
         self.seat: int | None = None
@@ -90,9 +138,57 @@ class OnlineSession:
         after a reconnection."""
 
     def receive(self) -> dict[str, Any]:
-        """The next message from the server."""
-        message: dict[str, Any] = json.loads(self.socket.recv())
-        return message
+        """The next message from the server (with ``lines``: the lines typed while it comes are handled).
+
+        Raises:
+            _Quit: the user typed ``quit`` or ended the input meanwhile.
+        """
+        if self.lines is None:
+            message: dict[str, Any] = json.loads(self.socket.recv())
+            return message
+        while True:
+            self._typed_while_waiting()
+            try:
+                text = self.socket.recv(timeout=TICK)
+            except TimeoutError:
+                continue
+            message = json.loads(text)
+            return message
+
+    def _typed_while_waiting(self) -> None:
+        """Handle the lines typed since the last look: chat commands, ``board``, ``help``; a move is not asked for.
+
+        Raises:
+            _Quit: ``quit``, or the input has ended.
+        """
+        assert self.lines is not None
+        while True:
+            try:
+                line = self.lines.get_nowait()
+            except queue.Empty:
+                return
+            if line is None or line.strip().lower() in QUIT_WORDS:
+                raise _Quit
+            if not line.strip() or self._chat_command(line):
+                continue
+            word = line.strip().lower()
+            if word in BOARD_WORDS and self.last is not None and self.renderer is not None:
+                self.console.print(self.renderer.render(self.last["observation"], self.seat))
+            elif word in HELP_WORDS:
+                self._help()
+            else:
+                note = _("Not your turn: while the others play, type say TEXT, mute, unmute, board or quit.")
+                self.console.print(f"[yellow]{escape(note)}[/]")
+
+    def _ask(self, prompt: str) -> str:
+        """One line at the move prompt: ``ask``, or the next line of ``lines`` (EOFError at the end of input)."""
+        if self.lines is None:
+            return str(self.ask(prompt))
+        self.console.print(escape(prompt), end="")
+        line = self.lines.get()
+        if line is None:
+            raise EOFError
+        return line
 
     def run(self) -> int:
         """Play until the game is over (0) or the user quits (1), reconnecting after a lost connection.
@@ -106,6 +202,8 @@ class OnlineSession:
         while True:
             try:
                 return self._connection()
+            except _Quit:
+                return 1
             except ConnectionClosed as exc:
                 code = exc.rcvd.code if exc.rcvd is not None else None
                 if self.reconnect is None or code in _NO_RECONNECT:
@@ -252,7 +350,7 @@ class OnlineSession:
         assert self.renderer is not None
         while True:
             try:
-                line = self.ask(_("Your move: "))
+                line = self._ask(_("Your move: "))
             except EOFError:
                 return False
             if self._chat_command(line):
@@ -269,10 +367,7 @@ class OnlineSession:
                 elif parsed.name == "undo":
                     self.console.print(_("Undo is not available at a server's table: a move sent is played."))
                 else:
-                    self.console.print(_("Type a move number, its text or a unique prefix; board; quit."))
-                    self.console.print(_("Chat: say TEXT; mute or unmute the spectators."))
-                    if self.renderer.shortcuts:
-                        self.console.print(escape(known(self.renderer.shortcuts)), soft_wrap=True)
+                    self._help()
                 continue
             assert isinstance(parsed, Moves)
             first, *rest = parsed.texts
@@ -282,6 +377,13 @@ class OnlineSession:
                 message, next(a for a, e in zip(legal, english, strict=True) if first in (a["text"].lower(), e.lower()))
             )
             return True
+
+    def _help(self) -> None:
+        """What can be typed: moves, commands, chat."""
+        self.console.print(_("Type a move number, its text or a unique prefix; board; quit."))
+        self.console.print(_("Chat: say TEXT; mute or unmute the spectators."))
+        if self.renderer is not None and self.renderer.shortcuts:
+            self.console.print(escape(known(self.renderer.shortcuts)), soft_wrap=True)
 
     def _chat_command(self, line: str) -> bool:
         """``say TEXT`` (send a chat line), ``mute`` or ``unmute`` (spectators' lines); False for anything else."""
@@ -369,7 +471,10 @@ def play_online(console: Console, server: str, table: str, token: str | None) ->
 
     try:
         with open_socket() as socket:
-            session = OnlineSession(console, console.input, socket, reconnect=open_socket)
+            # at a terminal, lines typed while the others play are read too (chat); piped input keeps answering the
+            # move prompts in order (a script's moves are not refused as typed out of turn)
+            typed = LineReader(console.input).lines if sys.stdin.isatty() else None
+            session = OnlineSession(console, console.input, socket, reconnect=open_socket, lines=typed)
             try:
                 return session.run()
             finally:
