@@ -6,7 +6,11 @@ table from the lobby's list. The lobby remembers the name typed last (local stor
 
 from __future__ import annotations
 
+import contextlib
+import os
 from typing import Any
+
+import pytest
 
 from tests.server.helpers import ServerProcess, http_json
 from tests.web.conftest import need_chromium
@@ -173,4 +177,39 @@ def test_two_accounts_play_a_rated_game_and_their_profiles_show_the_ratings(
     lobby.wait_for_function("document.querySelector('section.board').dataset.status === 'live'")
     assert http_json(f"{server.url}/api/tables/{waiting}")["seats"][1]["account"] == f"cid_{suffix}"
     for context in (*contexts, third):
+        context.close()
+
+
+@pytest.mark.skipif(not os.environ.get("MEEPLE_SCREENSHOTS"), reason="MEEPLE_SCREENSHOTS=1 writes docs/screenshots")
+def test_write_the_account_screenshots(server: ServerProcess, browser: Any) -> None:
+    """docs/screenshots/people-<lobby|profile|leaderboard>-<phone|desktop>-<en|fr>.png (a rated game played first)."""
+    from pathlib import Path
+
+    shots = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+    sizes = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
+    contexts = [browser.new_context(), browser.new_context()]
+    names = ["Ada", "Grace_H"]
+    pages = [_sign_up(c, server.url, n) for c, n in zip(contexts, names, strict=True)]
+    for page in pages:
+        _rated_play_now(page, server.url, "caprice", 2)
+    _play_both_to_the_end(pages)
+    page = pages[0]
+    for lang in ("en", "fr"):
+        for where, path in (
+            ("lobby", "/"),
+            ("profile", f"/players/{names[0]}"),
+            ("leaderboard", "/leaderboard/caprice"),
+        ):
+            page.goto(f"{server.url}{path}?lang={lang}")
+            for size, viewport in sizes.items():
+                page.set_viewport_size(viewport)
+                page.wait_for_timeout(200)
+                target = shots / f"people-{where}-{size}-{lang}.png"
+                page.screenshot(path=str(target))
+                with contextlib.suppress(ImportError):
+                    from PIL import Image
+
+                    with Image.open(target) as image:
+                        image.convert("RGB").quantize(colors=64).save(target, optimize=True)
+    for context in contexts:
         context.close()
