@@ -213,3 +213,34 @@ def test_write_the_account_screenshots(server: ServerProcess, browser: Any) -> N
                         image.convert("RGB").quantize(colors=64).save(target, optimize=True)
     for context in contexts:
         context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_account_pages_are_accessible_and_fit_a_phone(server: ServerProcess, browser: Any, lang: str) -> None:
+    """axe-core finds no serious violation on the lobby (logged out, then in), a profile and a leaderboard, at 390 px
+    wide, and none of them scrolls sideways."""
+    import uuid
+
+    from tests.web.test_for_people import PHONE, _axe
+
+    context = browser.new_context(viewport=PHONE, bypass_csp=True)
+    page = context.new_page()
+    page.goto(f"{server.url}/?lang={lang}")
+    page.locator("details.signup summary").click()
+    page.locator("details.login summary").click()
+    _axe(page, "the lobby's account forms")
+    name = f"axe_{uuid.uuid4().hex[:6]}"
+    form = page.locator("details.signup form")
+    form.locator("input[name=username]").fill(name)
+    form.locator("input[name=password]").fill(PASSWORD)
+    form.locator("button[type=submit]").click()
+    page.wait_for_selector("section.account a.me")
+    for where, path in (
+        ("the lobby", "/"),
+        ("a profile", f"/players/{name}"),
+        ("a leaderboard", "/leaderboard/caprice"),
+    ):
+        page.goto(f"{server.url}{path}?lang={lang}")
+        _axe(page, where)
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], f"{where} is too wide"
+    context.close()
