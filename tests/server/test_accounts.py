@@ -214,6 +214,9 @@ def test_a_table_created_while_logged_in_binds_the_seat_which_the_session_opens(
         assert frame["legal_actions"], "the session opened the bound seat"
     with person(client).websocket_connect(f"/api/tables/{table}/ws") as ws:
         assert ws.receive_json()["seat"] is None  # no session: a spectator
+    fresh = phone.post(f"/api/tables/{table}/token")  # a new link for the bound seat, from the session alone
+    assert fresh.status_code == 200 and fresh.json()["seat"] == 0
+    assert person(client).post(f"/api/tables/{table}/token").status_code == 403
 
 
 def test_joining_while_logged_in_binds_the_seat_and_one_account_sits_once(client: TestClient) -> None:
