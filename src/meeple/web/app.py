@@ -169,8 +169,11 @@ def create_web_app(config: ServerConfig) -> FastAPI:
             if isinstance(minutes, str) and minutes.strip():
                 increment = float(str(form.get("clock_increment") or 0))
                 clock = ClockSpec(initial=float(minutes) * 60, increment=increment)
-            request_model = CreateTable(game=game, params=params, seats=seats, clock=clock)
+            rated = form.get("rated") == "1"
+            request_model = CreateTable(game=game, params=params, seats=seats, clock=clock, rated=rated)
             me = await current_account(request)
+            if rated and me is None:
+                raise SeatRefused(401, RATED_LOG_IN)
             bound = (me.id, me.username) if me is not None else None
             table_id, tokens = await asyncio.to_thread(service().create, request_model, address, bound)
         except (MeepleError, ValueError, QuotaExceeded) as exc:
