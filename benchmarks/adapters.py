@@ -202,11 +202,13 @@ def _interleaved(runs: dict[str, Callable[[int], int]], seconds: float, rounds: 
     return best
 
 
-def vector(seconds: float, envs: int) -> None:
+def vector(seconds: float, envs: int, only: str | None = None) -> None:
     print(f"VectorEnv ({envs} games) against the PettingZoo env, same process, interleaved; tensors in microseconds")
     print("| game | PZ, reference tensors | PettingZoo | VectorEnv (x PZ ref; x PZ) | tensor us ref -> direct |")
     print("|---|---:|---:|---:|---:|")
     for name, players in GAMES:
+        if only and name != only:
+            continue
         reference_env = pz_env(name, players=players)
         _reference_tensors(reference_env.game)
         rates = _interleaved(
@@ -288,9 +290,10 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=200, help="ISMCTS iterations per move for both")
     parser.add_argument("--vector", action="store_true", help="only the VectorEnv and tensor measurements")
     parser.add_argument("--envs", type=int, default=64, help="games in the VectorEnv")
+    parser.add_argument("--game", choices=[name for name, _ in GAMES], help="--vector: this game only")
     args = parser.parse_args()
     if args.vector:
-        vector(args.seconds, args.envs)
+        vector(args.seconds, args.envs, args.game)
         return
     overhead(args.seconds)
     if args.ismcts:

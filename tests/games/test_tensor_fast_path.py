@@ -39,3 +39,28 @@ def test_the_fast_tensor_equals_the_encoded_observation_for_every_seat(
                 assert np.array_equal(buffer[seat], reference)
             codes = state.legal_action_codes()
             state.apply_action(codes[rng.randrange(len(codes))])
+
+
+@pytest.mark.parametrize("name", sorted(BUILTIN_GAMES))
+def test_write_observation_tensor_fills_any_float_vector_and_refuses_a_wrong_size(name: str) -> None:
+    """A direct encoder writes into a contiguous float32 row; a float64 vector, a strided column or a stale buffer
+    get the same values; a buffer of the wrong size raises numpy's error and is left as it was."""
+    game = load_game(name, players=3)
+    state = game.new_initial_state(5)
+    rng = Rng(5)
+    for _ in range(25):
+        codes = state.legal_action_codes()
+        state.apply_action(codes[rng.randrange(len(codes))])
+    size = game.observation_tensor_size()
+    seat = state.current_player()
+    reference = np.asarray(state.encoded_observation_values(seat), np.float32)
+    stale = np.full(size, 7.0, np.float32)
+    wide = np.zeros(size, np.float64)
+    column = np.zeros((size, 2), np.float32)[:, 1]
+    for out in (stale, wide, column):
+        state.write_observation_tensor(seat, out)
+        assert np.array_equal(out.astype(np.float32), reference)
+    wrong = np.full(size + 1, 7.0, np.float32)
+    with pytest.raises(ValueError):
+        state.write_observation_tensor(seat, wrong)
+    assert (wrong == 7.0).all()

@@ -243,7 +243,7 @@ class State(ABC, Generic[G]):
 
         For batched environments that keep one buffer for many games (``meeple.adapters.vector``).
         """
-        out[:] = self.game._observation_values(self, player)
+        self.game._write_observation(self, player, out)
 
     def observation_tensor_values(self, player: int) -> list[float]:
         """The values of :meth:`observation_tensor` as a Python list (no numpy needed).

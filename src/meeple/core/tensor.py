@@ -129,3 +129,21 @@ def to_array(values: list[float]) -> Any:
     except ImportError as exc:  # pragma: no cover - numpy is in the test extra
         raise ImportError("tensors need numpy: pip install 'meeple[rl]'") from exc
     return np.asarray(values, dtype=np.float32)
+
+
+def zeroed_buffer(out: Any, size: int) -> memoryview | None:
+    """``out`` zeroed and seen as a writable flat ``memoryview`` of floats, for a direct encoder to write into.
+
+    Returns None when ``out`` is not a writable, contiguous float32/float64 numpy vector of ``size`` values (the
+    caller then copies a list in, which raises numpy's own error for a wrong shape).
+    """
+    if not hasattr(out, "fill"):
+        return None
+    try:
+        view = memoryview(out)
+    except TypeError:
+        return None
+    if view.readonly or view.ndim != 1 or view.format not in ("f", "d") or not view.c_contiguous or len(view) != size:
+        return None
+    out.fill(0.0)
+    return view

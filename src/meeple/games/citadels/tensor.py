@@ -158,14 +158,25 @@ def values_from_state(state: Any, me: int, layout: TensorLayout) -> list[float]:
         me: a seat (not a spectator: :func:`encode` serves those).
         layout: ``layout(players)``.
     """
+    v = [0.0] * layout.size
+    fill_from_state(state, me, layout, v)
+    return v
+
+
+def fill_from_state(state: Any, me: int, layout: TensorLayout, v: Any) -> None:
+    """Write :func:`values_from_state` into ``v``, ``layout.size`` zeros: a list or a float buffer.
+
+    Only item reads and writes, so a buffer (``memoryview`` of a numpy row) gets float32 values without a Python
+    list converted in between (``Game._write_observation``).
+    """
     g = state.game
     n = g.num_players
     kinds = g.card_kind
     o = _offsets(layout)
-    v = [0.0] * layout.size
     v[o["phase"] + state.phase] = 1.0
     p = o["progress"]
-    v[p : p + 4] = [state.round / 10, g.threshold / 10, len(state.deck) / 70, float(state.ending)]
+    v[p], v[p + 1], v[p + 2] = state.round / 10, g.threshold / 10, len(state.deck) / 70
+    v[p + 3] = float(state.ending)
     v[o["current_player"] + (state.cur - me) % n] = 1.0
     v[o["crown"] + (state.crown - me) % n] = 1.0
     if state.first_complete >= 0:
@@ -198,11 +209,12 @@ def values_from_state(state: Any, me: int, layout: TensorLayout) -> list[float]:
     if state.phase == 1:
         v[o["turn_character"] + state.calling - 1] = 1.0
         f, t = state.flags, o["turn_flags"]
-        v[t : t + 6] = [float(bool(f & b)) for b in (1, 2, 4, 8, 16)] + [state.builds / 3]
+        for i, bit in enumerate((1, 2, 4, 8, 16)):
+            v[t + i] = float(bool(f & bit))
+        v[t + 5] = state.builds / 3
     pending = _visible_pending(state, me)
     if pending is not None:
         _pending_values(pending, o, v)
-    return v
 
 
 _SCORE_CACHE_SIZE = 65536
@@ -235,7 +247,7 @@ def _scores(state: Any) -> list[int]:
     return totals
 
 
-def _state_characters(state: Any, me: int, n: int, o: dict[str, int], v: list[float]) -> None:
+def _state_characters(state: Any, me: int, n: int, o: dict[str, int], v: Any) -> None:
     g = state.game
     for c in g.round_characters:
         v[o["in_round"] + c - 1] = 1.0
@@ -262,7 +274,7 @@ def _state_characters(state: Any, me: int, n: int, o: dict[str, int], v: list[fl
         v[o["killed_last_round"] + state.last_killed[0] - 1] = 1.0
 
 
-def _state_draft(state: Any, me: int, o: dict[str, int], v: list[float]) -> None:
+def _state_draft(state: Any, me: int, o: dict[str, int], v: Any) -> None:
     steps = state.steps
     if state.phase == 0 and not state.stack and steps[state.step][0] == me:
         for c in state.pool:
@@ -277,7 +289,7 @@ def _state_draft(state: Any, me: int, o: dict[str, int], v: list[float]) -> None
             v[o["returned"] + returned - 1] = 1.0
 
 
-def _pending_values(pending: Any, o: dict[str, int], v: list[float]) -> None:
+def _pending_values(pending: Any, o: dict[str, int], v: Any) -> None:
     v[o["pending"] + PENDING.index(pending["kind"])] = 1.0
     for d in pending.get("cards", ()):
         v[o["pending_cards"] + d["kind"]] += 1.0
@@ -286,4 +298,4 @@ def _pending_values(pending: Any, o: dict[str, int], v: list[float]) -> None:
     if "district" in pending:
         v[o["pending_district"] + pending["district"]["kind"]] = 1.0
     p = o["pending_numbers"]
-    v[p : p + 2] = [pending.get("keep", 0) / 3, pending.get("count", 0) / 10]
+    v[p], v[p + 1] = pending.get("keep", 0) / 3, pending.get("count", 0) / 10
