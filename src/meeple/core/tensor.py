@@ -42,6 +42,8 @@ class TensorLayout:
     def __init__(self) -> None:
         self.fields: list[TensorField] = []
         self.offsets: dict[str, TensorField] = {}
+        self.starts: dict[str, int] = {}
+        """Each field's offset by name (what a direct encoder indexes with)."""
         self.size = 0
 
     def add(self, name: str, size: int, doc: str) -> None:
@@ -57,6 +59,7 @@ class TensorLayout:
         field = TensorField(name, self.size, size, doc)
         self.fields.append(field)
         self.offsets[name] = field
+        self.starts[name] = self.size
         self.size += size
 
     def describe(self) -> list[dict[str, Any]]:
