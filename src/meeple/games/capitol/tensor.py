@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from meeple.core.tensor import TensorLayout, TensorWriter, relative
-from meeple.games.capitol.const import AUCTION, PHASE_NAMES, seen_by
+from meeple.games.capitol.const import AUCTION, PHASE_NAMES, PUBLIC, seen_by
 from meeple.games.capitol.data import CARD_REP, CARD_TYPES, COLOURS, ROOF_NAMES, ROOF_SHORT, TILE_NAMES
 
 KINDS = sorted(set(CARD_REP))
@@ -206,8 +206,9 @@ def _state_zones(state: Any, me: int, n: int, o: dict[str, int], v: Any) -> None
         v[at + 2], v[at + 3] = zone.printed_fountains / 3, state.zone_ftiles[z] / 3
         if state.zone_large[z]:
             v[large_o + z * len(TILES) + state.zone_large[z] - 1] = 1.0
-        for seat in range(n):
-            v[floors_o + z * n + (seat - me) % n] = state.zone_floors[z * n + seat] / 10
+        for seat, floors in enumerate(state.zone_floors[z * n : z * n + n]):
+            if floors:  # the buffer holds zeros already
+                v[floors_o + z * n + (seat - me) % n] = floors / 10
         for b in state.zone_bld[z]:  # height * 4 + owner
             v[buildings + z * n + ((b & 3) - me) % n] += 1 / 5
 
@@ -238,7 +239,7 @@ def _state_piles(state: Any, me: int, o: dict[str, int], v: Any) -> None:
         if pile:
             v[o["pile_top"] + t * K + KIND_OF[pile[-1]]] = 1.0
         for card, code in zip(state.discards[t], state.discard_seen[t], strict=True):
-            if seen_by(code) in (-1, me):
+            if code == PUBLIC or seen_by(code) == me:
                 v[discard + KIND_OF[card]] += 1.0
 
 
