@@ -227,6 +227,42 @@ def vector(seconds: float, envs: int, only: str | None = None) -> None:
         )
 
 
+def clones(game: meeple.Game[Any]) -> Callable[[int], int]:
+    """One call: clone every position of a random game (returns the clones made)."""
+
+    def run(seed: int) -> int:
+        state = game.new_initial_state(seed)
+        rng = Rng(seed)
+        done = 0
+        while not state.is_terminal():
+            state.clone()
+            codes = state.legal_action_codes()
+            state.apply_action(codes[rng.randrange(len(codes))])
+            done += 1
+        return done
+
+    return run
+
+
+def native_speed(seconds: float) -> None:
+    """Native steps/s and clone+steps/s per game, as multiples of the machine's baseline ops/s measured in between.
+
+    All in CPU time of this process (``meeple.bench.baseline_ops_per_s`` with ``time.process_time``): compare those
+    multiples across commits, not the raw rates.
+    """
+    print("| game | native steps/s | x baseline | clone + step /s | x baseline |")
+    print("|---|---:|---:|---:|---:|")
+    for name, players in GAMES:
+        game = meeple.load_game(name, players=players)
+        best = {"base": 0.0, "steps": 0.0, "clones": 0.0}
+        for _ in range(3):  # alternate, keep the best of each (shared cores drift)
+            best["base"] = max(best["base"], baseline_ops_per_s(seconds / 3, time.process_time))
+            best["steps"] = max(best["steps"], _rate(native(game, False), seconds / 3))
+            best["clones"] = max(best["clones"], _rate(clones(game), seconds / 3))
+        base, steps, cloned = best["base"], best["steps"], best["clones"]
+        print(f"| {name} {players}p | {steps:,.0f} | {steps / base:.3f} | {cloned:,.0f} | {cloned / base:.3f} |")
+
+
 def overhead(seconds: float) -> None:
     base = baseline_ops_per_s(1.0)
     print(f"baseline: {base:,.0f} ops/s")
@@ -289,11 +325,15 @@ def main() -> None:
     parser.add_argument("--ismcts", type=int, default=0, help="games of OpenSpiel's ISMCTS vs meeple's (0: none)")
     parser.add_argument("--iterations", type=int, default=200, help="ISMCTS iterations per move for both")
     parser.add_argument("--vector", action="store_true", help="only the VectorEnv and tensor measurements")
+    parser.add_argument("--native", action="store_true", help="only native stepping and cloning, x baseline ops/s")
     parser.add_argument("--envs", type=int, default=64, help="games in the VectorEnv")
     parser.add_argument("--game", choices=[name for name, _ in GAMES], help="--vector: this game only")
     args = parser.parse_args()
     if args.vector:
         vector(args.seconds, args.envs, args.game)
+        return
+    if args.native:
+        native_speed(args.seconds)
         return
     overhead(args.seconds)
     if args.ismcts:

@@ -325,7 +325,9 @@ class State(ABC, Generic[G]):
 
     def legal_action_codes(self) -> list[int]:
         """Return the integer codes of :meth:`legal_actions`, in the same order (a mask for RL)."""
-        return self.game.codec.encode_many(self.legal_actions())
+        if self._legal is None:
+            self._legal = [] if self.is_terminal() else self._legal_actions()
+        return self.game.codec.encode_many(self._legal)
 
     def apply_action(self, action: Action | int | Mapping[str, Any], player: int | None = None) -> None:
         """Apply one action of the seat to move.
@@ -344,7 +346,9 @@ class State(ABC, Generic[G]):
                 gets :class:`NotYourTurnError`.
             In every case the state is left exactly as it was.
         """
-        if not isinstance(action, Action):
+        if type(action) is int and 0 <= action < self.game.info.num_distinct_actions:  # the RL hot path: a code
+            action = self.game.codec.all_actions[action]
+        elif not isinstance(action, Action):
             action = self.game.to_action(action)
         if self.is_terminal():
             action = self._decode_refused(action)
