@@ -3,7 +3,7 @@
 It is reported the documented way: ``meeple.arena.evaluate`` against ``random`` and against ``heuristic``.
 
     pip install 'meeple[pettingzoo]' sb3-contrib      # sb3-contrib brings Stable-Baselines3 and PyTorch
-    python examples/ppo_citadels.py                    # --steps 100000: a few minutes on one CPU core
+    python examples/ppo_citadels.py                    # --steps 800000: about 20 minutes on one CPU core
 
 The learner sits in seat 0 of ``meeple.adapters.pettingzoo.single_agent_env("citadels", players=3)``; the other two
 seats are meeple's ``heuristic`` bots (``--opponents``). Its reward is ``rank`` (``--reward``: the share of the other
@@ -82,7 +82,7 @@ def ppo(path: str | None = None) -> Callable[[Any, Any], int]:
 def main() -> int:
     """Train, report against random and heuristic, return 0 when the policy beats heuristic players."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--steps", type=int, default=100_000, help="learner decisions to train on")
+    parser.add_argument("--steps", type=int, default=800_000, help="learner decisions to train on")
     parser.add_argument("--eval-deals", type=int, default=100, help="deals per line-up (x players games)")
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--opponents", default="heuristic", help="the training opponents' bot spec")
