@@ -72,3 +72,26 @@ def test_write_observation_tensor_fills_any_float_vector_and_refuses_a_wrong_siz
     with pytest.raises(ValueError):
         state.write_observation_tensor(seat, wrong)
     assert (wrong == 7.0).all()
+
+
+def test_citadels_memoised_scores_equal_the_score_breakdowns_with_a_haunted_city_built_this_round() -> None:
+    """The direct encoder's score memo (keyed by the city's cards, first to complete, the Haunted City's rule) gives
+    the rules' totals, including the positions where a Haunted City was built in the round being played."""
+    from meeple.games.citadels.data import HAUNTED_CITY
+    from meeple.games.citadels.tensor import _scores
+
+    game = load_game("citadels", players=4)
+    haunted_this_round = 0
+    for seed in range(40):
+        state = game.new_initial_state(seed)
+        rng = Rng(seed)
+        while not state.is_terminal():
+            assert _scores(state) == [b.total for b in state.score_breakdowns()], (seed, len(state.history))
+            haunted_this_round += any(
+                game.card_kind[c] == HAUNTED_CITY and state.built_round[c] >= state.round
+                for city in state.cities
+                for c in city
+            )
+            codes = state.legal_action_codes()
+            state.apply_action(codes[rng.randrange(len(codes))])
+    assert haunted_this_round > 0  # the case the memo's key must tell apart was met

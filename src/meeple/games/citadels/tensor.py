@@ -223,25 +223,27 @@ _SCORE_CACHE_SIZE = 65536
 def _scores(state: Any) -> list[int]:
     """``[b.total for b in state.score_breakdowns()]``, memoised per city on the game.
 
-    The memo's key is what ``rules.score_city`` reads: the city's kinds, first to complete, the Haunted City's rule
-    (cities change rarely). Rules: citadels.md §5.2 rules 20-21.
+    The memo's key holds all that ``rules.score_city`` reads: the city's cards (hence their kinds), first to
+    complete, the Haunted City's rule (cities change rarely). Rules: citadels.md §5.2 rules 20-21.
     """
     g = state.game
     cache: dict[tuple[Any, ...], int] | None = g.__dict__.get("_score_memo")
     if cache is None or len(cache) > _SCORE_CACHE_SIZE:
         cache = g.__dict__["_score_memo"] = {}
-    kinds, threshold, first, now = g.card_kind, g.threshold, state.first_complete, state.round
+    haunted_cards = g.__dict__.get("_haunted_cards")
+    if haunted_cards is None:
+        haunted_cards = g.__dict__["_haunted_cards"] = [c for c, k in enumerate(g.card_kind) if k == HAUNTED_CITY]
+    first, now, built = state.first_complete, state.round, state.built_round
     totals = []
     for s, city in enumerate(state.cities):
-        city_kinds = tuple([kinds[c] for c in city])
-        haunted = HAUNTED_CITY not in city_kinds or all(
-            state.built_round[c] < now for c in city if kinds[c] == HAUNTED_CITY
-        )
-        key = (city_kinds, s == first, haunted)
+        # The Haunted City stands for any colour unless it was built this round (rule 20; rules.has_five_colours).
+        haunted = not any(c in city and built[c] >= now for c in haunted_cards)
+        key = (tuple(city), s == first, haunted)
         total = cache.get(key)
         if total is None:
+            kinds = [g.card_kind[c] for c in city]
             total = cache[key] = rules.score_city(
-                list(city_kinds), first=s == first, threshold=threshold, haunted_city_counts=haunted
+                kinds, first=s == first, threshold=g.threshold, haunted_city_counts=haunted
             ).total
         totals.append(total)
     return totals
