@@ -21,7 +21,7 @@ from meeple.core.action import Action, short_repr
 from meeple.core.errors import IllegalActionError, InvalidActionError, NotYourTurnError
 from meeple.core.game import STATE_FORMAT
 from meeple.core.rng import Rng
-from meeple.core.tensor import to_array
+from meeple.core.tensor import zeros
 from meeple.i18n.message import VERBATIM, M, Message, join, plural
 
 if TYPE_CHECKING:
@@ -236,7 +236,9 @@ class State(ABC, Generic[G]):
         Raises:
             NotImplementedError: the game defines no tensor.
         """
-        return to_array(self.game._observation_values(self, player))
+        out = zeros(self.game.observation_tensor_size())
+        self.game._write_observation(self, player, out)
+        return out
 
     def write_observation_tensor(self, player: int, out: Any) -> None:
         """Write :meth:`observation_tensor` of ``player`` into ``out``, a preallocated float32 numpy vector or row.

@@ -121,17 +121,32 @@ def relative(seat: int, me: int | None, players: int) -> int:
     return seat if me is None else (seat - me) % players
 
 
+def _numpy() -> Any:
+    try:
+        import numpy as np
+    except ImportError as exc:  # pragma: no cover - numpy is in the test extra
+        raise ImportError("tensors need numpy: pip install 'meeple[rl]'") from exc
+    return np
+
+
 def to_array(values: list[float]) -> Any:
     """Return ``values`` as a numpy float32 vector (numpy: ``pip install 'meeple[rl]'``).
 
     Raises:
         ImportError: numpy is not installed (the message names the extra).
     """
-    try:
-        import numpy as np
-    except ImportError as exc:  # pragma: no cover - numpy is in the test extra
-        raise ImportError("tensors need numpy: pip install 'meeple[rl]'") from exc
+    np = _numpy()
     return np.asarray(values, dtype=np.float32)
+
+
+def zeros(size: int) -> Any:
+    """Return a numpy float32 vector of ``size`` zeros (numpy: ``pip install 'meeple[rl]'``).
+
+    Raises:
+        ImportError: numpy is not installed (the message names the extra).
+    """
+    np = _numpy()
+    return np.zeros(size, dtype=np.float32)
 
 
 def zeroed_buffer(out: Any, size: int) -> memoryview | None:
