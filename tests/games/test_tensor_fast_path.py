@@ -95,3 +95,20 @@ def test_citadels_memoised_scores_equal_the_score_breakdowns_with_a_haunted_city
             codes = state.legal_action_codes()
             state.apply_action(codes[rng.randrange(len(codes))])
     assert haunted_this_round > 0  # the case the memo's key must tell apart was met
+
+
+def test_capitol_buffer_rounds_a_zone_of_seven_buildings_like_the_reference() -> None:
+    """``zone_buildings`` sums 1/5 per building: summed in a float32 buffer, seven of them would round off by one unit
+    in the last place; the direct encoder sums in Python floats as the reference does."""
+    game = load_game("capitol", players=3)
+    state = game.new_initial_state(0)
+    zone = max(range(len(game.zones)), key=lambda z: game.zones[z].small_spaces)
+    assert game.zones[zone].small_spaces == 7
+    state.zone_bld[zone] = [1 * 4 + 1] * 7  # seven one-floor buildings of seat 1 (height * 4 + owner)
+    state.edited()
+    buffer = np.zeros(game.observation_tensor_size(), np.float32)
+    for seat in range(3):
+        reference = state.encoded_observation_values(seat)
+        state.write_observation_tensor(seat, buffer)
+        assert np.array_equal(buffer, np.asarray(reference, np.float32))
+        assert state.observation_tensor_values(seat) == reference

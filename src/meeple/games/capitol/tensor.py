@@ -209,8 +209,14 @@ def _state_zones(state: Any, me: int, n: int, o: dict[str, int], v: Any) -> None
         for seat, floors in enumerate(state.zone_floors[z * n : z * n + n]):
             if floors:  # the buffer holds zeros already
                 v[floors_o + z * n + (seat - me) % n] = floors / 10
-        for b in state.zone_bld[z]:  # height * 4 + owner
-            v[buildings + z * n + ((b & 3) - me) % n] += 1 / 5
+        if state.zone_bld[z]:
+            # Summed in Python floats, as encode() does, then written once: a float32 buffer summing 1/5 seven
+            # times would round differently.
+            per_seat = [0.0] * n
+            for b in state.zone_bld[z]:  # height * 4 + owner
+                per_seat[((b & 3) - me) % n] += 1 / 5
+            for slot, value in enumerate(per_seat):
+                v[buildings + z * n + slot] = value
 
 
 def _state_players(state: Any, me: int, n: int, o: dict[str, int], v: Any) -> None:
