@@ -156,8 +156,15 @@ def through_vector(name: str, players: int, envs: int) -> Callable[[int], int]:
 
 
 def _reference_tensors(game: meeple.Game[Any]) -> None:
-    """Make ``game`` encode every tensor from ``observation(seat)`` (the reference path, before direct encoders)."""
+    """Make ``game`` encode every tensor from ``observation(seat)`` (the reference path, before direct encoders):
+    both the list (``_observation_values``) and the buffer (``_write_observation``) that ``observation_tensor``
+    fills."""
+
+    def write(state: Any, player: int, out: Any) -> None:
+        out[:] = state.encoded_observation_values(player)
+
     game._observation_values = lambda state, player: state.encoded_observation_values(player)  # type: ignore[method-assign]
+    game._write_observation = write  # type: ignore[method-assign]
 
 
 def _reference_array(state: Any) -> Any:
