@@ -2,6 +2,8 @@
 
     python benchmarks/adapters.py                 # steps/s native, through pyspiel, through PettingZoo; tensors/s
     python benchmarks/adapters.py --ismcts 40     # + 40 games of OpenSpiel's ISMCTS vs meeple's (caprice, 2 players)
+    python benchmarks/adapters.py --vector        # VectorEnv and tensors (--game citadels: one game only)
+    python benchmarks/adapters.py --native        # native steps and clones per CPU second, x a CPU-time baseline
 
 Every speed is measured on random play of whole games with the same seeds, and reported as a ratio to the native
 API in the same process (issue "For researchers": goal >= 50 % of native):
