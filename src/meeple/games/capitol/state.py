@@ -675,12 +675,13 @@ class CapitolState(State["Capitol"]):
 
     def _copy_fields(self, other: State[Capitol]) -> None:
         assert isinstance(other, CapitolState)
+        mine, theirs = self.__dict__, other.__dict__  # plain dict reads and writes: cheaper than getattr/setattr
         for name in _SCALARS:
-            setattr(other, name, getattr(self, name))
+            theirs[name] = mine[name]
         for name in _FLAT_LISTS:
-            setattr(other, name, list(getattr(self, name)))
-        for name in (*_NESTED_LISTS, *_SEEN_LISTS):
-            setattr(other, name, [list(x) for x in getattr(self, name)])
+            theirs[name] = list(mine[name])
+        for name in _NESTED:
+            theirs[name] = [list(x) for x in mine[name]]
         other.stack = list(self.stack)
         other.bids = self.bids.copy()
 
@@ -843,3 +844,4 @@ _FLAT_LISTS = (
 _NESTED_LISTS = ("hands", "known", "piles", "discards", "offboard", "zone_bld", "scorings")
 _SEEN_LISTS = ("discard_seen", "pile_seen")
 """Nested lists written to JSON only when they hold a face-down card (older snapshots have none)."""
+_NESTED = (*_NESTED_LISTS, *_SEEN_LISTS)
