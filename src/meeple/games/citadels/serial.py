@@ -41,9 +41,8 @@ _NESTED = ("hands", "cities", "chars", "calls", "events")
 
 def copy_fields(state: CitadelsState, other: CitadelsState) -> None:
     """Copy every game-specific field of ``state`` into ``other`` (lists are copied, tuples shared)."""
-    mine, theirs = state.__dict__, other.__dict__  # plain dict reads and writes: cheaper than getattr/setattr
     for name in _SCALARS:
-        theirs[name] = mine[name]
+        setattr(other, name, getattr(state, name))
     other.steps = state.steps
     other.deck = state.deck[:]
     other.hands = [h[:] for h in state.hands]
