@@ -26,6 +26,7 @@ from sqlalchemy.orm import Session
 from meeple.core.errors import MeepleError
 from meeple.core.registry import load_game
 from meeple.i18n import M, Message
+from meeple.server.clock import is_turn_based
 from meeple.server.db import PresenceRow, SeatRow, TableRow
 from meeple.server.live import TableNotFound
 from meeple.server.protocol import CreateTable, SeatRequest
@@ -35,6 +36,8 @@ log = logging.getLogger("meeple.server")
 
 START_PROCESS = "start"
 """The ``process`` of the presence rows written when a table starts: an away human's grace counts from the start."""
+TURN_BASED_WAITING = 7 * 86_400.0
+"""Seconds at least that a turn-based table waits for its open seats to be taken (a week)."""
 QUICKMATCH_GRACE = 120.0
 """Seconds a quick-match seat's human may be away on their turn before the substitute bot plays it (strangers
 leave; nobody waits forever)."""
@@ -211,10 +214,17 @@ class Lobby:
             )
 
     def expire(self) -> list[str]:
-        """End as ``abandoned`` every table waiting for :attr:`Quotas.waiting_hours`; return their ids."""
-        cutoff = self.service.now() - self.service.quotas.waiting_hours * 3600
+        """End as ``abandoned`` every table waiting for :attr:`Quotas.waiting_hours`; return their ids.
+
+        A turn-based table (:func:`meeple.server.clock.is_turn_based`) waits at least :data:`TURN_BASED_WAITING`
+        seconds: its players come by once a day or so (docs/decisions.md).
+        """
+        now = self.service.now()
+        cutoff = now - self.service.quotas.waiting_hours * 3600
+        slow_cutoff = min(cutoff, now - TURN_BASED_WAITING)
         with Session(self.service.engine) as s, s.begin():
-            rows = list(s.scalars(select(TableRow).where(TableRow.status == "waiting", TableRow.created < cutoff)))
+            found = s.scalars(select(TableRow).where(TableRow.status == "waiting", TableRow.created < cutoff))
+            rows = [r for r in found if not is_turn_based(r.clock) or r.created < slow_cutoff]
             ids = [row.id for row in rows]
             for row in rows:
                 row.status, row.fill_at, row.deadline = "abandoned", None, None

@@ -92,6 +92,12 @@ _UPDATE_SEAT = (
 )
 
 
+def _turn_running(clock: dict[str, Any] | None, now: float) -> bool:
+    """Whether a clocked turn runs and its time is not up (such a table waits for its move: it is not idle)."""
+    deadline = clocks.turn_deadline(clock) if clock is not None else None
+    return deadline is not None and deadline > now
+
+
 def hash_token(token: str) -> str:
     """The stored form of a seat token (SHA-256): the database never holds a token itself."""
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
@@ -609,13 +615,17 @@ class TableService:
     def expire_idle(self) -> list[str]:
         """End as ``abandoned`` every live table nobody has moved at for :attr:`Quotas.idle_days`; return their ids.
 
-        An abandoned game is over: no move is accepted, its bots stop, and its record and replay open.
+        An abandoned game is over: no move is accepted, its bots stop, and its record and replay open. A table whose
+        running turn still has time on its clock is not idle: a turn-based table waits for its move (up to 14 days)
+        however long ago the last one was, and its clock's end brings the substitute's move.
         """
-        cutoff = self.now() - self.quotas.idle_days * 86_400
+        now = self.now()
+        cutoff = now - self.quotas.idle_days * 86_400
         last_move = select(func.max(EventRow.at)).where(EventRow.table_id == TableRow.id).scalar_subquery()
         idle = (TableRow.status == "live", func.coalesce(last_move, TableRow.created) < cutoff)
         with Session(self.engine) as s:
-            ids = sorted(s.scalars(select(TableRow.id).where(*idle)))
+            found = s.execute(select(TableRow.id, TableRow.clock).where(*idle)).all()
+        ids = sorted(t for t, clock in found if not _turn_running(clock, now))
         for table_id in ids:  # one short transaction each, in id order like every multi-table lock (no deadlock)
             with Session(self.engine) as s, s.begin():
                 s.execute(

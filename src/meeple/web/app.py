@@ -23,12 +23,12 @@ from jinja2 import ChoiceLoader, Environment, FileSystemLoader, FunctionLoader, 
 from markupsafe import Markup, escape
 from pydantic import ValidationError
 
-from meeple.core.errors import MeepleError
+from meeple.core.errors import InvalidParameterError, MeepleError
 from meeple.core.records import GameRecord
 from meeple.core.registry import game_class, registered_games
-from meeple.i18n import LANGUAGES, N_, Translator, language_from_accept, translator
+from meeple.i18n import LANGUAGES, N_, M, Translator, language_from_accept, translator
 from meeple.server.app import ServerConfig, check_token, client_address, create_app, cut, seat_cookie
-from meeple.server.clock import clock_view
+from meeple.server.clock import TURN_BASED_CHOICES, clock_view
 from meeple.server.live import LiveTable, TableNotFound
 from meeple.server.lobby import SeatRefused
 from meeple.server.protocol import ClockSpec, CreateTable, JoinTable
@@ -92,6 +92,21 @@ def _reader(request: Request, lang: str | None) -> Translator:
     return translator(language_from_accept(request.headers.get("accept-language")))
 
 
+def duration(seconds: float, reader: Translator) -> str:
+    """A clock's time as shown: ``m:ss`` under an hour, ``h:mm:ss`` under a day, else ``2 d 5 h`` (translated).
+
+    Args:
+        seconds: the time left (negative counts as 0).
+        reader: the page's language (the days-and-hours form is a translated text).
+    """
+    left = max(0, int(seconds))
+    if left >= 86_400:
+        return reader.gettext("{days} d {hours} h").format(days=left // 86_400, hours=left % 86_400 // 3_600)
+    if left >= 3_600:
+        return f"{left // 3_600}:{left % 3_600 // 60:02d}:{left % 60:02d}"
+    return f"{left // 60}:{left % 60:02d}"
+
+
 def _page(name: str, reader: Translator, request: Request, **context: Any) -> HTMLResponse:
     """Render a template with the reader's language helpers; remember an explicit ``?lang=`` in a cookie."""
     html = TEMPLATES.get_template(name).render(
@@ -104,12 +119,32 @@ def _page(name: str, reader: Translator, request: Request, **context: Any) -> HT
         flags=lambda game, text: companion_for(game).flag_words(text, reader),
         query=dict(request.query_params),
         status_words=STATUS,
+        duration=lambda seconds: duration(seconds, reader),
+        turn_based_choices=TURN_BASED_CHOICES,
         **context,
     )
     response = HTMLResponse(html)
     if request.query_params.get("lang") in LANGUAGES:
         response.set_cookie("lang", reader.lang, max_age=365 * 86400, samesite="lax")
     return response
+
+
+def _form_clock(form: Any) -> ClockSpec | None:
+    """The lobby form's clock: minutes per player and an increment, or a turn-based time per move (not both).
+
+    Raises:
+        InvalidParameterError: both kinds were chosen.
+        ValueError: a number that is not one, or outside :class:`ClockSpec`'s bounds.
+    """
+    minutes = str(form.get("clock_minutes") or "").strip()
+    per_move = str(form.get("per_move") or "").strip()
+    if minutes and per_move:
+        raise InvalidParameterError(M("choose a clock in minutes or turn-based play, not both"))
+    if per_move:
+        return ClockSpec(per_move=float(per_move))
+    if minutes:
+        return ClockSpec(initial=float(minutes) * 60, increment=float(str(form.get("clock_increment") or 0)))
+    return None
 
 
 def create_web_app(config: ServerConfig) -> FastAPI:
@@ -161,11 +196,7 @@ def create_web_app(config: ServerConfig) -> FastAPI:
             default_players = next(int(p.default) for p in spec.describe_params() if p.name == "players")
             players = int(params.get("players", default_players))
             seats = [str(form.get(f"seat_{s}") or "human") for s in range(players)]
-            clock: ClockSpec | None = None
-            minutes = form.get("clock_minutes")
-            if isinstance(minutes, str) and minutes.strip():
-                increment = float(str(form.get("clock_increment") or 0))
-                clock = ClockSpec(initial=float(minutes) * 60, increment=increment)
+            clock = _form_clock(form)
             request_model = CreateTable(game=game, params=params, seats=seats, clock=clock)
             table_id, tokens = await asyncio.to_thread(service().create, request_model, address)
         except (MeepleError, ValueError, QuotaExceeded) as exc:

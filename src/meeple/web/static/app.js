@@ -250,11 +250,20 @@
     const element = event.target.closest("[data-action-code]");
     if (element && (event.key === "Enter" || event.key === " ")) { event.preventDefault(); play(element); }
   });
+  // a clock's time as the server's page shows it (meeple.web.app.duration): m:ss, h:mm:ss, or days and hours
+  function duration(left, days) {
+    const two = function (n) { return String(n).padStart(2, "0"); };
+    if (left >= 86400) {
+      return days.replace("{days}", Math.floor(left / 86400)).replace("{hours}", Math.floor((left % 86400) / 3600));
+    }
+    if (left >= 3600) return Math.floor(left / 3600) + ":" + two(Math.floor((left % 3600) / 60)) + ":" + two(left % 60);
+    return Math.floor(left / 60) + ":" + two(left % 60);
+  }
   // the running clock counts down from its deadline (the server's clock decides; this only shows it)
   setInterval(function () {
     board.querySelectorAll(".clock[data-deadline]").forEach(function (e) {
       const left = Math.max(0, Math.round(Number(e.dataset.deadline) - Date.now() / 1000));
-      e.textContent = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
+      e.textContent = duration(left, e.dataset.days || "{days} d {hours} h");
     });
   }, 1000);
   showTurn(true);
