@@ -38,6 +38,7 @@ from meeple.core.registry import game_class, registered_games
 from meeple.i18n import M, Translator, UnknownLanguageError, language_from_accept, translator
 from meeple.server.bots import BotPool
 from meeple.server.chat import ChatService
+from meeple.server.clock import clock_view
 from meeple.server.db import is_postgresql, make_engine, migrate
 from meeple.server.hardening import CSP, SecurityMiddleware
 from meeple.server.health import DATABASE
@@ -363,6 +364,7 @@ def create_app(config: ServerConfig) -> FastAPI:
                 "params": r.params,
                 "status": r.status,
                 "created": r.created,
+                "clock": clock_view(r.clock),
                 "seats": [
                     SeatState(s.player, s.bot_played, s.reason, online.get(s.seat, False), name=s.name).public(
                         s.seat, reader
@@ -388,6 +390,7 @@ def create_app(config: ServerConfig) -> FastAPI:
                 "params": live.params,
                 "status": live.status,
                 "created": live.created,
+                "clock": clock_view(live.clock),
                 "seats": live.public_seats(reader),
                 "version": view["version"],
                 "observation": view["observation"],

@@ -220,6 +220,9 @@ class TableSummary(BaseModel):
     seats: list[SeatInfo]
     status: TableStatus
     created: float
+    clock: ClockView | None = Field(
+        default=None, description="the table's clocks (a turn-based one: spec.per_move alone), as in state frames"
+    )
 
 
 class TableView(TableSummary):
