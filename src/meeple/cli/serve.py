@@ -23,6 +23,7 @@ from meeple.cli.common import GAME_OPTIONS, fail, load_game_or_exit, stdout_cons
 from meeple.core.errors import MeepleError
 from meeple.i18n import _
 from meeple.server.clock import parse_clock
+from meeple.server.notify import SmtpSettings
 from meeple.server.protocol import ClockSpec, CreateTable
 
 STARTUP_FAILURE = 1
@@ -108,6 +109,19 @@ def serve(
             help="The address players use (behind a router or proxy): invitations, and the origin pages may come from.",
         ),
     ] = None,
+    smtp: Annotated[
+        str | None,
+        typer.Option(
+            "--smtp",
+            envvar="MEEPLE_SMTP",
+            help="Send turn e-mails of turn-based tables through this server: smtp://, smtp+starttls:// or"
+            " smtps://[USER:PASSWORD@]HOST[:PORT]. Without it no e-mail is sent.",
+        ),
+    ] = None,
+    mail_from: Annotated[
+        str | None,
+        typer.Option("--mail-from", envvar="MEEPLE_MAIL_FROM", help="The From address of e-mails (with --smtp)."),
+    ] = None,
     forwarded_allow_ips: Annotated[
         str | None,
         typer.Option(
@@ -190,6 +204,14 @@ def serve(
 
     url = db or default_db()
     _check_db(url)
+    mail: SmtpSettings | None = None
+    if smtp is not None:
+        try:
+            mail = SmtpSettings.from_url(smtp, mail_from)
+        except ValueError as exc:
+            fail(exc)
+    elif mail_from is not None:
+        fail(_("--mail-from is the sender of the e-mails sent through --smtp: give --smtp too"))
     console = stdout_console()
     base = (public_url or f"http://{_reachable_host(host)}:{port}").rstrip("/")
     if game is not None:
@@ -229,6 +251,8 @@ def serve(
         public_urls=(public_url,) if public_url else (),
         api_docs=api_docs,
         metrics_allow_ips=metrics_allow_ips,
+        smtp=mail,
+        site=base,
     )
     if bot_workers is not None:
         config = dataclasses.replace(config, bot_workers=bot_workers)

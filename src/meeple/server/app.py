@@ -46,6 +46,7 @@ from meeple.server.hub import Connection, Hub, Listener
 from meeple.server.live import LiveTable, MoveRefused, SeatState, TableNotFound
 from meeple.server.lobby import Lobby, SeatRefused
 from meeple.server.metrics import Metrics, started, stopped
+from meeple.server.notify import Addresses, Notifier, SmtpSettings
 from meeple.server.ops import LOOPBACK, add_ops_routes
 from meeple.server.policy import SeatPolicy
 from meeple.server.presence import HEARTBEAT, HEARTBEAT_DEGRADED
@@ -125,6 +126,10 @@ class ServerConfig:
         api_docs: serve ``/docs`` and ``/openapi.json`` (``--api-docs``; off by default on a public server).
         metrics_allow_ips: who may read ``/metrics``: comma-separated addresses or CIDR networks, ``*`` for anyone
             (default: loopback; :mod:`meeple.server.ops`).
+        smtp: where turn e-mails are sent (``--smtp``, with ``--mail-from``; :mod:`meeple.server.notify`); None:
+            no e-mail at all.
+        site: the server's public address, for the links in e-mails (``--public-url``, else ``http://HOST:PORT``).
+        addresses: where a seat's e-mails go (default: the address of the account that holds the seat).
     """
 
     db: str
@@ -136,6 +141,9 @@ class ServerConfig:
     public_urls: tuple[str, ...] = ()
     api_docs: bool = False
     metrics_allow_ips: str = LOOPBACK
+    smtp: SmtpSettings | None = None
+    site: str = "http://127.0.0.1:8000"
+    addresses: Addresses | None = None
 
 
 def seat_cookie(table_id: str) -> str:
@@ -203,6 +211,11 @@ def create_app(config: ServerConfig) -> FastAPI:
             quotas=config.quotas,
             heartbeat_engine=beat_engine,
         )
+        if config.smtp is not None:
+            addresses = config.addresses or (lambda table, seat: None)
+            count = lambda outcome: metrics.emails.labels(outcome=outcome).inc()  # noqa: E731
+            service.notifier = Notifier(config.smtp, addresses, config.site, count)
+            service.notifier.start()
         hub = Hub(service, send_seconds=config.quotas.send_seconds)
         lobby = Lobby(service)
         hub.chat = ChatService(engine, limiter, service.now, lambda reason: state["refused"](reason))
@@ -233,6 +246,8 @@ def create_app(config: ServerConfig) -> FastAPI:
                 if live.bot_task is not None:
                     live.bot_task.cancel()
             await asyncio.to_thread(bots.close)
+            if service.notifier is not None:
+                await asyncio.to_thread(service.notifier.stop)
             with contextlib.suppress(Exception):
                 await asyncio.to_thread(service.forget_presence)
             beat_thread.shutdown(wait=False, cancel_futures=True)

@@ -36,6 +36,7 @@ from meeple.server.db import EventRow, PresenceRow, SeatRow, TableRow, is_postgr
 from meeple.server.health import DATABASE, Health
 from meeple.server.live import LiveTable, MoveRefused, SeatState, TableNotFound, check_move
 from meeple.server.metrics import Metrics
+from meeple.server.notify import Notifier, turn_notice
 from meeple.server.policy import SeatPolicy
 from meeple.server.presence import HEARTBEAT, STALE, Presence, close_dead, dead_tables, upsert, write_own
 from meeple.server.protocol import CreateTable
@@ -158,6 +159,8 @@ class TableService:
         """Called (in the event loop) after every committed change of a table: the hub broadcasts it."""
         self.metrics = Metrics()
         """Where moves are counted (the app gives its own: ``/metrics``)."""
+        self.notifier: Notifier | None = None
+        """Sends turn e-mails (``meeple serve --smtp``); None: no turn is even looked at for one."""
 
     @property
     def degraded(self) -> bool:
@@ -423,6 +426,8 @@ class TableService:
 
     def _finish_change(self, s: Connection, live: LiveTable, row: RowHead) -> None:
         """Write the cache's version, changed seats, clock, status and deadline, bump the revision, notify others."""
+        if self.notifier is not None and (notice := turn_notice(live)) is not None:
+            live.notices.append(notice)  # decided in this transaction (clock["mailed"]); sent once it committed
         rev = row.rev + 1
         deadline = live.deadline(self.now())
         values = {"b_version": live.version, "b_rev": rev, "b_status": live.status, "b_clock": live.clock}
@@ -455,6 +460,7 @@ class TableService:
         except MoveRefused:
             raise  # refused before anything changed
         except BaseException:
+            live.notices.clear()  # the turn's decision was rolled back with it
             live.stale = True  # the cache may hold what was rolled back: rebuild it from the database now
             with contextlib.suppress(Exception):
                 self._read_sync(live)
@@ -736,7 +742,15 @@ class TableService:
         """Announce a committed change; called with ``live.lock`` held, so frames see one consistent state."""
         if self.on_change is not None:
             self.on_change(live)
+        self._mail(live)
         self.start_bot(live)
+
+    def _mail(self, live: LiveTable) -> None:
+        """Hand the turn e-mails the committed transaction decided to the notifier (it queues; never blocks)."""
+        notices, live.notices = live.notices, []
+        if self.notifier is not None:
+            for notice in notices:
+                self.notifier.submit(notice)
 
     def start_bot(self, live: LiveTable) -> None:
         """Start the table's bot loop if a bot must move and none is thinking in this process."""
@@ -787,6 +801,7 @@ class TableService:
                 applied = await self._run(what, self._tx_move, live, seat, action, version, None, True)
                 if applied and self.on_change is not None:
                     self.on_change(live)
+                self._mail(live)
         except MoveRefused as exc:
             log.debug("bot move at table %s dropped: %s", live.id, exc)
         return True
