@@ -4,8 +4,7 @@ The conformance suite's method applied to the server's payloads: at many positio
 and player count, the world is re-dealt for a seat (``resample_from_infostate``), and everything the server would
 send that seat (the ``state`` frame with its whole log, the seats and clock, its refusals, the ``ack`` of its move)
 and a spectator (every seat's re-deal keeps the public view), and the e-mail of a turn-based table's turn, must not
-change. Issue "Play online" (hidden
-information).
+change. Issue "Play online" (hidden information); issue #34 (the turn e-mail).
 """
 
 from __future__ import annotations
