@@ -257,6 +257,7 @@ def test_an_away_seat_is_bot_played_after_the_grace_period_and_returns_on_reconn
             "connected": False,
             "bot_played": True,
             "reason": "away",
+            "account": None,  # a guest's seat: bound to no account
         }
         assert frame["seats"][1]["connected"]
         with client.websocket_connect(url0) as ws0:

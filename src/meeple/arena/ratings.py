@@ -21,6 +21,7 @@ from typing import Any
 
 from meeple.arena.balance import win_credit
 from meeple.arena.tournament import GameResult
+from meeple.core.rewards import competition_ranks
 
 Z95 = 1.959963984540054
 """The two-sided 95% normal quantile."""
@@ -192,8 +193,7 @@ class Rating:
 
 def ranks_of(result: GameResult) -> list[int]:
     """Return 1-based ranks of the seats (1 = best), by returns then scores; equal keys share a rank."""
-    keys = [(result.returns[s], result.scores[s]) for s in range(len(result.labels))]
-    return [1 + sum(1 for other in keys if other > k) for k in keys]
+    return competition_ranks([(result.returns[s], result.scores[s]) for s in range(len(result.labels))])
 
 
 ORDERINGS = 8

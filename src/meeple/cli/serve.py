@@ -172,6 +172,13 @@ def serve(
         float,
         typer.Option("--quickmatch-wait", min=0.0, help="Seconds before bots take a quick-match table's open seats."),
     ] = 60.0,
+    logins_per_minute: Annotated[
+        int,
+        typer.Option("--logins-per-minute", min=1, help="Log-in attempts per address, failed ones per username."),
+    ] = 10,
+    signups_per_minute: Annotated[
+        int, typer.Option("--signups-per-minute", min=1, help="Accounts one address may create per minute.")
+    ] = 5,
     header_timeout: Annotated[
         float, typer.Option("--header-timeout", min=0.1, help="Seconds a client has to send a request's headers.")
     ] = 10.0,
@@ -241,6 +248,8 @@ def serve(
         chats_per_minute=chats_per_minute,
         waiting_hours=waiting_hours,
         quickmatch_wait=quickmatch_wait,
+        logins_per_minute=logins_per_minute,
+        signups_per_minute=signups_per_minute,
     )
     policy = SeatPolicy(any_bot=allow_bot_specs, bot_tables=allow_bot_tables, move_seconds=bot_move_seconds)
     config = ServerConfig(

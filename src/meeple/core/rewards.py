@@ -21,6 +21,7 @@ Rules: issue "For researchers, round two" (graded rewards); each game's scoring 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from meeple.core.errors import InvalidParameterError
@@ -33,6 +34,21 @@ REWARDS: tuple[str, ...] = ("win", "rank", "score", "score_margin")
 
 SCORE_BOUND: dict[str, float] = {"citadels": 200.0, "capitol": 400.0, "capital_lux_2": 200.0, "caprice": 200.0}
 """Per game, a bound on any seat's points: ``score`` lies in ``[0, bound]``, ``score_margin`` in ``[-bound, bound]``."""
+
+
+def competition_ranks(keys: Sequence[Any]) -> list[int]:
+    """1-based ranks of comparable ``keys`` (1 = the greatest); equal keys share a rank ("1224" ranking)."""
+    return [1 + sum(1 for other in keys if other > k) for k in keys]
+
+
+def finish_ranks(state: State[Any]) -> list[int]:
+    """1-based ranks of the seats of a finished game (1 = first).
+
+    By ``returns()`` (the game's result and tie-breaks), then by ``scores()``; seats equal in both share a rank (the
+    order of the ``"rank"`` reward).
+    """
+    returns, scores = state.returns(), state.scores()
+    return competition_ranks([(returns[s], scores[s]) for s in range(len(returns))])
 
 
 def check_reward(kind: Any) -> RewardKind:

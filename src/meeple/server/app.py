@@ -36,6 +36,8 @@ from meeple.core.errors import MeepleError
 from meeple.core.records import GameRecord
 from meeple.core.registry import game_class, registered_games
 from meeple.i18n import M, Translator, UnknownLanguageError, language_from_accept, translator
+from meeple.server.account_api import add_account_routes
+from meeple.server.accounts import Account, Accounts, current_account
 from meeple.server.bots import BotPool
 from meeple.server.chat import ChatService
 from meeple.server.clock import clock_view
@@ -44,7 +46,7 @@ from meeple.server.hardening import CSP, SecurityMiddleware
 from meeple.server.health import DATABASE
 from meeple.server.hub import Connection, Hub, Listener
 from meeple.server.live import LiveTable, MoveRefused, SeatState, TableNotFound
-from meeple.server.lobby import Lobby, SeatRefused
+from meeple.server.lobby import RATED_LOG_IN, Lobby, Match, SeatRefused
 from meeple.server.metrics import Metrics, started, stopped
 from meeple.server.notify import Addresses, Notifier, SmtpSettings
 from meeple.server.ops import LOOPBACK, add_ops_routes
@@ -221,7 +223,8 @@ def create_app(config: ServerConfig) -> FastAPI:
         hub.chat = ChatService(engine, limiter, service.now, lambda reason: state["refused"](reason))
         service.metrics = bots.metrics = metrics
         metrics.watch(lambda: list(service.tables.values()), bots)
-        state.update(service=service, hub=hub, engine=engine, lobby=lobby)
+        accounts = await asyncio.to_thread(Accounts, engine, service.now)
+        state.update(service=service, hub=hub, engine=engine, lobby=lobby, accounts=accounts)
         started(metrics)
         app.state.meeple = state  # the web pages (meeple.web) reach the service through it
         await asyncio.to_thread(service.wake_all)
@@ -341,19 +344,27 @@ def create_app(config: ServerConfig) -> FastAPI:
     async def create_table(request: CreateTable, http: Request) -> dict[str, Any]:
         """Create a table: one secret token per human seat, shown only in this answer (422 for a bad request).
 
+        Logged in (session cookie), the first ``human`` seat is bound to the account and named by its username: the
+        session opens it on any device. ``rated: true`` needs a log-in (401) and seats ``["human", "open", ...]``.
+
         Quotas per client address: ``--tables-per-minute``, ``--max-tables-per-address`` live tables, and
         ``--max-tables`` in all (429 with ``Retry-After``).
         """
         address = client_address(http)
         limiter.hit("tables", address, "tables created")
+        account = await current_account(http)
+        if request.rated and account is None:
+            raise HTTPException(401, "rated: log in to create a rated table (POST /api/session)")
+        bound = (account.id, account.username) if account is not None else None
         try:
-            table_id, tokens = await asyncio.to_thread(service().create, request, address)
+            table_id, tokens = await asyncio.to_thread(service().create, request, address, bound)
         except MeepleError as exc:
             raise HTTPException(422, str(exc)) from None
         await service().evaluate(table_id)  # a bot may have the first move; a clock may start
         return {"table": table_id, "seats": [{"seat": s, "token": t} for s, t in tokens]}
 
     _lobby_routes(app, state)
+    add_account_routes(app, state)
 
     @app.get("/api/tables", response_model=list[TableSummary])
     async def list_tables(
@@ -380,14 +391,20 @@ def create_app(config: ServerConfig) -> FastAPI:
                 "status": r.status,
                 "created": r.created,
                 "clock": clock_view(r.clock),
+                "rated": bool(r.rated),
                 "seats": [
-                    SeatState(s.player, s.bot_played, s.reason, online.get(s.seat, False), name=s.name).public(
-                        s.seat, reader
-                    )
+                    SeatState(
+                        s.player,
+                        s.bot_played,
+                        s.reason,
+                        online.get(s.seat, False),
+                        name=s.name,
+                        account=users.get(s.seat),
+                    ).public(s.seat, reader)
                     for s in seats
                 ],
             }
-            for r, seats, online in rows
+            for r, seats, online, users in rows
         ]
 
     @app.get("/api/tables/{table_id}", response_model=TableView)
@@ -406,6 +423,7 @@ def create_app(config: ServerConfig) -> FastAPI:
                 "status": live.status,
                 "created": live.created,
                 "clock": clock_view(live.clock),
+                "rated": live.rated,
                 "seats": live.public_seats(reader),
                 "version": view["version"],
                 "observation": view["observation"],
@@ -468,7 +486,9 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     @app.websocket("/api/tables/{table_id}/ws")
     async def socket(websocket: WebSocket, table_id: str, token: str | None = None, lang: str | None = None) -> None:
-        """A seat's (``?token=``, or the page's seat cookie) or a spectator's connection; see docs/server.md.
+        """A seat's or a spectator's connection; see docs/server.md.
+
+        The seat is named by ``?token=``, else the page's seat cookie, else the session of the account it is bound to.
 
         The texts it is sent are in ``?lang=`` (``en``, ``fr``), else the handshake's ``Accept-Language``, else
         English; an unknown ``lang`` gets a ``bad_message`` error naming the languages, then English. An address
@@ -516,6 +536,8 @@ def create_app(config: ServerConfig) -> FastAPI:
             await websocket.close(code=4404)
             return
         seat: int | None = None
+        if token is None:
+            seat = await account_seat(websocket, table_id)
         if token is not None:
             try:
                 seat = await check_token(state, table_id, token, address)
@@ -729,6 +751,15 @@ def _faults(state: dict[str, Any]) -> list[str]:
     return [str(f) for f in getattr(health, "faults", None) or []]
 
 
+async def account_seat(connection: Request | WebSocket, table_id: str) -> int | None:
+    """The seat at ``table_id`` bound to the account whose session ``connection`` carries, or None."""
+    account = await current_account(connection)
+    if account is None:
+        return None
+    service: TableService = connection.app.state.meeple["service"]
+    return await asyncio.to_thread(service.seat_of_account, table_id, account.id)
+
+
 def _seat_holder_token(http: Request, table_id: str, authorization: str | None) -> str | None:
     """The seat token a request presents: ``Authorization: Bearer TOKEN``, else the page's seat cookie."""
     if authorization:
@@ -767,6 +798,8 @@ def _lobby_routes(app: FastAPI, state: dict[str, Any]) -> None:
     async def holder(http: Request, table_id: str, authorization: str | None) -> int:
         token = _seat_holder_token(http, table_id, authorization)
         seat = await check_token(state, table_id, token, client_address(http)) if token else None
+        if seat is None and not authorization:
+            seat = await account_seat(http, table_id)
         if seat is None:
             raise HTTPException(403, "this token opens no seat at this table")
         return seat
@@ -782,6 +815,9 @@ def _lobby_routes(app: FastAPI, state: dict[str, Any]) -> None:
     ) -> JSONResponse:
         """Take the first free open seat of a waiting table under ``name``: 201 ``{table, seat, token}``.
 
+        Logged in, the seat is bound to the account and named by its username (``name`` may be left out); a rated
+        table seats only logged-in players (401), each once (409).
+
         The answer also sets the seat's cookie. 409 if the table is full, started or over, or if the request
         already holds a seat there (its cookie or ``Authorization``); 404 for no such table; 429 past
         ``joins_per_minute`` per address. The last open seat taken starts the game, its clocks and its bots.
@@ -792,8 +828,10 @@ def _lobby_routes(app: FastAPI, state: dict[str, Any]) -> None:
         held = _seat_holder_token(http, table_id, authorization)
         if held and await check_token(state, table_id, held, address) is not None:
             raise HTTPException(409, "you already hold a seat at this table")
+        account = await current_account(http)
+        name = _seat_name(request.name, account)
         try:
-            seat, token, started = await asyncio.to_thread(lobby.join, table_id, request.name)
+            seat, token, started = await asyncio.to_thread(lobby.join, table_id, name, _bound(account))
         except TableNotFound:
             raise HTTPException(404, f"no table {cut(table_id)!r}") from None
         except SeatRefused as exc:
@@ -849,13 +887,20 @@ def _lobby_routes(app: FastAPI, state: dict[str, Any]) -> None:
         201 ``{table, seat, token}`` (and the seat's cookie). Two such requests meet at one table; unless its
         creator starts it or chooses to wait, bots take the open seats after a minute. 422 for an unknown game or
         player count; 429 past ``joins_per_minute``, or the quotas of table creation when a table is opened.
+        Logged in, the seat is bound to the account (``name`` may be left out) and tables where it sits already are
+        skipped. ``rated: true`` (log-in needed, else 401) meets only logged-in players at rated tables: no bots
+        take their seats, they wait for players (and end as abandoned after ``--waiting-hours``).
         """
         address = client_address(http)
         limiter.hit("joins", address, "seats taken")
         lobby: Lobby = state["lobby"]
+        account = await current_account(http)
+        if request.rated and account is None:
+            raise refused(SeatRefused(401, RATED_LOG_IN), http)
+        match = Match(request.game, request.players, _seat_name(request.name, account), request.rated, _bound(account))
         try:
             table_id, seat, token, started = await asyncio.to_thread(
-                lobby.quickmatch, request.game, request.players, request.name, address, _seated_tables(http)
+                lobby.quickmatch, match, address, _seated_tables(http)
             )
         except SeatRefused as exc:
             raise refused(exc, http) from None
@@ -863,6 +908,20 @@ def _lobby_routes(app: FastAPI, state: dict[str, Any]) -> None:
             raise HTTPException(422, str(exc)) from None
         await lobby.announce(table_id, started)
         return seated(http, table_id, seat, token)
+
+
+def _bound(account: Account | None) -> tuple[int, str] | None:
+    return (account.id, account.username) if account is not None else None
+
+
+def _seat_name(name: str | None, account: Account | None) -> str:
+    """The name a new seat gets: a logged-in player's username, else the ``name`` given (422 if none was)."""
+    if account is not None:
+        return account.username
+    if name is None:
+        problem = {"loc": ["body", "name"], "msg": "a name is needed unless you are logged in", "type": "missing"}
+        raise HTTPException(422, [problem])
+    return name
 
 
 def _count_refused(reason: str) -> None:

@@ -29,6 +29,7 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
+    false,
     func,
     select,
 )
@@ -83,6 +84,10 @@ class TableRow(Base):
     """``"<game>/<players>"`` for a quick-match table (``POST /api/quickmatch``), else None."""
     fill_at: Mapped[float | None] = mapped_column(Float, nullable=True)
     """When a waiting quick-match table starts with bots in its open seats (None: it waits for players)."""
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """A rated table: only account holders sit at it, and its end updates their ratings (:mod:`.ratings`)."""
+    rated_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """When its result updated the ratings (None: not yet, or not rated): a game is rated once."""
 
 
 class SeatRow(Base):
@@ -100,6 +105,8 @@ class SeatRow(Base):
     """The name its human gave (cleaned: :func:`meeple.server.people.clean_name`), or None."""
     joined: Mapped[float | None] = mapped_column(Float, nullable=True)
     """When a stranger took this open seat (None: seated by the table's creator)."""
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True, index=True)
+    """The account this seat is bound to (its holder's session opens it, :mod:`.accounts`), or None (a guest)."""
 
 
 class EventRow(Base):
@@ -143,6 +150,50 @@ class ChatRow(Base):
     """The sender's seat; None for a spectator."""
     text: Mapped[str] = mapped_column(String(500))
     at: Mapped[float] = mapped_column(Float)
+
+
+class AccountRow(Base):
+    """A player's account: a unique username and an argon2 password hash (:mod:`meeple.server.accounts`)."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    username: Mapped[str] = mapped_column(String(40))
+    """As typed at sign-up (3-24 characters ``[A-Za-z0-9_.-]``); ``~deleted-<id>`` once deleted."""
+    username_key: Mapped[str] = mapped_column(String(40), unique=True)
+    """``username`` lower-cased: usernames are unique whatever their case."""
+    password_hash: Mapped[str] = mapped_column(String(255))
+    """argon2id (PHC string); empty once deleted (nothing opens it)."""
+    email: Mapped[str | None] = mapped_column(String(254), nullable=True)
+    created: Mapped[float] = mapped_column(Float)
+    deleted: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """When its owner deleted it (a tombstone: its games are anonymised), or None."""
+
+
+class SessionRow(Base):
+    """A log-in session: the SHA-256 of its random cookie token (never the token itself)."""
+
+    __tablename__ = "sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    created: Mapped[float] = mapped_column(Float)
+    expires: Mapped[float] = mapped_column(Float, index=True)
+    last_seen: Mapped[float] = mapped_column(Float)
+
+
+class RatingRow(Base):
+    """An account's openskill rating at one game (:mod:`meeple.server.ratings`)."""
+
+    __tablename__ = "ratings"
+
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(64), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    """Rated games played."""
+    updated: Mapped[float] = mapped_column(Float)
 
 
 def is_postgresql(engine: Engine) -> bool:

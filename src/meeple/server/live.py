@@ -48,6 +48,8 @@ class SeatState:
     away_since: float = 0.0
     name: str | None = None
     """The name its human gave (already cleaned), or None."""
+    account: str | None = None
+    """The username of the account the seat is bound to (public: its profile link), or None."""
 
     @property
     def is_open(self) -> bool:
@@ -76,6 +78,7 @@ class SeatState:
             "connected": self.connected or self.player.startswith("bot:"),
             "bot_played": self.bot_played,
             "reason": self.reason,
+            "account": self.account,
         }
 
 
@@ -94,6 +97,8 @@ class LiveTable:
     seats: list[SeatState]
     clock: dict[str, Any] | None = None
     status: str = "live"
+    rated: bool = False
+    """A rated table: its end updates the seats' accounts' ratings (:mod:`meeple.server.ratings`)."""
     version: int = 0
     rev: int = -1
     stale: bool = False

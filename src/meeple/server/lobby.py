@@ -19,6 +19,7 @@ import hashlib
 import logging
 import secrets
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.orm import Session
@@ -42,6 +43,22 @@ QUICKMATCH_GRACE = 120.0
 """Seconds a quick-match seat's human may be away on their turn before the substitute bot plays it (strangers
 leave; nobody waits forever)."""
 _QUICKMATCH_LOCK = 0x71756963  # PostgreSQL advisory lock namespace of quick match ("quic")
+RATED_LOG_IN = M("log in to play at a rated table")
+"""Why a guest is refused a seat at a rated table (401)."""
+
+
+@dataclass(frozen=True)
+class Match:
+    """A quick-match request: ``game`` and ``players``, the seat's ``name``, ``rated``, the ``account`` seated.
+
+    ``account`` is ``(id, username)`` of a logged-in player (None: a guest).
+    """
+
+    game: str
+    players: int
+    name: str
+    rated: bool = False
+    account: tuple[int, str] | None = None
 
 
 class SeatRefused(MeepleError):
@@ -86,11 +103,22 @@ class Lobby:
             values = {"table_id": row.id, "seat": seat, "process": START_PROCESS, "connections": 0, "seen_at": now}
             s.execute(insert(PresenceRow).values(**values))
 
-    def _take_seat(self, s: Session, row: TableRow, name: str) -> tuple[int, str, bool]:
-        """Seat ``name`` at the first free open seat of ``row``; return the seat, its token, and whether it started."""
+    def _take_seat(
+        self, s: Session, row: TableRow, name: str, account: tuple[int, str] | None = None
+    ) -> tuple[int, str, bool]:
+        """Seat ``name`` at the first free open seat of ``row``, bound to ``account`` if given.
+
+        Returns the seat, its token, and whether the game started.
+        """
         if row.status != "waiting":
             why = M("this table has started: no seat is free") if row.status == "live" else M("this table is over")
             raise SeatRefused(409, why)
+        if row.rated and account is None:
+            raise SeatRefused(401, RATED_LOG_IN)
+        if account is not None:
+            mine = select(SeatRow.seat).where(SeatRow.table_id == row.id, SeatRow.account_id == account[0])
+            if s.scalars(mine).first() is not None:
+                raise SeatRefused(409, M("you already hold a seat at this table"))
         free = list(
             s.scalars(
                 select(SeatRow).where(SeatRow.table_id == row.id, SeatRow.player == "open").order_by(SeatRow.seat)
@@ -101,21 +129,25 @@ class Lobby:
         token = secrets.token_urlsafe(24)
         seat = free[0]
         seat.player, seat.name, seat.token_hash, seat.joined = "human", name, hash_token(token), self.service.now()
+        seat.account_id = account[0] if account is not None else None
         started = len(free) == 1
         if started:
             self._go_live(s, row)
         self._changed(s, row)
         return seat.seat, token, started
 
-    def join(self, table_id: str, name: str) -> tuple[int, str, bool]:
+    def join(self, table_id: str, name: str, account: tuple[int, str] | None = None) -> tuple[int, str, bool]:
         """Take the first free open seat of a waiting table; return ``(seat, token, started)``.
+
+        ``account``: ``(id, username)`` of a logged-in player: the seat is bound to it.
 
         Raises:
             TableNotFound: no such table.
-            SeatRefused: 409, the table is full, started or over.
+            SeatRefused: 409, the table is full, started or over, or the account sits there already; 401, a guest at
+                a rated table.
         """
         with Session(self.service.engine) as s, s.begin():
-            return self._take_seat(s, self._locked(s, table_id), name)
+            return self._take_seat(s, self._locked(s, table_id), name, account)
 
     def start(self, table_id: str, seat: int | None, bot: str) -> None:
         """Start a waiting table now, ``bot:<bot>`` in each open seat.
@@ -140,6 +172,8 @@ class Lobby:
                     raise SeatRefused(403, M("only the table's creator may start it before its seats are taken"))
             if row.status != "waiting":
                 raise SeatRefused(409, M("this table is not waiting for players"))
+            if row.rated:
+                raise SeatRefused(409, M("a rated table starts when logged-in players have taken all its seats"))
             s.execute(
                 update(SeatRow)
                 .where(SeatRow.table_id == table_id, SeatRow.player == "open")
@@ -165,12 +199,12 @@ class Lobby:
             row.fill_at = None
             self._changed(s, row)
 
-    def quickmatch(
-        self, game: str, players: int, name: str, address: str | None, exclude: Sequence[str] = ()
-    ) -> tuple[str, int, str, bool]:
-        """A seat at the oldest waiting quick-match table of ``game`` and ``players``, or at a new one.
+    def quickmatch(self, match: Match, address: str | None, exclude: Sequence[str] = ()) -> tuple[str, int, str, bool]:
+        """A seat at the oldest waiting quick-match table of ``match.game`` and ``match.players``, or at a new one.
 
-        ``exclude``: tables not to join (those the asker holds a seat at already: nobody plays against themselves).
+        ``exclude``: tables not to join (those the asker holds a seat at already: nobody plays against themselves);
+        a logged-in player's own tables are skipped too. A rated match meets only at rated quick-match tables
+        (their key ends ``/rated``), which no bots fill.
 
         Returns:
             ``(table, seat, token, started)``.
@@ -179,8 +213,9 @@ class Lobby:
             InvalidParameterError: an unknown game or player count.
             QuotaExceeded: a new table is needed and ``address`` (or the server) has as many as allowed.
         """
-        n = load_game(game, players=players).num_players
-        key = f"{game}/{n}"
+        n = load_game(match.game, players=match.players).num_players
+        key = f"{match.game}/{n}" + ("/rated" if match.rated else "")
+        account = match.account
         with Session(self.service.engine) as s, s.begin():
             if self.service.postgres:  # two requests for the same key meet: the second waits for the first's commit
                 lock = int.from_bytes(hashlib.sha256(key.encode()).digest()[:4], "big")
@@ -191,13 +226,18 @@ class Lobby:
                 .order_by(TableRow.created)
                 .limit(1)
             )
+            if account is not None:
+                mine = select(SeatRow.table_id).where(SeatRow.account_id == account[0])
+                stmt = stmt.where(TableRow.id.not_in(mine))
             row = s.scalars(stmt.with_for_update() if self.service.postgres else stmt).first()
             if row is not None:
-                seat, token, started = self._take_seat(s, row, name)
+                seat, token, started = self._take_seat(s, row, match.name, account)
                 return row.id, seat, token, started
-            seats: list[str | SeatRequest] = [SeatRequest(player="human", name=name), *["open"] * (n - 1)]
-            request = CreateTable(game=game, params={"players": n}, seats=seats, grace=QUICKMATCH_GRACE)
-            table_id, tokens = self.service.insert_table(s, request, address, quickmatch=key)
+            seats: list[str | SeatRequest] = [SeatRequest(player="human", name=match.name), *["open"] * (n - 1)]
+            request = CreateTable(
+                game=match.game, params={"players": n}, seats=seats, grace=QUICKMATCH_GRACE, rated=match.rated
+            )
+            table_id, tokens = self.service.insert_table(s, request, address, quickmatch=key, account=account)
             return table_id, tokens[0][0], tokens[0][1], False
 
     def due(self) -> list[str]:

@@ -138,6 +138,11 @@ class CreateTable(_Strict):
     )
     substitute: ShortText = Field(default="medium", description="bot spec playing a seat out of time or away")
     seed: int | None = Field(default=None, ge=0, lt=1 << 62, description="deal seed (default: random, secret)")
+    rated: bool = Field(
+        default=False,
+        description="a rated table: its end updates the players' ratings; only logged-in players sit at it, so its"
+        ' seats are one "human" (the creator, logged in) and "open" seats (no bots)',
+    )
 
     def seat_specs(self) -> list[str]:
         """The seats' specs (``human``, ``open``, ``bot:...``), whichever form they were given in."""
@@ -149,9 +154,11 @@ class CreateTable(_Strict):
 
 
 class JoinTable(_Strict):
-    """``POST /api/tables/{id}/join``: take a free open seat under a name."""
+    """``POST /api/tables/{id}/join``: take a free open seat under a name (a logged-in player's is their username)."""
 
-    name: PlayerName = Field(description=f"the player's name (at most {MAX_NAME} characters)")
+    name: PlayerName | None = Field(
+        default=None, description=f"the player's name (at most {MAX_NAME} characters); needed unless logged in"
+    )
 
 
 class QuickMatch(_Strict):
@@ -159,7 +166,12 @@ class QuickMatch(_Strict):
 
     game: ShortText = Field(description="a registered game name")
     players: int = Field(ge=1, le=16, description="the number of players")
-    name: PlayerName = Field(description=f"the player's name (at most {MAX_NAME} characters)")
+    name: PlayerName | None = Field(
+        default=None, description=f"the player's name (at most {MAX_NAME} characters); needed unless logged in"
+    )
+    rated: bool = Field(
+        default=False, description="meet only logged-in players at a rated table (no bots fill it; log in first)"
+    )
 
 
 class StartTable(_Strict):
@@ -200,6 +212,9 @@ class SeatInfo(BaseModel):
     connected: bool = Field(description="a human seat with at least one open connection (bots: always true)")
     bot_played: bool = Field(description="a human seat played by the substitute bot (out of time or away)")
     reason: Literal["time", "away"] | None = Field(default=None, description="why the seat is bot-played")
+    account: str | None = Field(
+        default=None, description="the username of the account this seat is bound to (its profile), or None"
+    )
 
 
 class ClockView(BaseModel):
@@ -223,6 +238,7 @@ class TableSummary(BaseModel):
     clock: ClockView | None = Field(
         default=None, description="the table's clocks (a turn-based one: spec.per_move alone), as in state frames"
     )
+    rated: bool = Field(default=False, description="a rated table (its end updates its players' ratings)")
 
 
 class TableView(TableSummary):

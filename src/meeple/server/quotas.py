@@ -49,6 +49,9 @@ class Quotas:
         waiting_hours: a table whose open seats nobody took for this long ends as abandoned.
         quickmatch_wait: seconds after which a quick-match table starts with bots in its open seats, unless its
             creator chose otherwise.
+        logins_per_minute: log-in attempts one address may make per minute, and failed ones per username
+            (``--logins-per-minute``); past it 429, even for the right password.
+        signups_per_minute: accounts one address may create per minute (``--signups-per-minute``).
     """
 
     rate_limits: bool = True
@@ -67,6 +70,8 @@ class Quotas:
     chats_per_minute: int = 20
     waiting_hours: float = 24.0
     quickmatch_wait: float = 60.0
+    logins_per_minute: int = 10
+    signups_per_minute: int = 5
 
 
 class QuotaExceeded(Exception):
@@ -100,12 +105,15 @@ class Limiter:
             "messages": RateLimitItemPerMinute(max(1, quotas.messages_per_minute)),
             "joins": RateLimitItemPerMinute(max(1, quotas.joins_per_minute)),
             "chat": RateLimitItemPerMinute(max(1, quotas.chats_per_minute)),
+            "login": RateLimitItemPerMinute(max(1, quotas.logins_per_minute)),
+            "login_user": RateLimitItemPerMinute(max(1, quotas.logins_per_minute)),
+            "signup": RateLimitItemPerMinute(max(1, quotas.signups_per_minute)),
         }
         self.sockets: Counter[str] = Counter()
         """Open WebSockets per client address."""
 
     def hit(self, kind: str, key: str, what: str) -> None:
-        """Count one ``kind`` event (``tables``, ``bad_token``, ``messages``, ``joins``, ``chat``) of ``key``.
+        """Count one ``kind`` event (``tables``, ``bad_token``, ``joins``, ``chat``, ``login``...) of ``key``.
 
         Raises:
             QuotaExceeded: past the quota; ``what`` is the sentence that says which, e.g. "tables created".

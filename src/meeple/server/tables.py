@@ -30,9 +30,10 @@ from sqlalchemy.orm import Session
 
 from meeple.core.errors import IllegalActionError, InvalidActionError, InvalidParameterError
 from meeple.core.registry import load_game
+from meeple.core.rewards import finish_ranks
 from meeple.server import clock as clocks
 from meeple.server.bots import BotPool, bot_seed
-from meeple.server.db import EventRow, PresenceRow, SeatRow, TableRow, is_postgresql
+from meeple.server.db import AccountRow, EventRow, PresenceRow, SeatRow, TableRow, is_postgresql
 from meeple.server.health import DATABASE, Health
 from meeple.server.live import LiveTable, MoveRefused, SeatState, TableNotFound, check_move
 from meeple.server.metrics import Metrics
@@ -41,6 +42,7 @@ from meeple.server.policy import SeatPolicy
 from meeple.server.presence import HEARTBEAT, STALE, Presence, close_dead, dead_tables, upsert, write_own
 from meeple.server.protocol import CreateTable
 from meeple.server.quotas import QuotaExceeded, Quotas, address_key
+from meeple.server.ratings import rate_table
 from meeple.server.retry import is_transient, one_line, retrying
 
 log = logging.getLogger("meeple.server")
@@ -102,6 +104,21 @@ def _turn_running(clock: dict[str, Any] | None, now: float) -> bool:
 def hash_token(token: str) -> str:
     """The stored form of a seat token (SHA-256): the database never holds a token itself."""
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+def check_rated(specs: list[str], account: tuple[int, str] | None) -> None:
+    """A rated table is created by a logged-in player: one ``human`` seat (theirs) and ``open`` seats, at least two.
+
+    Raises:
+        InvalidParameterError: it is not (the message says what a rated table allows).
+    """
+    if account is None:
+        raise InvalidParameterError("rated: log in to create a rated table (POST /api/session)")
+    if specs.count("human") != 1 or len(specs) < 2 or any(p not in ("human", "open") for p in specs):
+        raise InvalidParameterError(
+            'rated: a rated table has one "human" seat (yours) and "open" seats for logged-in players: no bots, no'
+            " guests, at least two players"
+        )
 
 
 @dataclass
@@ -172,7 +189,9 @@ class TableService:
         return await retrying(lambda: asyncio.to_thread(call, *args), what, lambda: self.health.fail(DATABASE))
 
     # ------------------------------------------------------------------ creation and lookup
-    def create(self, request: CreateTable, address: str | None = None) -> tuple[str, list[tuple[int, str]]]:
+    def create(
+        self, request: CreateTable, address: str | None = None, account: tuple[int, str] | None = None
+    ) -> tuple[str, list[tuple[int, str]]]:
         """Create a table; return its id and the ``(seat, token)`` of each human seat.
 
         A table with ``"open"`` seats is created ``waiting``: its game, clocks and bots start when the last open seat
@@ -181,17 +200,25 @@ class TableService:
         Args:
             request: the table asked for.
             address: the client address that asks (None: the operator, on the command line; no quota).
+            account: ``(id, username)`` of the logged-in creator: the first ``human`` seat is bound to that account
+                and named by its username (:mod:`meeple.server.accounts`).
 
         Raises:
-            InvalidParameterError: unknown game, bad parameters, a bad seat or bot spec (the message says which).
+            InvalidParameterError: unknown game, bad parameters, a bad seat or bot spec, a rated table that is not
+                one logged-in ``human`` seat and ``open`` seats (the message says which).
             QuotaExceeded: ``address`` has :attr:`Quotas.tables_per_address` live tables, or the server
                 :attr:`Quotas.max_tables`.
         """
         with Session(self.engine) as s, s.begin():
-            return self.insert_table(s, request, address)
+            return self.insert_table(s, request, address, account=account)
 
     def insert_table(
-        self, s: Session, request: CreateTable, address: str | None, quickmatch: str | None = None
+        self,
+        s: Session,
+        request: CreateTable,
+        address: str | None,
+        quickmatch: str | None = None,
+        account: tuple[int, str] | None = None,
     ) -> tuple[str, list[tuple[int, str]]]:
         """:meth:`create` inside the transaction ``s``; ``quickmatch`` is the key of a quick-match table."""
         params = dict(request.params)
@@ -201,7 +228,12 @@ class TableService:
         if len(request.seats) != n:
             raise InvalidParameterError(f"seats: {len(request.seats)} seats given for {n} players; give one per player")
         specs, names = request.seat_specs(), request.seat_names()
+        if request.rated:
+            check_rated(specs, account)
         self.policy.check_table(specs, request.substitute, request.game)
+        bound = specs.index("human") if account is not None and "human" in specs else None
+        if bound is not None and account is not None:
+            names[bound] = account[1]
         if request.seed is not None and not self.allow_seed:
             raise InvalidParameterError("seed: this server deals its own secret seeds (start it with --allow-seed)")
         seed = request.seed if request.seed is not None else secrets.randbelow(1 << 62)
@@ -229,7 +261,8 @@ class TableService:
             deadline=None if waiting else now,  # looked at at once: a bot may have the first move, a clock may start
             creator=creator,
             quickmatch=quickmatch,
-            fill_at=now + self.quotas.quickmatch_wait if quickmatch is not None else None,
+            fill_at=now + self.quotas.quickmatch_wait if quickmatch is not None and not request.rated else None,
+            rated=request.rated,
         )
         s.add(row)
         s.flush()
@@ -242,10 +275,17 @@ class TableService:
                     token_hash=hashes.get(i),
                     bot_played=False,
                     name=names[i],
+                    account_id=account[0] if account is not None and i == bound else None,
                 )
             )
         s.flush()
         return table_id, tokens
+
+    def seat_of_account(self, table_id: str, account_id: int) -> int | None:
+        """The seat at ``table_id`` bound to ``account_id`` (the lowest), or None."""
+        with Session(self.engine) as s:
+            stmt = select(SeatRow.seat).where(SeatRow.table_id == table_id, SeatRow.account_id == account_id)
+            return s.scalar(stmt.order_by(SeatRow.seat).limit(1))
 
     def _check_live_quota(self, s: Session, creator: str) -> None:
         """Raise :class:`QuotaExceeded` if ``creator`` or the server has as many live tables as allowed."""
@@ -283,8 +323,8 @@ class TableService:
 
     def list_rows(
         self, limit: int = 200, before: float | None = None, status: str | None = None
-    ) -> list[tuple[TableRow, list[SeatRow], dict[int, bool]]]:
-        """The newest tables with their seats and which seats are connected (for the lobby).
+    ) -> list[tuple[TableRow, list[SeatRow], dict[int, bool], dict[int, str]]]:
+        """The newest tables with their seats, which seats are connected, and the usernames of the bound seats.
 
         At most :attr:`Quotas.lobby_per_address` tables of one creator address are listed (the newest), so that
         one address cannot flood the others out of view; ``before`` (Unix seconds) pages back; ``status`` keeps
@@ -312,15 +352,19 @@ class TableService:
             ids = list(s.scalars(shown))
             rows = list(s.scalars(select(TableRow).where(TableRow.id.in_(ids)).order_by(TableRow.created.desc())))
             seats: dict[str, list[SeatRow]] = {i: [] for i in ids}
-            for seat in s.scalars(select(SeatRow).where(SeatRow.table_id.in_(ids)).order_by(SeatRow.seat)):
+            usernames: dict[str, dict[int, str]] = {i: {} for i in ids}
+            listed = select(SeatRow, AccountRow.username).outerjoin(AccountRow, AccountRow.id == SeatRow.account_id)
+            for seat, username in s.execute(listed.where(SeatRow.table_id.in_(ids)).order_by(SeatRow.seat)):
                 seats[seat.table_id].append(seat)
+                if username is not None:
+                    usernames[seat.table_id][seat.seat] = username
             online: dict[str, dict[int, bool]] = {i: {} for i in ids}
             cutoff = self.health.presence_cutoff(now, STALE)
             for p in s.scalars(select(PresenceRow).where(PresenceRow.table_id.in_(ids))):
                 if p.connections > 0 and p.seen_at > cutoff:
                     online[p.table_id][p.seat] = True
             s.expunge_all()
-        return [(r, seats[r.id], online[r.id]) for r in rows]
+        return [(r, seats[r.id], online[r.id], usernames[r.id]) for r in rows]
 
     async def get(self, table_id: str) -> LiveTable:
         """The table, loaded (or brought up to date) from the database.
@@ -359,6 +403,7 @@ class TableService:
                 seats=[],
                 stale=True,
                 health=self.health,
+                rated=bool(row.rated),
             )
             self._sync(s, live, self._lock_row(s, table_id, lock=False))
         return live
@@ -390,7 +435,10 @@ class TableService:
     def _sync_seats(self, s: Connection, live: LiveTable) -> None:
         rows = list(
             s.execute(
-                select(SeatRow.seat, SeatRow.player, SeatRow.bot_played, SeatRow.reason, SeatRow.name)
+                select(
+                    SeatRow.seat, SeatRow.player, SeatRow.bot_played, SeatRow.reason, SeatRow.name, AccountRow.username
+                )
+                .outerjoin(AccountRow, AccountRow.id == SeatRow.account_id)
                 .where(SeatRow.table_id == live.id)
                 .order_by(SeatRow.seat)
             )
@@ -409,7 +457,7 @@ class TableService:
             mine = [p for p in presence if p.seat == r.seat]
             connected = any(p.connections > 0 and p.seen_at > cutoff for p in mine)
             away = max([p.seen_at for p in mine], default=live.created)
-            seats.append(SeatState(r.player, r.bot_played, r.reason, connected, away, r.name))
+            seats.append(SeatState(r.player, r.bot_played, r.reason, connected, away, r.name, r.username))
         live.seats = seats
 
     def _lock_row(self, s: Connection, table_id: str, lock: bool = True) -> RowHead:
@@ -500,6 +548,8 @@ class TableService:
                 self._return_seat(live, seat, now)
             if live.state.is_terminal():
                 live.status = "finished"
+                if live.rated:  # in this transaction: the ratings change exactly when the game is seen to end
+                    rate_table(s, live.id, live.game, finish_ranks(live.state), now)
             if live.clock is not None:
                 clocks.pass_turn(live.clock, live.clocked_seat(), now)
             self._finish_change(s, live, row)

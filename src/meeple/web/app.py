@@ -27,10 +27,10 @@ from meeple.core.errors import InvalidParameterError, MeepleError
 from meeple.core.records import GameRecord
 from meeple.core.registry import game_class, registered_games
 from meeple.i18n import LANGUAGES, N_, M, Translator, language_from_accept, translator
-from meeple.server.app import ServerConfig, check_token, client_address, create_app, cut, seat_cookie
+from meeple.server.app import ServerConfig, account_seat, check_token, client_address, create_app, cut, seat_cookie
 from meeple.server.clock import TURN_BASED_CHOICES, clock_view
 from meeple.server.live import LiveTable, TableNotFound
-from meeple.server.lobby import SeatRefused
+from meeple.server.lobby import Match, SeatRefused
 from meeple.server.protocol import ClockSpec, CreateTable, JoinTable
 from meeple.server.quotas import Limiter, QuotaExceeded
 from meeple.server.tables import TableService
@@ -261,8 +261,9 @@ def create_web_app(config: ServerConfig) -> FastAPI:
             limiter().hit("joins", client_address(request), "seats taken")
             chosen = JoinTable(name=name).name
             lobby = app.state.meeple["lobby"]
+            match = Match(game, players, chosen or "")
             table_id, _seat, token, started = await asyncio.to_thread(
-                lobby.quickmatch, game, players, chosen, client_address(request), seated
+                lobby.quickmatch, match, client_address(request), seated
             )
         except (MeepleError, ValueError, QuotaExceeded, SeatRefused) as exc:
             return await _lobby_error(
@@ -285,7 +286,7 @@ def create_web_app(config: ServerConfig) -> FastAPI:
             limiter().hit("joins", client_address(request), "seats taken")
             chosen = JoinTable(name=name).name
             lobby = app.state.meeple["lobby"]
-            _seat_taken, token, started = await asyncio.to_thread(lobby.join, table_id, chosen)
+            _seat_taken, token, started = await asyncio.to_thread(lobby.join, table_id, chosen or "")
         except TableNotFound:
             raise HTTPException(404, f"no table {cut(table_id)!r}") from None
         except (MeepleError, ValueError, QuotaExceeded, SeatRefused) as exc:
@@ -411,7 +412,7 @@ def create_web_app(config: ServerConfig) -> FastAPI:
                 "seats": [{"player": s.player, "online": online.get(s.seat, False), "name": s.name} for s in seats],
                 "open": sum(1 for s in seats if s.player == "human" and not online.get(s.seat, False)),
             }
-            for row, seats, online in rows
+            for row, seats, online, _users in rows
         ]
 
     async def _view(request: Request, table_id: str, lang: str | None) -> tuple[Translator, LiveTable, int | None, str]:
@@ -425,9 +426,12 @@ def create_web_app(config: ServerConfig) -> FastAPI:
         return reader, live, seat, await _board(live, seat, reader)
 
     async def _seat(request: Request, table_id: str, token: str | None) -> int | None:
-        """The seat ``token`` opens, or None; 429 after too many wrong tokens from the address."""
+        """The seat ``token`` opens (else the seat bound to the session's account), or None.
+
+        429 after too many wrong tokens from the address.
+        """
         if not token:
-            return None
+            return await account_seat(request, table_id)
         try:
             return await check_token(app.state.meeple, table_id, token, client_address(request))
         except QuotaExceeded as exc:

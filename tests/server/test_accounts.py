@@ -1,0 +1,266 @@
+"""Accounts and sessions (issue #34, item 5): sign-up, log-in, the session cookie, bounds, quotas, seats bound to an
+account, deletion, and a stolen session cookie sent from a foreign Origin.
+
+The protocol tests run on the OPEN configuration (no quotas); the quotas on the default one, as ``meeple serve``
+starts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from meeple.core.records import GameRecord
+from meeple.server.accounts import SESSION_COOKIE, Accounts, hash_session
+from meeple.server.app import ServerConfig, create_app
+from meeple.server.protocol import SeatInfo
+from tests.server.conftest import OPEN
+from tests.server.helpers import next_of, seed_where
+
+PASSWORD = "correct horse battery"
+
+
+@pytest.fixture
+def strict(tmp_path: Path) -> Iterator[TestClient]:
+    """The default configuration: quotas as ``meeple serve`` starts."""
+    with TestClient(create_app(ServerConfig(db=f"sqlite:///{tmp_path / 'q.db'}", bot_workers=0))) as client:
+        yield client
+
+
+def sign_up(client: TestClient, username: str, password: str = PASSWORD, **extra: Any) -> TestClient:
+    """Sign ``username`` up on ``client`` (which then holds its session cookie)."""
+    r = client.post("/api/accounts", json={"username": username, "password": password, **extra})
+    assert r.status_code == 201, r.text
+    assert r.json() == {"username": username}
+    return client
+
+
+def _accounts(client: TestClient) -> Accounts:
+    found: Accounts = client.app.state.meeple["accounts"]  # type: ignore[attr-defined]
+    return found
+
+
+# ---------------------------------------------------------------------------------------------- sign-up, log-in
+def test_sign_up_logs_in_with_an_httponly_lax_session_cookie_stored_hashed(client: TestClient) -> None:
+    r = client.post("/api/accounts", json={"username": "Alice_1", "password": PASSWORD, "email": "alice@example.org"})
+    assert r.status_code == 201
+    cookie = r.headers["set-cookie"]
+    assert cookie.startswith(f"{SESSION_COOKIE}=") and "HttpOnly" in cookie and "SameSite=lax" in cookie
+    assert "Secure" not in cookie  # plain http here; see the https test
+    token = client.cookies[SESSION_COOKIE]
+    assert len(token) >= 40
+    me = client.get("/api/me").json()
+    assert me["username"] == "Alice_1" and me["email"] == "alice@example.org" and me["ratings"] == {}
+    from sqlalchemy import text
+
+    with _accounts(client).engine.connect() as conn:
+        stored = conn.execute(text("SELECT token_hash FROM sessions")).scalars().all()
+        digest = conn.execute(text("SELECT password_hash FROM accounts")).scalar_one()
+    assert stored == [hash_session(token)] and token not in stored  # the database holds no token
+    assert digest.startswith("$argon2id$") and PASSWORD not in digest
+
+
+def test_log_in_log_out_and_a_wrong_password_or_unknown_username_are_the_same_401(client: TestClient) -> None:
+    sign_up(client, "Bob")
+    client.cookies.clear()
+    assert client.get("/api/me").status_code == 401
+    wrong = client.post("/api/session", json={"username": "Bob", "password": "not the password"})
+    unknown = client.post("/api/session", json={"username": "Nobody", "password": "not the password"})
+    assert wrong.status_code == unknown.status_code == 401
+    assert wrong.json() == unknown.json() == {"detail": "wrong username or password"}
+    assert SESSION_COOKIE not in client.cookies
+    r = client.post("/api/session", json={"username": "bOB", "password": PASSWORD})  # any case
+    assert r.status_code == 200 and r.json() == {"username": "Bob"}
+    assert client.get("/api/me").json()["username"] == "Bob"
+    token = client.cookies[SESSION_COOKIE]
+    out = client.delete("/api/session")
+    assert out.status_code == 200 and f'{SESSION_COOKIE}=""' in out.headers["set-cookie"]
+    client.cookies.set(SESSION_COOKIE, token)  # the old cookie, kept by someone: the session is over on the server
+    assert client.get("/api/me").status_code == 401
+
+
+def test_an_unknown_username_costs_the_same_password_check(client: TestClient) -> None:
+    sign_up(client, "Carol")
+    from argon2 import PasswordHasher
+
+    calls: list[str] = []
+
+    class Counting(PasswordHasher):
+        def verify(self, hash: str | bytes, password: str | bytes) -> bool:  # noqa: A002 - argon2's parameter name
+            calls.append(str(hash))
+            return super().verify(hash, password)
+
+    _accounts(client).hasher = Counting()
+    client.post("/api/session", json={"username": "Carol", "password": "wrong password"})
+    client.post("/api/session", json={"username": "Dave", "password": "wrong password"})
+    assert len(calls) == 2 and all(c.startswith("$argon2id$") for c in calls)  # one argon2 check each
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ({"username": "ab", "password": PASSWORD}, "3 to 24 characters"),
+        ({"username": "a" * 25, "password": PASSWORD}, "3 to 24 characters"),
+        ({"username": "a" * 97, "password": PASSWORD}, "at most 96 characters"),
+        ({"username": "al ice", "password": PASSWORD}, "3 to 24 characters"),
+        ({"username": "<b>x</b>", "password": PASSWORD}, "3 to 24 characters"),
+        ({"username": "Ålice", "password": PASSWORD}, "3 to 24 characters"),
+        ({"username": "alice", "password": "short"}, "at least 8 characters"),
+        ({"username": "alice", "password": "p" * 129}, "at most 128 characters"),
+        ({"username": "alice", "password": PASSWORD, "email": "not an address"}, "e-mail address"),
+        ({"username": "alice", "password": PASSWORD, "email": "a@" + "b" * 250 + ".org"}, "at most 254 characters"),
+        ({"username": "alice", "password": PASSWORD, "admin": True}, "admin"),
+        ({"username": "alice"}, "password"),
+    ],
+)
+def test_a_bad_sign_up_is_refused_with_422_naming_what_is_allowed(
+    strict: TestClient, body: dict[str, Any], words: str
+) -> None:
+    r = strict.post("/api/accounts", json=body)
+    assert r.status_code == 422 and words in r.text, r.text
+    assert "p" * 41 not in r.text and "a" * 41 not in r.text and PASSWORD not in r.text  # nothing echoed
+
+
+def test_the_edges_of_the_bounds_are_accepted(client: TestClient) -> None:
+    sign_up(client, "abc", "p" * 8)
+    client.cookies.clear()
+    sign_up(client, "Z" * 24, "p" * 128)
+
+
+def test_a_username_is_unique_whatever_its_case(client: TestClient) -> None:
+    sign_up(client, "Erin")
+    client.cookies.clear()
+    r = client.post("/api/accounts", json={"username": "ERIN", "password": PASSWORD})
+    assert r.status_code == 409 and r.json() == {"detail": "this username is taken"}
+    assert client.post(
+        "/api/accounts", json={"username": "ERIN", "password": PASSWORD}, headers={"Accept-Language": "fr"}
+    ).json() == {"detail": "ce nom d'utilisateur est déjà pris"}
+
+
+def test_the_email_can_be_set_and_removed_and_is_bounded(client: TestClient) -> None:
+    sign_up(client, "Frank")
+    assert client.patch("/api/me", json={"email": "f@example.org"}).json() == {
+        "username": "Frank",
+        "email": "f@example.org",
+    }
+    assert client.get("/api/me").json()["email"] == "f@example.org"
+    assert client.patch("/api/me", json={"email": "x" * 300}).status_code == 422
+    assert client.patch("/api/me", json={"email": None}).status_code == 200
+    assert client.get("/api/me").json()["email"] is None
+    client.cookies.clear()
+    assert client.patch("/api/me", json={"email": "f@example.org"}).status_code == 401
+
+
+def test_log_in_attempts_are_limited_per_address_and_per_username(tmp_path: Path) -> None:
+    from meeple.server.quotas import Quotas
+
+    config = ServerConfig(db=f"sqlite:///{tmp_path / 'l.db'}", bot_workers=0, quotas=Quotas(logins_per_minute=3))
+    with TestClient(create_app(config)) as client:
+        sign_up(client, "Grace")
+        bad = {"username": "Grace", "password": "wrong password"}
+        assert [client.post("/api/session", json=bad).status_code for _ in range(3)] == [401, 401, 401]
+        # a fourth try from another address: the username's failures block even the right password now
+        other_address = TestClient(client.app, client=("10.0.0.9", 5000))
+        r = other_address.post("/api/session", json={"username": "grace", "password": PASSWORD})
+        assert r.status_code == 429 and int(r.headers["Retry-After"]) >= 1
+        # and the first address has used its attempts, whatever the username
+        r = client.post("/api/session", json={"username": "Someone", "password": "whatever1"})
+        assert r.status_code == 429
+    config = ServerConfig(db=f"sqlite:///{tmp_path / 's.db'}", bot_workers=0, quotas=Quotas(signups_per_minute=2))
+    with TestClient(create_app(config)) as client:
+        codes = [
+            client.post("/api/accounts", json={"username": f"user{i}", "password": PASSWORD}).status_code
+            for i in range(3)
+        ]
+        assert codes == [201, 201, 429]
+
+
+def test_the_session_cookie_is_secure_over_https(tmp_path: Path) -> None:
+    config = ServerConfig(db=f"sqlite:///{tmp_path / 'h.db'}", bot_workers=0, **OPEN)
+    with TestClient(create_app(config), base_url="https://meeple.example") as client:
+        r = client.post("/api/accounts", json={"username": "Heidi", "password": PASSWORD})
+        assert "Secure" in r.headers["set-cookie"] and "HttpOnly" in r.headers["set-cookie"]
+
+
+# ---------------------------------------------------------------------------------------------- seats
+def test_a_table_created_while_logged_in_binds_the_seat_which_the_session_opens(client: TestClient) -> None:
+    sign_up(client, "Ivan")
+    seed = seed_where("caprice", 2, 0)
+    r = client.post("/api/tables", json={"game": "caprice", "seats": ["human", "bot:random"], "seed": seed})
+    table = r.json()["table"]
+    view = client.get(f"/api/tables/{table}").json()
+    assert view["seats"][0]["name"] == "Ivan" and view["seats"][0]["account"] == "Ivan"
+    assert SeatInfo.model_validate(view["seats"][1]).account is None
+    lobby = client.get("/api/tables").json()[0]
+    assert lobby["seats"][0]["account"] == "Ivan" and lobby["rated"] is False
+    # another device: no seat cookie, no token, only the session
+    phone = TestClient(client.app)
+    assert phone.post("/api/session", json={"username": "ivan", "password": PASSWORD}).status_code == 200
+    with phone.websocket_connect(f"/api/tables/{table}/ws") as ws:
+        assert ws.receive_json()["seat"] == 0
+        frame = next_of(ws)
+        assert frame["legal_actions"], "the session opened the bound seat"
+    with TestClient(client.app).websocket_connect(f"/api/tables/{table}/ws") as ws:
+        assert ws.receive_json()["seat"] is None  # no session: a spectator
+
+
+def test_joining_while_logged_in_binds_the_seat_and_one_account_sits_once(client: TestClient) -> None:
+    r = client.post("/api/tables", json={"game": "capitol", "seats": ["human", "open", "open"]})
+    table = r.json()["table"]
+    joiner = sign_up(TestClient(client.app), "Judy")
+    taken = joiner.post(f"/api/tables/{table}/join", json={})  # no name needed: the username is the name
+    assert taken.status_code == 201 and taken.json()["seat"] == 1
+    joiner.cookies.delete(f"meeple_seat_{table}")  # the seat cookie gone: the account still sits there
+    again = joiner.post(f"/api/tables/{table}/join", json={"name": "Judy again"})
+    assert again.status_code == 409
+    seats = client.get(f"/api/tables/{table}").json()["seats"]
+    assert seats[1]["name"] == "Judy" and seats[1]["account"] == "Judy" and seats[2]["open"]
+    guest = TestClient(client.app)
+    assert guest.post(f"/api/tables/{table}/join", json={}).status_code == 422  # a guest must give a name
+
+
+def test_a_stolen_session_cookie_does_not_act_from_a_foreign_origin(client: TestClient) -> None:
+    sign_up(client, "Mallet")
+    table = client.post("/api/tables", json={"game": "caprice", "seats": ["human", "bot:random"]}).json()["table"]
+    evil = {"Origin": "https://evil.example"}
+    r = client.post("/api/tables", json={"game": "caprice", "seats": ["human", "bot:random"]}, headers=evil)
+    assert r.status_code == 403
+    assert client.request("DELETE", "/api/me", json={"password": PASSWORD}, headers=evil).status_code == 403
+    assert client.patch("/api/me", json={"email": "x@evil.example"}, headers=evil).status_code == 403
+    with (
+        pytest.raises(WebSocketDisconnect) as refused,
+        client.websocket_connect(f"/api/tables/{table}/ws", headers=evil),
+    ):
+        pass
+    assert refused.value.code == 1008  # closed before the handshake: HTTP 403
+    assert client.get("/api/me").json()["email"] is None  # nothing changed
+    same = {"Origin": "http://testserver"}
+    with client.websocket_connect(f"/api/tables/{table}/ws", headers=same) as ws:
+        assert ws.receive_json()["seat"] == 0
+
+
+def test_deleting_an_account_anonymises_its_games_and_frees_its_username(client: TestClient) -> None:
+    sign_up(client, "Niaj")
+    seed = seed_where("caprice", 2, 0)
+    table = client.post("/api/tables", json={"game": "caprice", "seats": ["human", "bot:random"], "seed": seed}).json()[
+        "table"
+    ]
+    assert client.request("DELETE", "/api/me", json={"password": "wrong password"}).status_code == 401
+    assert client.get("/api/me").status_code == 200
+    r = client.request("DELETE", "/api/me", json={"password": PASSWORD})
+    assert r.status_code == 200 and r.json() == {"deleted": "Niaj"}
+    assert client.get("/api/me").status_code == 401
+    seat = client.get(f"/api/tables/{table}").json()["seats"][0]
+    assert seat["name"] == "Seat 0" and seat["account"] is None
+    live = client.app.state.meeple["service"].tables[table]  # type: ignore[attr-defined]
+    live.status = "finished"
+    record = GameRecord.from_json(client.get(f"/api/tables/{table}/record").json())
+    assert "Niaj" not in record.players
+    assert client.get("/api/players/Niaj").status_code == 404
+    assert client.post("/api/session", json={"username": "Niaj", "password": PASSWORD}).status_code == 401
+    sign_up(TestClient(client.app), "niaj")  # the username is free again
