@@ -48,7 +48,8 @@ from meeple.server.hub import Connection, Hub, Listener
 from meeple.server.live import LiveTable, MoveRefused, SeatState, TableNotFound
 from meeple.server.lobby import RATED_LOG_IN, Lobby, Match, SeatRefused
 from meeple.server.metrics import Metrics, started, stopped
-from meeple.server.notify import Addresses, Notifier, SmtpSettings
+from meeple.server.mytables import MyTable, my_tables
+from meeple.server.notify import Addresses, Notifier, SmtpSettings, account_addresses, remember_lang
 from meeple.server.ops import LOOPBACK, add_ops_routes
 from meeple.server.policy import SeatPolicy
 from meeple.server.presence import HEARTBEAT, HEARTBEAT_DEGRADED
@@ -214,7 +215,7 @@ def create_app(config: ServerConfig) -> FastAPI:
             heartbeat_engine=beat_engine,
         )
         if config.smtp is not None:
-            addresses = config.addresses or (lambda table, seat: None)
+            addresses = config.addresses or account_addresses(engine)
             count = lambda outcome: metrics.emails.labels(outcome=outcome).inc()  # noqa: E731
             service.notifier = Notifier(config.smtp, addresses, config.site, count)
             service.notifier.start()
@@ -365,6 +366,22 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     _lobby_routes(app, state)
     add_account_routes(app, state)
+
+    @app.get("/api/me/tables", response_model=list[MyTable], responses={401: {"description": "not logged in"}})
+    async def me_tables(
+        http: Request, lang: LangQuery = None, accept_language: AcceptLanguage = None
+    ) -> list[dict[str, Any]]:
+        """The logged-in account's live and waiting tables: its turns first (soonest deadline first).
+
+        Each: the table, game, status, the account's ``seat``, ``your_turn``, ``current_player``, the seats (public
+        names), ``turn_based``, ``per_move`` and the running turn's ``deadline``: nothing hidden, no token. 401
+        without a session. Names of bots and unnamed seats in ``lang`` (else ``Accept-Language``, else English).
+        """
+        reader = _reader(lang, accept_language)
+        account = await current_account(http)
+        if account is None:
+            raise HTTPException(401, reader.message(M("log in first")))
+        return await my_tables(service(), account.id, reader)
 
     @app.get("/api/tables", response_model=list[TableSummary])
     async def list_tables(
@@ -583,6 +600,9 @@ async def _serve(
     conn.reader = asyncio.current_task()
     conn.address = key.rsplit("#", 1)[0]
     if seat is not None:
+        if service.notifier is not None:  # the language of its turn e-mails, if an account holds the seat
+            with contextlib.suppress(Exception):
+                await asyncio.to_thread(remember_lang, service.engine, live.id, seat, lang)
         try:
             await service.presence(live, seat, +1)
         except BaseException:

@@ -35,9 +35,12 @@ from email.utils import formatdate, make_msgid
 from typing import Any, Literal
 from urllib.parse import unquote, urlsplit
 
+from sqlalchemy import Engine, or_, select, update
+
 from meeple.core.registry import game_class
 from meeple.i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator, translator
 from meeple.server.clock import is_turn_based, turn_deadline
+from meeple.server.db import AccountRow, SeatRow
 from meeple.server.live import LiveTable
 from meeple.server.people import display_name
 
@@ -136,6 +139,45 @@ class TurnNotice:
 
 Addresses = Callable[[str, int], Recipient | None]
 """``(table, seat) -> Recipient | None``: where a seat's e-mails go (None: nowhere; a guest has no address)."""
+
+
+def account_addresses(engine: Engine) -> Addresses:
+    """Where a seat's e-mails go: the e-mail address and language of the account the seat is bound to.
+
+    A guest's seat, an account without an address and a deleted account get none.
+
+    Args:
+        engine: the server's database.
+    """
+
+    def lookup(table: str, seat: int) -> Recipient | None:
+        stmt = (
+            select(AccountRow.email, AccountRow.lang)
+            .join(SeatRow, SeatRow.account_id == AccountRow.id)
+            .where(SeatRow.table_id == table, SeatRow.seat == seat, AccountRow.deleted.is_(None))
+        )
+        with engine.connect() as conn:
+            found = conn.execute(stmt).first()
+        if found is None or not found.email:
+            return None
+        return Recipient(found.email, found.lang)
+
+    return lookup
+
+
+def remember_lang(engine: Engine, table: str, seat: int, lang: str) -> None:
+    """Note ``lang`` as the language of the account bound to ``seat`` (its next e-mails are in it); a guest: nothing.
+
+    Called when a seat's WebSocket opens (its negotiated language). One statement, which writes only a change.
+    """
+    account = select(SeatRow.account_id).where(SeatRow.table_id == table, SeatRow.seat == seat).scalar_subquery()
+    stmt = (
+        update(AccountRow)
+        .where(AccountRow.id == account, or_(AccountRow.lang.is_(None), AccountRow.lang != lang))
+        .values(lang=lang)
+    )
+    with engine.begin() as conn:
+        conn.execute(stmt)
 
 
 def turn_notice(live: LiveTable) -> TurnNotice | None:

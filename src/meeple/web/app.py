@@ -541,6 +541,7 @@ def _board_args(
             web, obs, live.public_seats() if live is not None else None, state.game.num_players, reader, seat, names
         ),
         "clock": clock_view(live.clock) if live is not None else None,
+        "duration": lambda seconds: duration(seconds, reader),
         "table": live.id if live is not None else None,
         "results": web.results(obs, state.returns(), state.scores(), reader, seat) if over else None,
         "status": live.status if live is not None else "finished",
