@@ -182,6 +182,21 @@ class Lobby:
             self._go_live(s, row)
             self._changed(s, row)
 
+    def creator_choice(self, table_id: str, seat: int | None) -> tuple[bool, float | None]:
+        """What ``seat`` may choose at a waiting table: ``(may start it now, when bots take its seats or None)``.
+
+        ``(False, None)`` unless the table is waiting and ``seat`` is one of its creator's (not taken by ``join``).
+        The second value is the quick-match wait's end (None: no bots are due, or the creator chose to wait).
+        """
+        if seat is None:
+            return False, None
+        with Session(self.service.engine) as s:
+            row = s.get(TableRow, table_id)
+            mine = s.get(SeatRow, (table_id, seat))
+            if row is None or row.status != "waiting" or mine is None or mine.player != "human" or mine.joined:
+                return False, None
+            return True, row.fill_at
+
     def keep_waiting(self, table_id: str, seat: int) -> None:
         """The creator of a quick-match table chooses to wait for players (no bots at the end of the wait).
 

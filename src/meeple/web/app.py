@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Mapping
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -27,10 +28,12 @@ from meeple.core.errors import InvalidParameterError, MeepleError
 from meeple.core.records import GameRecord
 from meeple.core.registry import game_class, registered_games
 from meeple.i18n import LANGUAGES, N_, M, Translator, language_from_accept, translator
+from meeple.server.accounts import current_account
 from meeple.server.app import ServerConfig, account_seat, check_token, client_address, create_app, cut, seat_cookie
 from meeple.server.clock import TURN_BASED_CHOICES, clock_view
 from meeple.server.live import LiveTable, TableNotFound
-from meeple.server.lobby import Match, SeatRefused
+from meeple.server.lobby import Lobby, Match, SeatRefused
+from meeple.server.mytables import my_tables
 from meeple.server.protocol import ClockSpec, CreateTable, JoinTable
 from meeple.server.quotas import Limiter, QuotaExceeded
 from meeple.server.tables import TableService
@@ -129,6 +132,11 @@ def _page(name: str, reader: Translator, request: Request, **context: Any) -> HT
     return response
 
 
+def _utc(moment: float) -> str:
+    """A deadline as the page shows it: ``2026-11-28 15:04 UTC`` (the server knows no one's time zone)."""
+    return datetime.fromtimestamp(moment, UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
 def _form_clock(form: Any) -> ClockSpec | None:
     """The lobby form's clock: minutes per player and an increment, or a turn-based time per move (not both).
 
@@ -177,7 +185,24 @@ def create_web_app(config: ServerConfig) -> FastAPI:
         reader = _reader(request, lang)
         games = [_game_card(name) for name in registered_games()]
         tables = await _tables()
-        return _page("lobby.html", reader, request, games=games, tables=tables, who=lambda p: who(p, reader))
+        account = await current_account(request)
+        return _page(
+            "lobby.html", reader, request, games=games, tables=tables, who=lambda p: who(p, reader), account=account
+        )
+
+    @app.get("/me/tables", response_class=HTMLResponse, include_in_schema=False)
+    async def my_tables_page(request: Request, lang: str | None = None) -> HTMLResponse:
+        """My tables: the logged-in account's live and waiting tables, its turns first (``GET /api/me/tables``)."""
+        reader = _reader(request, lang)
+        account = await current_account(request)
+        entries = await my_tables(service(), account.id, reader) if account is not None else []
+        for entry in entries:
+            entry["title"] = game_class(entry["game"]).title
+            entry["left"] = duration(entry["deadline"] - service().now(), reader) if entry["deadline"] else None
+            entry["until"] = _utc(entry["deadline"]) if entry["deadline"] else None
+            mover = entry["current_player"]
+            entry["mover"] = entry["seats"][mover]["name"] if mover is not None else None
+        return _page("my_tables.html", reader, request, account=account, entries=entries)
 
     @app.post("/tables", response_class=HTMLResponse, include_in_schema=False)
     async def create(request: Request, game: Annotated[str, Form()], lang: str | None = None) -> HTMLResponse:
@@ -312,10 +337,15 @@ def create_web_app(config: ServerConfig) -> FastAPI:
             target = f"/tables/{table_id}" + (f"?lang={lang}" if lang in LANGUAGES else "")
             return _with_seat_cookie(RedirectResponse(target, status_code=303), request, table_id, token)
         reader, live, seat, board = await _view(request, table_id, lang)
+        lobby: Lobby = app.state.meeple["lobby"]
+        may_start, fill_at = await asyncio.to_thread(lobby.creator_choice, table_id, seat)
+        bots_in = max(0, round(fill_at - service().now())) if fill_at is not None else None
         return _page(
             "table.html",
             reader,
             request,
+            may_start=may_start,
+            bots_in=bots_in,
             table=table_id,
             game=live.game,
             title=game_class(live.game).title,
