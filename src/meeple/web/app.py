@@ -547,6 +547,8 @@ def _board_args(
 ) -> dict[str, Any]:
     """What ``board.html`` renders for ``seat``: the view, the game's names and codes, prompt, badges, log, results."""
     view = game_view(state, seat, log, reader)
+    if live is not None and live.status != "live":
+        view["legal_actions"] = []  # a waiting (or abandoned) table takes no move: none is offered, as in its frames
     game = state.game.name
     web = companion_for(game)
     obs = view["observation"]
