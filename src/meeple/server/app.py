@@ -648,8 +648,10 @@ async def _serve(
     finally:
         hub.leave(live, conn)
         if seat is not None:
+            # shielded: a cancelled handler (shutdown, a test client) still records that the seat's connection went;
+            # otherwise the cache would call the seat connected until the table's next change (turn e-mails)
             with contextlib.suppress(Exception):
-                await service.presence(live, seat, -1)
+                await asyncio.shield(service.presence(live, seat, -1))
 
 
 def _server_error(live: LiveTable, conn: Connection, exc: Exception, move_id: str | None) -> None:
