@@ -402,6 +402,11 @@ class _Socket:
         self.sent: list[dict[str, Any]] = []
 
     def recv(self) -> str:
+        if not self.frames:  # the script is over: the connection is lost
+            from websockets.exceptions import ConnectionClosedError
+            from websockets.frames import Close
+
+            raise ConnectionClosedError(Close(1006, ""), None)
         return self.frames.pop(0)
 
     def send(self, text: str) -> None:
@@ -488,6 +493,69 @@ def test_the_terminal_shows_names_and_chat_escaped_and_sends_say_and_mute() -> N
     assert socket.sent[0] == {"type": "chat", "text": "gl hf [b]"}
     assert socket.sent[1] == {"type": "mute", "spectators": True}
     assert socket.sent[2]["type"] == "move"
+
+
+def test_the_terminal_mutes_spectators_again_after_a_reconnection(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server keeps a mute per connection: the terminal sends it again on the new one (issue #34, item 4)."""
+    import io
+
+    from rich.console import Console
+
+    from meeple.cli import online
+    from meeple.cli.online import OnlineSession
+    from meeple.server.protocol import PROTOCOL_VERSION
+
+    monkeypatch.setattr(online.time, "sleep", lambda _s: None)
+    state = GameRecord("caprice", {"players": 2}, seed_where("caprice", 2, 0), []).replay()
+    action = state.legal_actions()[0]
+    seats = [
+        {"seat": i, "player": "human", "name": n, "open": False, "connected": True, "bot_played": False, "reason": None}
+        for i, n in enumerate(["Ann", "Bob"])
+    ]
+    legal = [
+        {
+            "code": state.game.codec.encode(action),
+            "text": state.action_to_string(action),
+            "message": state.offer_message(action, perspective=0).to_json(),
+            "json": action.to_json(),
+        }
+    ]
+    hello = {"type": "hello", "protocol": PROTOCOL_VERSION, "table": "t", "seat": 0, "game": "caprice", "params": {}}
+    frame = {
+        "type": "state",
+        "table": "t",
+        "seat": 0,
+        "current_player": 0,
+        "log_start": 0,
+        "clock": None,
+        "observation": dict(state.observation(0)),
+        "returns": None,
+        "version": 0,
+        "status": "live",
+        "legal_actions": legal,
+        "log": [],
+        "seats": seats,
+    }
+    first, second = _Socket([hello, frame]), _Socket([hello, frame])
+    sockets = iter([second])
+
+    def reconnect() -> _Socket:
+        next_socket = next(sockets, None)
+        if next_socket is None:
+            raise OSError("the server is gone")
+        return next_socket
+
+    monkeypatch.setattr(online, "RECONNECT_FOR", 0.0)
+    answers = iter(["mute", "1"])  # then the connection is lost before the move's ack
+    out = io.StringIO()
+    session = OnlineSession(
+        Console(file=out, width=200, color_system=None), lambda _p: next(answers), first, reconnect=reconnect
+    )
+    with pytest.raises(online.OnlineError):  # after the second connection, the server stays unreachable
+        session.run()
+    assert [m["type"] for m in first.sent] == ["mute", "move"]
+    assert second.sent[0] == {"type": "mute", "spectators": True}  # sent again before anything else
+    assert second.sent[1] == first.sent[1]  # and the move not acknowledged, with its move_id
 
 
 # ---------------------------------------------------------------------------------------------- storage

@@ -85,6 +85,9 @@ class OnlineSession:
         """Seconds before the next reconnection attempt (doubles up to 5 s; back to 0.5 s once a state comes)."""
         self.unacked: dict[str, Any] | None = None
         """The move sent and not yet acknowledged: resent, with its ``move_id``, after a reconnection."""
+        self.muted: bool | None = None
+        """The last ``mute``/``unmute`` typed (None: never): the server keeps it per connection, so it is sent again
+        after a reconnection."""
 
     def receive(self) -> dict[str, Any]:
         """The next message from the server."""
@@ -144,6 +147,8 @@ class OnlineSession:
         line = _("{game} at table {table}: you are {who}.").format(game=hello["game"], table=hello["table"], who=who)
         if self.last is None:
             self.console.print(f"[bold]{escape(line)}[/]")
+        if self.muted is not None:  # the server's mute lasts one connection
+            self.socket.send(json.dumps({"type": "mute", "spectators": self.muted}))
         fresh = True
         while True:
             message = self.receive()
@@ -288,7 +293,7 @@ class OnlineSession:
             self.socket.send(json.dumps({"type": "chat", "text": words[1]}))
             return True
         if command in ("mute", "unmute", _("mute"), _("unmute")) and len(words) == 1:
-            muted = command in ("mute", _("mute"))
+            muted = self.muted = command in ("mute", _("mute"))
             self.socket.send(json.dumps({"type": "mute", "spectators": muted}))
             note = _("Spectators' chat is hidden.") if muted else _("Spectators' chat is shown.")
             self.console.print(escape(note))
