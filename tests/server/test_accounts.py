@@ -40,6 +40,13 @@ def sign_up(client: TestClient, username: str, password: str = PASSWORD, **extra
     return client
 
 
+def person(running: TestClient, **options: Any) -> TestClient:
+    """Another browser of the running app: cookies of its own, the app's event loop (the first client's portal)."""
+    other = TestClient(running.app, **options)
+    other.portal = running.portal
+    return other
+
+
 def _accounts(client: TestClient) -> Accounts:
     found: Accounts = client.app.state.meeple["accounts"]  # type: ignore[attr-defined]
     return found
@@ -165,7 +172,7 @@ def test_log_in_attempts_are_limited_per_address_and_per_username(tmp_path: Path
         bad = {"username": "Grace", "password": "wrong password"}
         assert [client.post("/api/session", json=bad).status_code for _ in range(3)] == [401, 401, 401]
         # a fourth try from another address: the username's failures block even the right password now
-        other_address = TestClient(client.app, client=("10.0.0.9", 5000))
+        other_address = person(client, client=("10.0.0.9", 5000))
         r = other_address.post("/api/session", json={"username": "grace", "password": PASSWORD})
         assert r.status_code == 429 and int(r.headers["Retry-After"]) >= 1
         # and the first address has used its attempts, whatever the username
@@ -199,20 +206,20 @@ def test_a_table_created_while_logged_in_binds_the_seat_which_the_session_opens(
     lobby = client.get("/api/tables").json()[0]
     assert lobby["seats"][0]["account"] == "Ivan" and lobby["rated"] is False
     # another device: no seat cookie, no token, only the session
-    phone = TestClient(client.app)
+    phone = person(client)
     assert phone.post("/api/session", json={"username": "ivan", "password": PASSWORD}).status_code == 200
     with phone.websocket_connect(f"/api/tables/{table}/ws") as ws:
         assert ws.receive_json()["seat"] == 0
         frame = next_of(ws)
         assert frame["legal_actions"], "the session opened the bound seat"
-    with TestClient(client.app).websocket_connect(f"/api/tables/{table}/ws") as ws:
+    with person(client).websocket_connect(f"/api/tables/{table}/ws") as ws:
         assert ws.receive_json()["seat"] is None  # no session: a spectator
 
 
 def test_joining_while_logged_in_binds_the_seat_and_one_account_sits_once(client: TestClient) -> None:
     r = client.post("/api/tables", json={"game": "capitol", "seats": ["human", "open", "open"]})
     table = r.json()["table"]
-    joiner = sign_up(TestClient(client.app), "Judy")
+    joiner = sign_up(person(client), "Judy")
     taken = joiner.post(f"/api/tables/{table}/join", json={})  # no name needed: the username is the name
     assert taken.status_code == 201 and taken.json()["seat"] == 1
     joiner.cookies.delete(f"meeple_seat_{table}")  # the seat cookie gone: the account still sits there
@@ -220,7 +227,7 @@ def test_joining_while_logged_in_binds_the_seat_and_one_account_sits_once(client
     assert again.status_code == 409
     seats = client.get(f"/api/tables/{table}").json()["seats"]
     assert seats[1]["name"] == "Judy" and seats[1]["account"] == "Judy" and seats[2]["open"]
-    guest = TestClient(client.app)
+    guest = person(client)
     assert guest.post(f"/api/tables/{table}/join", json={}).status_code == 422  # a guest must give a name
 
 
@@ -263,4 +270,4 @@ def test_deleting_an_account_anonymises_its_games_and_frees_its_username(client:
     assert "Niaj" not in record.players
     assert client.get("/api/players/Niaj").status_code == 404
     assert client.post("/api/session", json={"username": "Niaj", "password": PASSWORD}).status_code == 401
-    sign_up(TestClient(client.app), "niaj")  # the username is free again
+    sign_up(person(client), "niaj")  # the username is free again

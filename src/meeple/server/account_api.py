@@ -178,7 +178,7 @@ def _add_profile_routes(app: FastAPI, state: dict[str, Any]) -> None:
         ``games``: the latest finished games, newest first, each ``{table, game, created, rated, seat, players,
         record, replay}`` (links to the record and the replay page). Never a live or waiting game.
         """
-        profile = await asyncio.to_thread(_profile, accounts(), username) if len(username) <= MAX_USERNAME else None
+        profile = await asyncio.to_thread(profile_of, accounts(), username) if len(username) <= MAX_USERNAME else None
         if profile is None:
             raise HTTPException(404, _text(http, M("no player {name!r}", name=username[:MAX_USERNAME])))
         return profile
@@ -205,8 +205,8 @@ def _ratings(accounts: Accounts, account_id: int) -> dict[str, dict[str, Any]]:
         return ratings_of(s, account_id)
 
 
-def _profile(accounts: Accounts, username: str) -> dict[str, Any] | None:
-    """The public profile of ``username``, or None."""
+def profile_of(accounts: Accounts, username: str) -> dict[str, Any] | None:
+    """The public profile of ``username`` (``GET /api/players/{username}``), or None: no such live account."""
     account = accounts.by_username(username)
     if account is None:
         return None

@@ -32,7 +32,7 @@ from meeple.server.accounts import current_account
 from meeple.server.app import ServerConfig, account_seat, check_token, client_address, create_app, cut, seat_cookie
 from meeple.server.clock import TURN_BASED_CHOICES, clock_view
 from meeple.server.live import LiveTable, TableNotFound
-from meeple.server.lobby import Lobby, Match, SeatRefused
+from meeple.server.lobby import RATED_LOG_IN, Lobby, Match, SeatRefused
 from meeple.server.mytables import my_tables
 from meeple.server.protocol import ClockSpec, CreateTable, JoinTable
 from meeple.server.quotas import Limiter, QuotaExceeded
@@ -40,6 +40,7 @@ from meeple.server.tables import TableService
 from meeple.server.views import game_view
 from meeple.web.boards import badges, board_context, display_name, log_lines, move_texts, name_the_moves, who
 from meeple.web.games import companion_for, seat_name, variant_words
+from meeple.web.people import add_people_pages
 
 HERE = Path(__file__).resolve().parent
 
@@ -185,10 +186,8 @@ def create_web_app(config: ServerConfig) -> FastAPI:
         reader = _reader(request, lang)
         games = [_game_card(name) for name in registered_games()]
         tables = await _tables()
-        account = await current_account(request)
-        return _page(
-            "lobby.html", reader, request, games=games, tables=tables, who=lambda p: who(p, reader), account=account
-        )
+        me = await current_account(request)
+        return _page("lobby.html", reader, request, games=games, tables=tables, who=lambda p: who(p, reader), me=me)
 
     @app.get("/me/tables", response_class=HTMLResponse, include_in_schema=False)
     async def my_tables_page(request: Request, lang: str | None = None) -> HTMLResponse:
@@ -223,7 +222,9 @@ def create_web_app(config: ServerConfig) -> FastAPI:
             seats = [str(form.get(f"seat_{s}") or "human") for s in range(players)]
             clock = _form_clock(form)
             request_model = CreateTable(game=game, params=params, seats=seats, clock=clock)
-            table_id, tokens = await asyncio.to_thread(service().create, request_model, address)
+            me = await current_account(request)
+            bound = (me.id, me.username) if me is not None else None
+            table_id, tokens = await asyncio.to_thread(service().create, request_model, address, bound)
         except (MeepleError, ValueError, QuotaExceeded) as exc:
             message = reader.message(exc.message) if isinstance(exc, MeepleError) else cut(str(exc), 300)
             games = [_game_card(name) for name in registered_games()]
@@ -237,6 +238,7 @@ def create_web_app(config: ServerConfig) -> FastAPI:
                 error=message,
                 chosen=game,
                 who=lambda p: who(p, reader),
+                me=await current_account(request),
             )
             if isinstance(exc, QuotaExceeded):
                 app.state.meeple["refused"](exc.reason)
@@ -267,40 +269,52 @@ def create_web_app(config: ServerConfig) -> FastAPI:
             tables=await _tables(),
             error=message,
             who=lambda p: who(p, reader),
+            me=await current_account(request),
         )
         page.status_code = status
         return page
+
+    add_people_pages(app, _page, _reader, _lobby_error)
 
     @app.post("/quickmatch", response_class=HTMLResponse, include_in_schema=False)
     async def play_now(
         request: Request,
         game: Annotated[str, Form(max_length=64)],
-        name: Annotated[str, Form(max_length=96)],
         players: Annotated[int, Form(ge=1, le=16)],
+        name: Annotated[str | None, Form(max_length=96)] = None,
+        rated: Annotated[bool, Form()] = False,
         lang: str | None = None,
     ) -> Response:
-        """The lobby's "Play now": a quick-match seat (``POST /api/quickmatch``), then its table page."""
+        """The lobby's "Play now": a quick-match seat (``POST /api/quickmatch``), then its table page.
+
+        Logged in, the seat is bound to the account and ``rated`` may be asked; a guest gives a name.
+        """
         reader = _reader(request, lang)
         seated = [c.removeprefix(seat_cookie("")) for c in list(request.cookies)[:64] if c.startswith(seat_cookie(""))]
         try:
             limiter().hit("joins", client_address(request), "seats taken")
-            chosen = JoinTable(name=name).name
+            me = await current_account(request)
+            chosen = me.username if me is not None else JoinTable(name=_needed(name, reader)).name
+            if rated and me is None:
+                raise SeatRefused(401, RATED_LOG_IN)
             lobby = app.state.meeple["lobby"]
-            match = Match(game, players, chosen or "")
+            match = Match(game, players, chosen or "", rated, (me.id, me.username) if me is not None else None)
             table_id, _seat, token, started = await asyncio.to_thread(
                 lobby.quickmatch, match, client_address(request), seated
             )
         except (MeepleError, ValueError, QuotaExceeded, SeatRefused) as exc:
-            return await _lobby_error(
-                request, reader, _problem(exc, reader), 429 if isinstance(exc, QuotaExceeded) else 422
-            )
+            status = 429 if isinstance(exc, QuotaExceeded) else exc.status if isinstance(exc, SeatRefused) else 422
+            return await _lobby_error(request, reader, _problem(exc, reader), status)
         await lobby.announce(table_id, started)
         target = f"/tables/{table_id}" + (f"?lang={lang}" if lang in LANGUAGES else "")
         return _with_seat_cookie(RedirectResponse(target, status_code=303), request, table_id, token)
 
     @app.post("/tables/{table_id}/join", response_class=HTMLResponse, include_in_schema=False)
     async def join_page(
-        request: Request, table_id: str, name: Annotated[str, Form(max_length=96)], lang: str | None = None
+        request: Request,
+        table_id: str,
+        name: Annotated[str | None, Form(max_length=96)] = None,
+        lang: str | None = None,
     ) -> Response:
         """The lobby's "Join" of a waiting table (``POST /api/tables/{id}/join``), then its table page."""
         reader = _reader(request, lang)
@@ -309,13 +323,15 @@ def create_web_app(config: ServerConfig) -> FastAPI:
             return RedirectResponse(target, status_code=303)  # this browser holds a seat there already
         try:
             limiter().hit("joins", client_address(request), "seats taken")
-            chosen = JoinTable(name=name).name
+            me = await current_account(request)
+            chosen = me.username if me is not None else JoinTable(name=_needed(name, reader)).name
             lobby = app.state.meeple["lobby"]
-            _seat_taken, token, started = await asyncio.to_thread(lobby.join, table_id, chosen or "")
+            bound = (me.id, me.username) if me is not None else None
+            _seat_taken, token, started = await asyncio.to_thread(lobby.join, table_id, chosen or "", bound)
         except TableNotFound:
             raise HTTPException(404, f"no table {cut(table_id)!r}") from None
         except (MeepleError, ValueError, QuotaExceeded, SeatRefused) as exc:
-            status = 429 if isinstance(exc, QuotaExceeded) else 409 if isinstance(exc, SeatRefused) else 422
+            status = 429 if isinstance(exc, QuotaExceeded) else exc.status if isinstance(exc, SeatRefused) else 422
             return await _lobby_error(request, reader, _problem(exc, reader), status)
         await lobby.announce(table_id, started)
         return _with_seat_cookie(RedirectResponse(target, status_code=303), request, table_id, token)
@@ -439,6 +455,7 @@ def create_web_app(config: ServerConfig) -> FastAPI:
                 "game": row.game,
                 "title": _title(row.game),
                 "status": row.status,
+                "rated": bool(row.rated),
                 "seats": [{"player": s.player, "online": online.get(s.seat, False), "name": s.name} for s in seats],
                 "open": sum(1 for s in seats if s.player == "human" and not online.get(s.seat, False)),
             }
@@ -518,6 +535,13 @@ def create_web_app(config: ServerConfig) -> FastAPI:
         )
 
     return app
+
+
+def _needed(name: str | None, reader: Translator) -> str:
+    """The name a guest typed; a guest without one is refused (logged in, the username is the name)."""
+    if not name:
+        raise SeatRefused(422, M("give a name, or log in"))
+    return name
 
 
 def _problem(exc: Exception, reader: Translator) -> str:

@@ -109,6 +109,7 @@ def badges(
                 "who": who(info["player"], reader) if info is not None else "",
                 "online": bool(info["connected"]) if human and info is not None else None,
                 "bot_played": bool(info and info["bot_played"]),
+                "account": info.get("account") if info is not None else None,
                 "facts": web.seat_facts(observation, s, reader),
             }
         )

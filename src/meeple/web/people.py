@@ -1,0 +1,194 @@
+"""The browser pages of accounts: the lobby's log-in, sign-up and log-out forms, profiles and leaderboards.
+
+The forms post to ``/login``, ``/signup`` and ``/logout`` (no script: the pages' CSP forbids inline ones), which
+answer 303 back to the lobby with the session cookie set or removed, or the lobby again with the problem. A profile
+(``/players/{username}``) shows an account's ratings and latest finished games with links to their replays; a
+leaderboard (``/leaderboard/{game}``) its game's best-rated accounts, a page at a time. Both show only what the API's
+``GET /api/players/{username}`` and ``GET /api/leaderboard/{game}`` give anyone.
+
+Rules: issue #34 "People at the table" (items 5 and 6); docs/web.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Any
+
+from fastapi import FastAPI, Form, HTTPException, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from pydantic import ValidationError
+from sqlalchemy.orm import Session
+
+from meeple.core.registry import game_class, registered_games
+from meeple.i18n import LANGUAGES, Translator
+from meeple.server.account_api import profile_of, session_response
+from meeple.server.accounts import (
+    MAX_PASSWORD,
+    MAX_USERNAME,
+    SESSION_COOKIE,
+    AccountRefused,
+    Accounts,
+    LogIn,
+    NewAccount,
+    current_account,
+)
+from meeple.server.quotas import Limiter, QuotaExceeded
+from meeple.server.ratings import MAX_PAGE, leaderboard
+
+PAGE = 25
+"""Leaderboard entries per page."""
+MAX_PAGES = 400
+"""The deepest leaderboard page asked for (10,000 entries)."""
+
+Render = Callable[..., HTMLResponse]
+LobbyError = Callable[[Request, Translator, str, int], Awaitable[HTMLResponse]]
+
+
+def day(timestamp: float) -> str:
+    """A Unix time as an ISO date (``2026-11-25``, UTC): the same in every language."""
+    return datetime.datetime.fromtimestamp(timestamp, datetime.UTC).date().isoformat()
+
+
+def add_people_pages(
+    app: FastAPI, render: Render, reader_of: Callable[..., Translator], lobby_error: LobbyError
+) -> None:
+    """Add the account forms' routes, the profile and the leaderboard pages to the web ``app``.
+
+    Args:
+        app: the web app (its ``app.state.meeple`` holds ``accounts`` and ``limiter``).
+        render: ``render(template, reader, request, **context)`` (meeple.web.app's page renderer).
+        reader_of: ``reader_of(request, lang)``: the page's language.
+        lobby_error: the lobby again with a problem and an HTTP status.
+    """
+
+    def accounts() -> Accounts:
+        found: Accounts = app.state.meeple["accounts"]
+        return found
+
+    def limiter() -> Limiter:
+        found: Limiter = app.state.meeple["limiter"]
+        return found
+
+    def back(request: Request, lang: str | None, token: str | None) -> Response:
+        target = "/" + (f"?lang={lang}" if lang in LANGUAGES else "")
+        response = session_response(request, {}, token)
+        redirect = RedirectResponse(target, status_code=303)
+        for value in response.headers.getlist("set-cookie"):
+            redirect.headers.append("set-cookie", value)
+        return redirect
+
+    def problem(exc: Exception, reader: Translator) -> str:
+        """What was wrong with a form, in the reader's language (never the input itself)."""
+        if isinstance(exc, ValidationError):
+            where = {str(part) for e in exc.errors() for part in e["loc"]}
+            if "username" in where:
+                return reader.gettext("A username has 3 to 24 characters: letters A-Z or a-z, digits, _ . or -.")
+            if "password" in where:
+                return reader.gettext("A password has 8 to 128 characters.")
+            return reader.gettext("An e-mail address looks like name@example.org (at most 254 characters).")
+        if isinstance(exc, AccountRefused):
+            return reader.message(exc.message)
+        return str(getattr(exc, "message", exc))[:300]
+
+    @app.post("/signup", response_class=HTMLResponse, include_in_schema=False)
+    async def sign_up(
+        request: Request,
+        username: Annotated[str, Form(max_length=4 * MAX_USERNAME)],
+        password: Annotated[str, Form(max_length=MAX_PASSWORD)],
+        email: Annotated[str, Form(max_length=254)] = "",
+        lang: str | None = None,
+    ) -> Response:
+        """The lobby's sign-up form: an account, logged in at once (``POST /api/accounts``)."""
+        reader = reader_of(request, lang)
+        try:
+            limiter().hit("signup", _address(request), "accounts created")
+            asked = NewAccount(username=username, password=password, email=email.strip() or None)
+            account = await asyncio.to_thread(accounts().create, asked.username, asked.password, asked.email)
+        except (ValidationError, AccountRefused, QuotaExceeded) as exc:
+            status = 429 if isinstance(exc, QuotaExceeded) else exc.status if isinstance(exc, AccountRefused) else 422
+            return await lobby_error(request, reader, problem(exc, reader), status)
+        token = await asyncio.to_thread(accounts().open_session, account.id)
+        return back(request, lang, token)
+
+    @app.post("/login", response_class=HTMLResponse, include_in_schema=False)
+    async def log_in(
+        request: Request,
+        username: Annotated[str, Form(max_length=4 * MAX_USERNAME)],
+        password: Annotated[str, Form(max_length=MAX_PASSWORD)],
+        lang: str | None = None,
+    ) -> Response:
+        """The lobby's log-in form (``POST /api/session``): the same quotas and the same 401."""
+        reader = reader_of(request, lang)
+        try:
+            asked = LogIn(username=username, password=password)
+            limiter().hit("login", _address(request), "log-in attempts")
+            wait = limiter().blocked("login_user", asked.username.lower())
+            if wait is not None:
+                raise QuotaExceeded(f"too many failed log-ins for this username; try again in {wait} s", wait, "login")
+        except (ValidationError, QuotaExceeded) as exc:
+            return await lobby_error(
+                request, reader, problem(exc, reader), 429 if isinstance(exc, QuotaExceeded) else 422
+            )
+        account = await asyncio.to_thread(accounts().authenticate, asked.username, asked.password)
+        if account is None:
+            limiter().hit("login_user", asked.username.lower(), "failed log-ins for this username")
+            return await lobby_error(request, reader, reader.gettext("wrong username or password"), 401)
+        token = await asyncio.to_thread(accounts().open_session, account.id)
+        return back(request, lang, token)
+
+    @app.post("/logout", include_in_schema=False)
+    async def log_out(request: Request, lang: str | None = None) -> Response:
+        """The lobby's log-out button: the session ends (``DELETE /api/session``)."""
+        token = request.cookies.get(SESSION_COOKIE)
+        if token and len(token) <= 128:
+            await asyncio.to_thread(accounts().close_session, token)
+        return back(request, lang, None)
+
+    @app.get("/players/{username}", response_class=HTMLResponse, include_in_schema=False)
+    async def profile(request: Request, username: str, lang: str | None = None) -> HTMLResponse:
+        """A player's profile: ratings per game, latest finished games with their replays (404: no such player)."""
+        reader = reader_of(request, lang)
+        found = await asyncio.to_thread(profile_of, accounts(), username) if len(username) <= MAX_USERNAME else None
+        if found is None:
+            raise HTTPException(404, "no such player")
+        me = await current_account(request)
+        return render("profile.html", reader, request, profile=found, me=me, day=day, title_of=_title)
+
+    @app.get("/leaderboard/{game}", response_class=HTMLResponse, include_in_schema=False)
+    async def board(request: Request, game: str, page: int = 1, lang: str | None = None) -> HTMLResponse:
+        """A game's leaderboard, :data:`PAGE` accounts a page (``?page=``, 1 to :data:`MAX_PAGES`)."""
+        reader = reader_of(request, lang)
+        if game not in registered_games():
+            raise HTTPException(404, "no such game")
+        if not 1 <= page <= MAX_PAGES:
+            raise HTTPException(422, f"page is 1..{MAX_PAGES}")
+        total, entries = await asyncio.to_thread(_board, accounts(), game, page)
+        me = await current_account(request)
+        pages = max(1, -(-total // PAGE))
+        return render(
+            "leaderboard.html",
+            reader,
+            request,
+            game=game,
+            title=_title(game),
+            entries=entries,
+            page=page,
+            pages=pages,
+            games=[(g, _title(g)) for g in registered_games()],
+            me=me,
+        )
+
+
+def _address(request: Request) -> str:
+    return request.client.host if request.client is not None else "unknown"
+
+
+def _title(game: str) -> str:
+    return str(game_class(game).title)
+
+
+def _board(accounts: Accounts, game: str, page: int) -> tuple[int, list[dict[str, Any]]]:
+    with Session(accounts.engine) as s:
+        return leaderboard(s, game, min(PAGE, MAX_PAGE), (page - 1) * PAGE)
