@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from fastapi.testclient import TestClient
 
 from meeple.server.app import ServerConfig, create_app
@@ -129,3 +130,45 @@ def test_meeple_serve_smtp_sends_one_link_that_opens_the_players_seat(tmp_path: 
                 assert len(inbox.messages) == 1  # one turn, one e-mail
         finally:
             server.stop()
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_migration_0005_upgrades_accounts_in_place_and_goes_back(tmp_path: Path, backend: str) -> None:
+    """A database at 0004_accounts with an account: 0005_turn_based adds ``accounts.lang`` (null: English e-mails
+    until its player comes back), the account logs in and lists its tables; downgrading removes the column."""
+    import contextlib
+
+    from alembic import command
+    from alembic.config import Config
+    from argon2 import PasswordHasher
+    from sqlalchemy import inspect, text
+
+    from meeple.server.db import MIGRATIONS, make_engine
+    from tests.server.helpers import postgres
+
+    with contextlib.ExitStack() as stack:
+        url = f"sqlite:///{tmp_path / 'old.db'}" if backend == "sqlite" else stack.enter_context(postgres(tmp_path))
+        engine = make_engine(url)
+        config = Config()
+        config.set_main_option("script_location", str(MIGRATIONS))
+        with engine.begin() as conn:
+            config.attributes["connection"] = conn
+            command.upgrade(config, "0004_accounts")
+            conn.execute(
+                text(
+                    "INSERT INTO accounts (username, username_key, password_hash, email, created)"
+                    " VALUES ('Ann', 'ann', :hash, 'ann@example.org', 0)"
+                ),
+                {"hash": PasswordHasher().hash(PASSWORD)},
+            )
+        engine.dispose()
+        with TestClient(create_app(ServerConfig(db=url, bot_workers=0, **OPEN))) as client:
+            assert client.post("/api/session", json={"username": "ann", "password": PASSWORD}).status_code == 200
+            assert client.get("/api/me/tables").json() == []
+        engine = make_engine(url)
+        with engine.begin() as conn:
+            assert conn.execute(text("SELECT email, lang FROM accounts")).all() == [("ann@example.org", None)]
+            config.attributes["connection"] = conn
+            command.downgrade(config, "0004_accounts")
+        assert "lang" not in {c["name"] for c in inspect(engine).get_columns("accounts")}
+        engine.dispose()
