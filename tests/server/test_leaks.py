@@ -4,7 +4,8 @@ The conformance suite's method applied to the server's payloads: at many positio
 and player count, the world is re-dealt for a seat (``resample_from_infostate``), and everything the server would
 send that seat (the ``state`` frame with its whole log, the seats and clock, its refusals, the ``ack`` of its move)
 and a spectator (every seat's re-deal keeps the public view), and the e-mail of a turn-based table's turn, must not
-change. Issue "Play online" (hidden information); issue #34 (the turn e-mail).
+change; nor may its entry in ``GET /api/me/tables``. Issue "Play online" (hidden information); issue #34 (the turn
+e-mail, "My tables").
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from meeple.server.chat import ChatEntry, chat_frame
 from meeple.server.clock import new_clock, pass_turn
 from meeple.server.hub import Connection, state_frames
 from meeple.server.live import LiveTable, MoveRefused, SeatState, check_move
+from meeple.server.mytables import table_entry
 from meeple.server.notify import Recipient, compose, turn_notice
 from meeple.server.protocol import ClockSpec
 from meeple.server.views import LogCache
@@ -146,6 +148,8 @@ def test_no_payload_differs_across_worlds_the_receiver_cannot_tell_apart(name: s
                         assert set(said) == {"type", "seat", "name", "text", "time"}
                     for lang in ("en", "fr"):  # the turn e-mail: whose turn at which table, nothing of the game
                         assert _turn_mail(world, lang) == _turn_mail(state, lang), f"{name} step {step} (e-mail)"
+                        mine = table_entry(_table(world), seat, translator(lang))  # GET /api/me/tables, My tables
+                        assert mine == table_entry(_table(state), seat, translator(lang)), f"{name} step {step}"
                     checked += 1
             legal = state.legal_actions()
             state.apply_action(legal[rng.randrange(len(legal))])

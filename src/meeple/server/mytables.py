@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 from meeple.i18n import Translator
 from meeple.server.clock import clock_view, is_turn_based
 from meeple.server.db import SeatRow, TableRow
-from meeple.server.live import TableNotFound
+from meeple.server.live import LiveTable, TableNotFound
 from meeple.server.protocol import SeatInfo, TableStatus
 from meeple.server.tables import TableService
 
@@ -74,27 +74,29 @@ async def my_tables(service: TableService, account_id: int, reader: Translator) 
         except TableNotFound:  # pragma: no cover - deleted meanwhile
             continue
         async with live.lock:
-            if live.status not in ("live", "waiting"):
-                continue
-            mover = live.mover() if live.status == "live" else None
-            clock = clock_view(live.clock)
-            entries.append(
-                {
-                    "table": live.id,
-                    "game": live.game,
-                    "status": live.status,
-                    "seat": seat,
-                    "your_turn": mover == seat,
-                    "current_player": mover,
-                    "seats": live.public_seats(reader),
-                    "turn_based": is_turn_based(live.clock),
-                    "per_move": clock["spec"].get("per_move") if clock is not None else None,
-                    "deadline": clock["deadline"] if clock is not None else None,
-                    "created": live.created,
-                }
-            )
+            if live.status in ("live", "waiting"):
+                entries.append(table_entry(live, seat, reader))
     entries.sort(key=_order)
     return entries
+
+
+def table_entry(live: LiveTable, seat: int, reader: Translator) -> dict[str, Any]:
+    """The :class:`MyTable` entry of ``live`` for its ``seat``: public facts only (tests/server/test_leaks.py)."""
+    mover = live.mover() if live.status == "live" else None
+    clock = clock_view(live.clock)
+    return {
+        "table": live.id,
+        "game": live.game,
+        "status": live.status,
+        "seat": seat,
+        "your_turn": mover == seat,
+        "current_player": mover,
+        "seats": live.public_seats(reader),
+        "turn_based": is_turn_based(live.clock),
+        "per_move": clock["spec"].get("per_move") if clock is not None else None,
+        "deadline": clock["deadline"] if clock is not None else None,
+        "created": live.created,
+    }
 
 
 def _order(entry: dict[str, Any]) -> tuple[bool, bool, float, float]:
