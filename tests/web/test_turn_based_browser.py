@@ -27,7 +27,8 @@ def _play_now(context: Any, url: str, lang: str, name: str) -> Any:
     page = context.new_page()
     page.goto(f"{url}/?lang={lang}")
     card = page.locator("#game-caprice form.play-now")
-    card.locator("input[name=name]").fill(name)
+    if card.locator("input[name=name]").count():  # logged in, the account's name is used
+        card.locator("input[name=name]").fill(name)
     card.locator("select[name=players]").select_option("2")
     card.locator("button[type=submit]").click()
     page.wait_for_url("**/tables/*")
@@ -116,6 +117,28 @@ def test_my_tables_shows_the_turn_and_opens_the_seat_on_a_phone(server: ServerPr
     assert "Mes tables" in french.locator("h1").text_content() and "3 jours par coup" in french.content()
     for context in (ann, bob):
         context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_no_serious_accessibility_violation_on_my_tables_and_a_waiting_table(
+    server: ServerProcess, browser: Any, lang: str
+) -> None:
+    from tests.web.test_for_people import _axe
+
+    context = browser.new_context(viewport=SIZES["phone"], bypass_csp=True)  # axe-core is injected as a script
+    _account(context, server.url, f"axe_{lang}")
+    body = {"game": "caprice", "seats": ["human", "human"], "clock": {"per_move": 86_400}}
+    assert context.request.post(f"{server.url}/api/tables", data=body).status == 201
+    page = context.new_page()
+    page.goto(f"{server.url}/me/tables?lang={lang}")
+    page.locator(".my-table").first.wait_for()
+    _axe(page, "my tables")
+    waiting = _play_now(context, server.url, lang, "Ann")
+    waiting.locator("#start-now").wait_for()
+    _axe(waiting, "a waiting table")
+    waiting.locator("#start-now").click()  # no waiting table is left for the next quick match to meet
+    waiting.locator("#waiting").wait_for(state="hidden")
+    context.close()
 
 
 @pytest.mark.skipif(not os.environ.get("MEEPLE_SCREENSHOTS"), reason="MEEPLE_SCREENSHOTS=1 writes docs/screenshots")
