@@ -43,6 +43,7 @@ def test_the_lobby_form_creates_a_turn_based_table(web: TestClient) -> None:
     clock = web.get("/api/tables").json()[0]["clock"]
     assert clock["spec"] == {"initial": None, "increment": 0, "per_move": 259200}
     table = web.get("/api/tables").json()[0]["table"]
+    assert "· 3 jours par coup" in web.get("/?lang=fr").text  # the lobby's list says so
     board = web.get(f"/tables/{table}?lang=fr").text
     assert "3 j 0 h" in board and 'data-days="{days} j {hours} h"' in board  # the banks, in days
 

@@ -30,7 +30,7 @@ from meeple.core.registry import game_class, registered_games
 from meeple.i18n import LANGUAGES, N_, M, Translator, language_from_accept, translator
 from meeple.server.accounts import current_account
 from meeple.server.app import ServerConfig, account_seat, check_token, client_address, create_app, cut, seat_cookie
-from meeple.server.clock import TURN_BASED_CHOICES, clock_view
+from meeple.server.clock import TURN_BASED_CHOICES, clock_view, is_turn_based
 from meeple.server.live import LiveTable, TableNotFound
 from meeple.server.lobby import RATED_LOG_IN, Lobby, Match, SeatRefused
 from meeple.server.mytables import my_tables
@@ -131,6 +131,13 @@ def _page(name: str, reader: Translator, request: Request, **context: Any) -> HT
     if request.query_params.get("lang") in LANGUAGES:
         response.set_cookie("lang", reader.lang, max_age=365 * 86400, samesite="lax")
     return response
+
+
+def _days_per_move(clock: dict[str, Any] | None) -> int:
+    """Whole days per move of a turn-based clock (0: not turn-based, or under a day), for the lobby's list."""
+    if clock is None or not is_turn_based(clock):
+        return 0
+    return int(float(clock["spec"]["per_move"]) // 86_400)
 
 
 def _utc(moment: float) -> str:
@@ -458,6 +465,7 @@ def create_web_app(config: ServerConfig) -> FastAPI:
                 "rated": bool(row.rated),
                 "seats": [{"player": s.player, "online": online.get(s.seat, False), "name": s.name} for s in seats],
                 "open": sum(1 for s in seats if s.player == "human" and not online.get(s.seat, False)),
+                "days": _days_per_move(row.clock),
             }
             for row, seats, online, _users in rows
         ]
