@@ -214,6 +214,9 @@ def test_a_table_created_while_logged_in_binds_the_seat_which_the_session_opens(
         assert frame["legal_actions"], "the session opened the bound seat"
     with person(client).websocket_connect(f"/api/tables/{table}/ws") as ws:
         assert ws.receive_json()["seat"] is None  # no session: a spectator
+    fresh = phone.post(f"/api/tables/{table}/token")  # a new link for the bound seat, from the session alone
+    assert fresh.status_code == 200 and fresh.json()["seat"] == 0
+    assert person(client).post(f"/api/tables/{table}/token").status_code == 403
 
 
 def test_joining_while_logged_in_binds_the_seat_and_one_account_sits_once(client: TestClient) -> None:
@@ -271,3 +274,57 @@ def test_deleting_an_account_anonymises_its_games_and_frees_its_username(client:
     assert client.get("/api/players/Niaj").status_code == 404
     assert client.post("/api/session", json={"username": "Niaj", "password": PASSWORD}).status_code == 401
     sign_up(person(client), "niaj")  # the username is free again
+
+
+# ---------------------------------------------------------------------------------------------- a real process
+def test_accounts_in_a_real_server_behind_a_proxy(tmp_path: Path) -> None:
+    """``meeple serve`` as a process: sign up, a Secure cookie when the trusted proxy says https, the session opens
+    the bound seat over a real WebSocket, log-in quotas as started by default, and a foreign Origin is refused."""
+    import http.client
+    import json
+
+    from websockets.exceptions import InvalidStatus
+    from websockets.sync.client import connect
+
+    from tests.server.helpers import ServerProcess
+
+    server = ServerProcess(
+        f"sqlite:///{tmp_path / 'p.db'}",
+        log=tmp_path / "server.log",
+        options=("--forwarded-allow-ips", "127.0.0.1", "--logins-per-minute", "2"),
+    ).start()
+    try:
+        host = server.url.removeprefix("http://")
+
+        def call(method: str, path: str, body: Any = None, headers: dict[str, str] | None = None) -> Any:
+            conn = http.client.HTTPConnection(host, timeout=30)
+            data = json.dumps(body).encode() if body is not None else None
+            conn.request(method, path, body=data, headers={"Content-Type": "application/json", **(headers or {})})
+            answer = conn.getresponse()
+            answer.body = answer.read()
+            conn.close()
+            return answer
+
+        forwarded = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "203.0.113.7"}
+        r = call("POST", "/api/accounts", {"username": "Proxied", "password": PASSWORD}, forwarded)
+        assert r.status == 201
+        cookie = r.getheader("set-cookie")
+        assert "Secure" in cookie and "HttpOnly" in cookie and "SameSite=lax" in cookie
+        session = {"Cookie": cookie.split(";", 1)[0]}
+        seats = {"game": "caprice", "seats": ["human", "bot:random"], "seed": 1}
+        table = json.loads(call("POST", "/api/tables", seats, session).body)["table"]
+        ws_url = server.url.replace("http", "ws", 1) + f"/api/tables/{table}/ws"
+        with connect(ws_url, additional_headers=session) as ws:
+            assert json.loads(ws.recv(timeout=10))["seat"] == 0  # the session alone opened the seat
+        with (
+            pytest.raises(InvalidStatus),
+            connect(ws_url, additional_headers={**session, "Origin": "https://evil.example"}),
+        ):
+            pass
+        evil = call("POST", "/api/tables", seats, {**session, "Origin": "https://evil.example"})
+        assert evil.status == 403
+        bad = {"username": "Proxied", "password": "wrong password"}
+        codes = [call("POST", "/api/session", bad).status for _ in range(3)]
+        assert codes == [401, 401, 429]
+    finally:
+        server.stop()

@@ -201,3 +201,75 @@ def test_waiting_tables_quick_match_and_joins_show_no_secret(client) -> None:
         assert not any(secret in text for secret in secrets_)
         assert '"seed"' not in text and '"token' not in text
     assert joined.json()["token"] not in quick.text and tokens[0] not in joined.text
+
+
+def test_profiles_leaderboards_and_me_show_nothing_of_a_live_game(client) -> None:
+    """Issue #34: accounts' pages never show a live game's hidden cards, seed, tokens or sessions.
+
+    Two accounts play a rated game: while it runs, their profiles, the leaderboard and ``/api/me`` do not change as
+    moves (hidden cards included) are played, and hold no seed, seat token, session token or the table's id.
+    """
+    from tests.server.helpers import next_of
+    from tests.server.test_accounts import person, sign_up
+
+    people = [sign_up(person(client), name) for name in ("Lia", "Max", "Ned")]
+    seats = [p.post("/api/quickmatch", json={"game": "citadels", "players": 3, "rated": True}).json() for p in people]
+    table = seats[0]["table"]
+    live = client.app.state.meeple["service"].tables[table]
+    secrets_ = [str(live.seed), table, *(s["token"] for s in seats), *(p.cookies["meeple_session"] for p in people)]
+
+    def pages() -> list[str]:
+        return [
+            client.get("/api/players/Lia").text,
+            client.get("/api/players/Max").text,
+            client.get("/api/leaderboard/citadels").text,
+            *(p.get("/api/me").text for p in people),
+        ]
+
+    before = pages()
+    moved = 0
+    for p in people:  # each seat plays what it can now (hidden choices: Citadels' character draft)
+        with p.websocket_connect(f"/api/tables/{table}/ws") as ws:
+            ws.receive_json()
+            frame = next_of(ws)
+            while frame["legal_actions"] and moved < 6:
+                code = frame["legal_actions"][0]["code"]
+                ws.send_json({"type": "move", "version": frame["version"], "action": code, "move_id": f"m{moved}"})
+                moved += 1
+                frame = next_of(ws)
+    assert moved > 0 and live.status == "live"
+    after = pages()
+    assert after == before  # nothing of the live game reached them
+    for text in after:
+        assert not any(secret in text for secret in secrets_)
+        assert '"seed"' not in text and '"token' not in text and '"observation"' not in text
+
+
+def test_a_finished_rated_games_profile_entry_holds_only_public_fields(client) -> None:
+    """A profile's game entry names the table, its players and the links to its record and replay (public once the
+    game is over): nothing more than the record already gives."""
+    from sqlalchemy.orm import Session
+
+    from meeple.server.ratings import recent_games
+    from tests.server.test_accounts import person, sign_up
+
+    people = [sign_up(person(client), name) for name in ("Noa", "Ozzy")]
+    seats = [p.post("/api/quickmatch", json={"game": "caprice", "players": 2, "rated": True}).json() for p in people]
+    table = seats[0]["table"]
+    live = client.app.state.meeple["service"].tables[table]
+    assert client.get("/api/players/Noa").json()["games"] == []  # live: not listed
+    live.status = "finished"
+    service = client.app.state.meeple["service"]
+    with Session(service.engine) as s, s.begin():
+        from sqlalchemy import update
+
+        from meeple.server.db import TableRow
+
+        s.execute(update(TableRow).where(TableRow.id == table).values(status="finished"))
+    with Session(service.engine) as s:
+        account = client.app.state.meeple["accounts"].by_username("Noa")
+        entry = recent_games(s, account.id)[0]
+    assert set(entry) == {"table", "game", "created", "rated", "seat", "players", "record", "replay"}
+    assert all(set(p) == {"seat", "player", "name", "account"} for p in entry["players"])
+    text = client.get("/api/players/Noa").text
+    assert str(live.seed) not in text and not any(s["token"] in text for s in seats)

@@ -166,3 +166,17 @@ def test_unknown_players_and_games_are_404(client: TestClient) -> None:
     assert client.get("/api/leaderboard/chess").status_code == 404
     page = client.get("/api/leaderboard/caprice").json()
     assert page == {"game": "caprice", "total": 0, "limit": 50, "offset": 0, "entries": []}
+
+
+def test_a_rated_game_on_postgresql(tmp_path: Path) -> None:
+    """The same on PostgreSQL: the rated quick match meets under its advisory and row locks, the end rates once."""
+    from tests.server.helpers import postgres
+
+    with postgres(tmp_path) as url, TestClient(create_app(ServerConfig(db=url, bot_workers=0, **OPEN))) as client:
+        table, people = _rated_pair(client, ("Pia", "Quin"))
+        final = _play_both(client, table, people)[0]
+        assert final["status"] == "finished"
+        board = client.get("/api/leaderboard/caprice").json()
+        assert board["total"] == 2 and [e["games"] for e in board["entries"]] == [1, 1]
+        winner = "Pia" if final["returns"][0] > final["returns"][1] else "Quin"
+        assert board["entries"][0]["username"] == winner

@@ -67,3 +67,83 @@ def test_join_from_the_lobby_and_its_refusals(web: TestClient) -> None:
     full = web.post(f"/tables/{table}/join", data={"name": "Dan"}, follow_redirects=False)
     assert full.status_code == 409 and "started" in full.text
     assert web.post("/tables/nope/join", data={"name": "Dan"}).status_code == 404
+
+
+# ---------------------------------------------------------------------------------------------- accounts (items 5, 6)
+def _signed_up(web: TestClient, username: str = "Ada_L", lang: str = "en") -> None:
+    r = web.post(f"/signup?lang={lang}", data={"username": username, "password": "long enough"}, follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == f"/?lang={lang}"
+    assert "meeple_session=" in r.headers["set-cookie"] and "HttpOnly" in r.headers["set-cookie"]
+
+
+def test_the_lobby_signs_up_logs_in_and_out_without_a_script(web: TestClient) -> None:
+    lobby = web.get("/").text
+    assert 'action="/login?lang=en"' in lobby and 'action="/signup?lang=en"' in lobby and "<script>" not in lobby
+    assert "Logged in as" not in lobby and lobby.count('name="rated"') == 0
+    _signed_up(web)
+    lobby = web.get("/").text
+    assert 'Logged in as <a href="/players/Ada_L" class="me"><strong>Ada_L</strong></a>' in lobby
+    assert lobby.count('name="rated"') == len(registered_games()) and 'class="player-name"' not in lobby
+    out = web.post("/logout", follow_redirects=False)
+    assert out.status_code == 303 and 'meeple_session=""' in out.headers["set-cookie"]
+    assert "Logged in as" not in web.get("/").text
+    back = web.post("/login", data={"username": "ada_l", "password": "long enough"}, follow_redirects=False)
+    assert back.status_code == 303 and "Logged in as" in web.get("/").text
+
+
+@pytest.mark.parametrize(
+    ("form", "status", "words"),
+    [
+        ({"username": "ab", "password": "long enough"}, 422, "A username has 3 to 24 characters"),
+        ({"username": "a b c", "password": "long enough"}, 422, "A username has 3 to 24 characters"),
+        ({"username": "abc", "password": "short"}, 422, "A password has 8 to 128 characters"),
+        ({"username": "abc", "password": "long enough", "email": "nope"}, 422, "name@example.org"),
+        ({"username": "x" * 97, "password": "long enough"}, 422, ""),
+        ({"username": "abc", "password": "p" * 129}, 422, ""),
+    ],
+)
+def test_a_bad_sign_up_form_gets_the_lobby_back_saying_why(
+    web: TestClient, form: dict, status: int, words: str
+) -> None:
+    r = web.post("/signup", data=form, follow_redirects=False)
+    assert r.status_code == status and words in r.text
+    assert "meeple_session" not in r.headers.get("set-cookie", "")
+    assert "long enough" not in r.text and "p" * 20 not in r.text  # a password is never shown back
+
+
+def test_a_wrong_log_in_and_a_taken_username_are_said_in_french(web: TestClient) -> None:
+    _signed_up(web, "Bert")
+    web.cookies.clear()
+    r = web.post("/login?lang=fr", data={"username": "Bert", "password": "wrong one"}, follow_redirects=False)
+    assert r.status_code == 401 and "nom d&#39;utilisateur ou mot de passe incorrect" in r.text
+    r = web.post("/signup?lang=fr", data={"username": "BERT", "password": "long enough"}, follow_redirects=False)
+    assert r.status_code == 409 and "ce nom d&#39;utilisateur est déjà pris" in r.text
+
+
+def test_rated_play_now_needs_a_log_in_and_binds_the_seat(web: TestClient) -> None:
+    guest = web.post("/quickmatch", data={"game": "caprice", "players": "2", "name": "G", "rated": "1"})
+    assert guest.status_code == 401 and "log in to play at a rated table" in guest.text
+    assert web.post("/quickmatch", data={"game": "caprice", "players": "2"}).status_code == 422  # no name, no log-in
+    _signed_up(web, "Cleo")
+    r = web.post("/quickmatch", data={"game": "caprice", "players": "2", "rated": "1"}, follow_redirects=False)
+    table = r.headers["location"].rsplit("/", 1)[1]
+    seats = web.get(f"/api/tables/{table}").json()
+    assert seats["rated"] and seats["seats"][0]["account"] == "Cleo"
+    web.cookies.delete(f"meeple_seat_{table}")  # the session alone opens the seat on the table page
+    page = web.get(f"/tables/{table}").text
+    assert "Cleo (you)" in page and 'href="/players/Cleo" class="profile"' in page
+    assert "rated" in web.get("/").text
+
+
+def test_profile_and_leaderboard_pages_in_both_languages(web: TestClient) -> None:
+    _signed_up(web, "Dora")
+    page = web.get("/players/dora?lang=fr").text
+    assert "<h1>Dora</h1>" in page and "Aucune partie classée pour l&#39;instant." in page and "c&#39;est vous" in page
+    assert web.get("/players/nobody").status_code == 404
+    assert web.get("/players/" + "x" * 200).status_code == 404
+    board = web.get("/leaderboard/caprice?lang=en").text
+    assert "Leaderboard: Caprice" in board and "Nobody has played a rated game of this yet." in board
+    assert "Classement: Caprice" in web.get("/leaderboard/caprice?lang=fr").text
+    assert web.get("/leaderboard/chess").status_code == 404
+    assert web.get("/leaderboard/caprice?page=0").status_code == 422
+    assert web.get("/leaderboard/caprice?page=401").status_code == 422

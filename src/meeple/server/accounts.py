@@ -19,6 +19,7 @@ Rules: issue #34 "People at the table" (item 5).
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import re
 import secrets
@@ -299,13 +300,6 @@ class Accounts:
         with Session(self.engine) as s, s.begin():
             s.execute(delete(SessionRow).where(SessionRow.token_hash == hash_session(token)))
 
-    # ------------------------------------------------------------------ seats
-    def seat_at(self, table_id: str, account_id: int) -> int | None:
-        """The seat at ``table_id`` bound to ``account_id`` (the lowest if several), or None."""
-        with Session(self.engine) as s:
-            stmt = select(SeatRow.seat).where(SeatRow.table_id == table_id, SeatRow.account_id == account_id)
-            return s.scalar(stmt.order_by(SeatRow.seat).limit(1))
-
 
 def _account(row: AccountRow) -> Account:
     return Account(id=row.id, username=row.username, email=row.email, created=row.created)
@@ -324,8 +318,6 @@ async def current_account(connection: HTTPConnection) -> Account | None:
     A FastAPI dependency (``Depends(current_account)``) and a plain coroutine alike. A server without accounts
     (no ``accounts`` in ``app.state.meeple``) has no sessions: None.
     """
-    import asyncio
-
     token = connection.cookies.get(SESSION_COOKIE)
     state: dict[str, Any] = getattr(connection.app.state, "meeple", {})
     accounts: Accounts | None = state.get("accounts")

@@ -489,13 +489,16 @@ def create_app(config: ServerConfig) -> FastAPI:
     async def rotate_token(table_id: str, http: Request, authorization: Annotated[str | None, Header()] = None) -> Any:
         """A seat's holder replaces its token: the new one is in the answer; the old link and cookie stop working.
 
-        The seat is named by ``Authorization: Bearer TOKEN`` or by the page's seat cookie. Open connections stay.
+        The seat is named by ``Authorization: Bearer TOKEN``, the page's seat cookie, or the session of the account
+        it is bound to. Open connections stay.
         """
         token = http.cookies.get(seat_cookie(table_id))
         if authorization:
             token = authorization.removeprefix("Bearer ").strip()
         await table(table_id)
         seat = await check_token(state, table_id, token, client_address(http)) if token else None
+        if seat is None and not authorization:
+            seat = await account_seat(http, table_id)  # a seat bound to the session's account
         if seat is None:
             raise HTTPException(403, "this token opens no seat at this table")
         new = await asyncio.to_thread(service().rotate_token, table_id, seat)
