@@ -87,6 +87,8 @@ def test_a_waiting_tables_creator_gets_the_buttons_and_a_joiner_none(web: TestCl
     page = web.get(f"/tables/{table}").text
     assert 'id="start-now"' in page and 'id="keep-waiting"' in page and "Bots take the free seats in" in page
     assert "data-action-code" not in page and "my-turn" not in page  # no move is offered before the start
+    assert '<span class="who">open seat</span>' in page  # the free seat's badge: not a bot
+    assert "waiting for players" in page and "is playing" not in page  # the prompt
     french = web.get(f"/tables/{table}?lang=fr").text
     assert "Commencer maintenant avec des bots" in french and "Continuer d&#39;attendre des joueurs" in french
     assert web.post(f"/api/tables/{table}/wait", json={}).status_code == 200
