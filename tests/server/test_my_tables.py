@@ -16,7 +16,7 @@ from meeple.server.app import ServerConfig, create_app
 from meeple.server.mytables import MyTable
 from meeple.server.notify import SmtpSettings
 from tests.server.conftest import OPEN
-from tests.server.helpers import ServerProcess, create, next_of, seed_where
+from tests.server.helpers import ServerProcess, acked, create, next_of, seed_where
 from tests.server.mail import smtp_server
 
 DAY = 86_400.0
@@ -90,14 +90,14 @@ def test_an_account_gets_its_turn_e_mail_in_its_language(tmp_path: Path) -> None
                 assert state["seat"] == 0
                 ws.send_json({"type": "move", "version": state["version"], "action": state["legal_actions"][0]["code"],
                               "move_id": "a"})  # fmt: skip
-                next_of(ws, "ack")
+                acked(ws, "a")
             with bob.websocket_connect(f"/api/tables/{table}/ws") as ws:
                 state = next_of(ws)
                 while not state["legal_actions"]:
                     state = next_of(ws)
                 ws.send_json({"type": "move", "version": state["version"], "action": state["legal_actions"][0]["code"],
                               "move_id": "b"})  # fmt: skip
-                next_of(ws, "ack")
+                acked(ws, "b")
             second = inbox.wait(2)[1]  # Ann's turn again; she last played in French
             assert second["Subject"] == "À vous de jouer : Caprice"
             assert len(inbox.messages) == 2  # Bob's turn: he has no address

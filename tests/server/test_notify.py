@@ -19,7 +19,7 @@ from fastapi.testclient import TestClient
 from meeple.server.app import ServerConfig, create_app
 from meeple.server.notify import Notifier, Recipient, SmtpSettings, TurnNotice
 from tests.server.conftest import OPEN
-from tests.server.helpers import create, free_port, next_of, seed_where
+from tests.server.helpers import acked, create, free_port, next_of, seed_where
 from tests.server.mail import Inbox, self_signed, smtp_server
 
 DAY = 86_400.0
@@ -170,7 +170,7 @@ def test_an_away_player_gets_one_e_mail_per_turn_and_a_connected_one_none(
             next_of(bob)
             action = state["legal_actions"][0]["code"]
             ann.send_json({"type": "move", "version": state["version"], "action": action, "move_id": "a1"})
-            next_of(ann, "ack")
+            acked(ann, "a1")
             time.sleep(0.5)
             assert len(inbox.messages) == 1  # Bob's turn began while he was connected: no e-mail
         client.portal.call(client.app.state.meeple["service"].evaluate, table)  # type: ignore[attr-defined, union-attr]
@@ -183,7 +183,7 @@ def test_an_away_player_gets_one_e_mail_per_turn_and_a_connected_one_none(
                 state = next_of(bob)
             action = state["legal_actions"][0]["code"]
             bob.send_json({"type": "move", "version": state["version"], "action": action, "move_id": "b1"})
-            next_of(bob, "ack")
+            acked(bob, "b1")
         second = inbox.wait(2)[1]  # Ann's turn again, and she is away
         assert second["To"] == "ann@example.org"
         time.sleep(0.5)
