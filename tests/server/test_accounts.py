@@ -232,6 +232,17 @@ def test_joining_while_logged_in_binds_the_seat_and_one_account_sits_once(client
     assert seats[1]["name"] == "Judy" and seats[1]["account"] == "Judy" and seats[2]["open"]
     guest = person(client)
     assert guest.post(f"/api/tables/{table}/join", json={}).status_code == 422  # a guest must give a name
+    from sqlalchemy.orm import Session
+
+    from meeple.server.accounts import account_seats
+
+    accounts = _accounts(client)
+    judy = accounts.by_username("judy")
+    assert judy is not None
+    with Session(accounts.engine) as s:
+        assert account_seats(s, judy.id) == [(table, 1)]  # the interface other modules use (My tables)
+    with accounts.engine.connect() as conn:
+        assert account_seats(conn, judy.id) == [(table, 1)]
 
 
 def test_a_stolen_session_cookie_does_not_act_from_a_foreign_origin(client: TestClient) -> None:

@@ -300,3 +300,75 @@ def test_the_openapi_schema_documents_every_route_and_message(tmp_path) -> None:
     assert {"CreateTable", "TableCreated", "TableSummary", "TableView", "StateMessage", "MoveMessage"} <= set(
         schema["components"]["schemas"]
     )
+
+
+def test_a_web_view_connection_gets_slim_frames_when_the_full_one_gets_a_frame(client: TestClient) -> None:
+    """``?view=web`` (the browser page's socket): each state frame holds only the slim fields of the full frame."""
+    from meeple.server.hub import SLIM_FIELDS
+    from meeple.server.protocol import SlimStateMessage
+
+    table, tokens = create(client, "caprice", ["human", "bot:random"], seed=4)
+    with (
+        client.websocket_connect(f"/api/tables/{table}/ws?token={tokens[0]}&view=web") as web,
+        client.websocket_connect(f"/api/tables/{table}/ws?token={tokens[0]}") as full,
+    ):
+        assert web.receive_json()["type"] == "hello"
+        first = web.receive_json()
+        assert set(first) == set(SLIM_FIELDS) and first["seat"] == 0
+        SlimStateMessage.model_validate(first)
+        frames = play_to_end(full, next_of(full))
+        slim = [first]
+        while slim[-1]["status"] == "live":
+            message = web.receive_json()
+            if message["type"] == "state":
+                assert set(message) == set(SLIM_FIELDS), message
+                slim.append(message)
+    wanted = [{k: f[k] for k in SLIM_FIELDS} for f in frames]
+    assert all(s in wanted for s in slim)  # each slim frame is the slim part of a full frame
+    assert slim[-1] == wanted[-1] and slim[-1]["status"] == "finished"
+    assert len(slim) >= len({f["version"] for f in frames}) // 2  # one per change (a frame may replace one waiting)
+
+
+@pytest.mark.parametrize("view", ["board", "x" * 5000])
+def test_an_unknown_view_is_named_then_full_frames_are_sent(client: TestClient, view: str) -> None:
+    table, tokens = create(client, "caprice", ["human", "bot:random"], seed=4)
+    with client.websocket_connect(f"/api/tables/{table}/ws?token={tokens[0]}&view={view}") as ws:
+        error = ws.receive_json()
+        assert error["code"] == "bad_message" and "full, web" in error["message"]
+        assert len(error["message"]) < 200
+        assert ws.receive_json()["type"] == "hello"
+        assert "observation" in next_of(ws)
+
+
+def test_a_web_view_connection_counts_seats_from_one_in_its_texts(client: TestClient) -> None:
+    """The browser page counts seats from 1 (issue #33): its socket's errors and chat names do too; the protocol's
+    other clients keep the seat indices (``Seat 0``)."""
+    table, tokens = create(client, "caprice", ["human", "human"], seed=4)
+    with (
+        client.websocket_connect(f"/api/tables/{table}/ws?token={tokens[0]}&view=web") as web0,
+        client.websocket_connect(f"/api/tables/{table}/ws?token={tokens[1]}&view=web") as web1,
+        client.websocket_connect(f"/api/tables/{table}/ws?token={tokens[1]}") as full1,
+    ):
+        first = [ws.receive_json() and ws.receive_json() for ws in (web0, web1)]
+        mover = first[0]["current_player"]
+        waiting = 1 - mover
+        for ws, seat in ((web0, 0), (web1, 1)):
+            if seat == waiting:
+                ws.send_json({"type": "move", "version": first[seat]["version"], "action": 0, "move_id": "early"})
+                error = next_of_any(ws, "error")
+                assert error["code"] == "not_your_turn"
+                assert f"seat {mover + 1}'s turn, not seat {waiting + 1}'s" in error["message"], error
+        if waiting == 1:
+            full1.send_json({"type": "move", "version": first[1]["version"], "action": 0, "move_id": "early"})
+            assert f"not seat {waiting}'s" in next_of(full1, "error")["message"]
+        web0.send_json({"type": "chat", "text": "hello"})
+        assert next_of_any(web1, "chat")["name"] == "Seat 1"  # seat 0, unnamed, as the page counts it
+        assert next_of(full1, "chat")["name"] == "Seat 0"  # the protocol's index
+
+
+def next_of_any(ws: object, kind: str) -> dict:
+    """The next message of type ``kind`` from a web view socket (slim state frames are not full StateMessages)."""
+    while True:
+        message: dict = ws.receive_json()  # type: ignore[attr-defined]
+        if message["type"] == kind:
+            return message

@@ -2,10 +2,10 @@
 
 The conformance suite's method applied to the server's payloads: at many positions of random games of every game
 and player count, the world is re-dealt for a seat (``resample_from_infostate``), and everything the server would
-send that seat (the ``state`` frame with its whole log, the seats and clock, its refusals, the ``ack`` of its move)
-and a spectator (every seat's re-deal keeps the public view), and the e-mail of a turn-based table's turn, must not
-change; nor may its entry in ``GET /api/me/tables``. Issue "Play online" (hidden information); issue #34 (the turn
-e-mail, "My tables").
+send that seat (the ``state`` frame with its whole log, the seats and clock, the browser page's slim frame, its
+refusals, the ``ack`` of its move) and a spectator (every seat's re-deal keeps the public view), and the e-mail of a
+turn-based table's turn, must not change; nor may its entry in ``GET /api/me/tables``. Issue "Play online" (hidden
+information); issue #34 (the turn e-mail, "My tables").
 """
 
 from __future__ import annotations
@@ -65,9 +65,9 @@ def _table(state: State[Any]) -> LiveTable:
     )
 
 
-def _frame(state: State[Any], seat: int | None, lang: str = "en") -> dict[str, Any]:
+def _frame(state: State[Any], seat: int | None, lang: str = "en", view: str = "full") -> dict[str, Any]:
     """The exact ``state`` message a new connection of ``seat`` is sent (whole log), texts in ``lang``."""
-    conn = Connection(None, seat, lang)
+    conn = Connection(None, seat, lang, view=view)
     state_frames(_table(state), [conn], force={conn})
     return _decoded(conn)
 
@@ -137,6 +137,8 @@ def test_no_payload_differs_across_worlds_the_receiver_cannot_tell_apart(name: s
                     assert _frame(world, None) == public, f"{name} spectator step {step}"
                     french = _frame(world, seat, "fr")
                     assert french == _frame(state, seat, "fr"), f"{name} seat {seat} step {step} (French)"
+                    slim = _frame(world, seat, view="web")  # the browser page's frame (?view=web)
+                    assert slim == _frame(state, seat, view="web"), f"{name} seat {seat} step {step} (web)"
                     ack = ack_message(_table(world), seat, "m1")  # the ack of the seat's move: its own version
                     assert ack == ack_message(_table(state), seat, "m1"), f"{name} seat {seat} step {step} (ack)"
                     probe = rng.fork()

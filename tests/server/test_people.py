@@ -722,3 +722,19 @@ def test_a_connection_stays_when_the_chat_history_cannot_be_read(client: TestCli
     while service.tables[table].conns:  # the connection is let go (its presence counted out) when it closes
         assert time.monotonic() < deadline
         time.sleep(0.05)
+
+
+def test_seats_from_one_rewrites_every_seat_number_nested_and_leaves_the_rest() -> None:
+    from meeple.i18n import M, translator
+    from meeple.server.people import PeopleTranslator, seat_label, seats_from_one
+
+    inner = M("it is seat {seat}'s turn, not seat {player}'s", seat=2, player=0)
+    outer = M(
+        "{action} is not legal now for seat {seat}; legal: {legal}{more}", action=inner, seat=0, legal="x", more=""
+    )
+    said = PeopleTranslator(translator("en")).message(outer)
+    assert said == "it is seat 3's turn, not seat 1's is not legal now for seat 1; legal: x"
+    assert seats_from_one(M("{n} gold", n=3)) == M("{n} gold", n=3)  # no seat named: unchanged
+    assert seats_from_one(M("Seat {seat}", seat=True)).args["seat"] is True  # not a number
+    assert PeopleTranslator(translator("fr")).message(seat_label("human", 0)) == "Place 1"
+    assert translator("fr").message(seat_label("human", 0)) == "Place 0"  # the protocol's own texts keep indices

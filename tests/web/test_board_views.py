@@ -144,3 +144,33 @@ def test_clickable_moves_are_named_by_their_words_and_seats_count_from_one() -> 
         assert "Place 0" not in html and "(#" not in html
         legal = state.legal_actions()
         state.apply_action(legal[rng.randrange(len(legal))])
+
+
+@pytest.mark.parametrize(("name", "players"), [("capital_lux_2", 3), ("capital_lux_2", 2), ("citadels", 4)])
+def test_every_badge_shows_a_running_score_from_the_public_table(name: str, players: int) -> None:
+    """Issue #33 items 1 and 6: a running score in every seat's badge (Capital Lux 2: City values + 2 per gold, the
+    face-down Bonus pile only counted; Citadels: the points of the public cities) and the round in the turn bar.
+    That it reads the same in every world a seat cannot tell apart is the first test of this module."""
+    state = load_game(name, players=players).new_initial_state(2)
+    rng = Rng(2)
+    for step in range(200):
+        if state.is_terminal():
+            break
+        if step % 7 == 0:
+            obs = state.observation(None)
+            for seat in (0, None):
+                html = _html(state, seat, "en")
+                assert re.search(r'class="round-phase"><span>Round \d', html)
+                badges = re.findall(r'<li class="badge[^"]*" data-seat="(\d)">(.*?)</li>', html, re.S)
+                assert len(badges) == players
+                for s, badge in badges:
+                    if name == "citadels":
+                        points = obs["scores"][int(s)]["total"]
+                    else:
+                        districts = obs["cities"][int(s)]["districts"]
+                        points = sum(c["value"] for d in districts for c in d) + 2 * obs["gold"][int(s)]
+                        bonus = obs["bonus_counts"][int(s)]
+                        assert (f"{bonus} Bonus card" in badge) == (bonus > 0), badge
+                    assert re.search(rf'class="fact">{points} points?[ <]', badge), (s, points, badge)
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randrange(len(legal))])

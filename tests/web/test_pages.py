@@ -132,6 +132,12 @@ def test_the_replay_opens_at_the_end_with_one_board_and_each_seats_secrets(serve
     assert not INLINE.search(html)
     start, _, _ = _get(f"{server.url}/tables/{table}/replay-view?version=0&seat=1")
     assert 'value="0" id="replay-step"' in start and "<h3>Seat " not in start
-    with pytest.raises(urllib.error.HTTPError) as refused:
-        urllib.request.urlopen(f"{server.url}/tables/{table}/replay-view?version={'9' * 13}", timeout=30)
-    assert refused.value.code == 422
+    # the slider's "Move n" is the log's line n: step 5 shows "5/total" and a log of 5 numbered lines
+    fifth, _, _ = _get(f"{server.url}/tables/{table}/replay-view?step=5&seat=0")
+    assert re.search(r">5/\d+</output>", fifth)
+    assert re.search(r"Log \(5 moves\)", fifth) and 'class="latest"' in fifth
+    assert max(int(n) for n in re.findall(r'move-number">(\d+)\.', fifth)) == 5
+    for name in ("version", "step"):
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(f"{server.url}/tables/{table}/replay-view?{name}={'9' * 13}", timeout=30)
+        assert refused.value.code == 422

@@ -83,7 +83,8 @@ def test_the_lobby_signs_up_logs_in_and_out_without_a_script(web: TestClient) ->
     _signed_up(web)
     lobby = web.get("/").text
     assert 'Logged in as <a href="/players/Ada_L" class="me"><strong>Ada_L</strong></a>' in lobby
-    assert lobby.count('name="rated"') == len(registered_games()) and 'class="player-name"' not in lobby
+    assert lobby.count('form method="post" action="/quickmatch?lang=en" class="play-now"') == len(registered_games())
+    assert lobby.count('name="rated"') == 2 * len(registered_games()) and 'class="player-name"' not in lobby
     out = web.post("/logout", follow_redirects=False)
     assert out.status_code == 303 and 'meeple_session=""' in out.headers["set-cookie"]
     assert "Logged in as" not in web.get("/").text
@@ -147,3 +148,18 @@ def test_profile_and_leaderboard_pages_in_both_languages(web: TestClient) -> Non
     assert web.get("/leaderboard/chess").status_code == 404
     assert web.get("/leaderboard/caprice?page=0").status_code == 422
     assert web.get("/leaderboard/caprice?page=401").status_code == 422
+
+
+def test_the_create_form_makes_a_rated_table_with_open_seats_for_a_logged_in_player(web: TestClient) -> None:
+    form = {"game": "caprice", "param_players": "2", "seat_0": "human", "seat_1": "open", "rated": "1"}
+    guest = web.post("/tables", data=form)
+    assert "log in to play at a rated table" in guest.text and web.get("/api/tables").json() == []
+    assert 'name="rated" value="1"> Rated: your seat' not in web.get("/").text  # the box is for logged-in players
+    _signed_up(web, "Eve_R")
+    with_bot = web.post("/tables", data={**form, "seat_1": "bot:medium"})
+    assert "no bots" in with_bot.text and web.get("/api/tables").json() == []
+    made = web.post("/tables", data=form)
+    assert made.status_code == 200
+    listed = web.get("/api/tables").json()[0]
+    assert listed["rated"] and listed["status"] == "waiting"
+    assert [(s["account"], s["open"]) for s in listed["seats"]] == [("Eve_R", False), (None, True)]

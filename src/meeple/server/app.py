@@ -44,7 +44,7 @@ from meeple.server.clock import clock_view
 from meeple.server.db import is_postgresql, make_engine, migrate
 from meeple.server.hardening import CSP, SecurityMiddleware
 from meeple.server.health import DATABASE
-from meeple.server.hub import Connection, Hub, Listener
+from meeple.server.hub import VIEWS, Connection, Hub, Listener
 from meeple.server.live import LiveTable, MoveRefused, SeatState, TableNotFound
 from meeple.server.lobby import RATED_LOG_IN, Lobby, Match, SeatRefused
 from meeple.server.metrics import Metrics, started, stopped
@@ -505,14 +505,18 @@ def create_app(config: ServerConfig) -> FastAPI:
         return {"seat": seat, "token": new}
 
     @app.websocket("/api/tables/{table_id}/ws")
-    async def socket(websocket: WebSocket, table_id: str, token: str | None = None, lang: str | None = None) -> None:
+    async def socket(
+        websocket: WebSocket, table_id: str, token: str | None = None, lang: str | None = None, view: str | None = None
+    ) -> None:
         """A seat's or a spectator's connection; see docs/server.md.
 
         The seat is named by ``?token=``, else the page's seat cookie, else the session of the account it is bound to.
 
         The texts it is sent are in ``?lang=`` (``en``, ``fr``), else the handshake's ``Accept-Language``, else
-        English; an unknown ``lang`` gets a ``bad_message`` error naming the languages, then English. An address
-        holding ``--max-sockets-per-address`` connections already is refused (HTTP 429 at the handshake).
+        English; an unknown ``lang`` gets a ``bad_message`` error naming the languages, then English. ``?view=web``
+        makes its state frames slim (the browser client's: version, seat to move, status); another ``view`` than
+        ``full``/``web`` gets a ``bad_message`` error naming them, then full frames. An address holding
+        ``--max-sockets-per-address`` connections already is refused (HTTP 429 at the handshake).
         """
         address = client_address(websocket)
         try:
@@ -523,14 +527,17 @@ def create_app(config: ServerConfig) -> FastAPI:
             await websocket.send_denial_response(JSONResponse({"detail": exc.message}, 429, headers=headers))
             return
         try:
-            await _open(websocket, table_id, token or websocket.cookies.get(seat_cookie(table_id)), lang, address)
+            token = token or websocket.cookies.get(seat_cookie(table_id))
+            await _open(websocket, table_id, token, lang, address, view)
         finally:
             limiter.close_socket(address)
 
-    async def _open(websocket: WebSocket, table_id: str, token: str | None, lang: str | None, address: str) -> None:
+    async def _open(
+        websocket: WebSocket, table_id: str, token: str | None, lang: str | None, address: str, view: str | None
+    ) -> None:
         await websocket.accept()
         try:
-            await _welcome(websocket, table_id, token, lang, address)
+            await _welcome(websocket, table_id, token, lang, address, view)
         except DBAPIError as exc:
             if not is_transient(exc):
                 raise
@@ -538,7 +545,9 @@ def create_app(config: ServerConfig) -> FastAPI:
             with contextlib.suppress(Exception):
                 await websocket.close(code=TRY_AGAIN_LATER, reason="database unavailable; try again")
 
-    async def _welcome(websocket: WebSocket, table_id: str, token: str | None, lang: str | None, address: str) -> None:
+    async def _welcome(
+        websocket: WebSocket, table_id: str, token: str | None, lang: str | None, address: str, view: str | None
+    ) -> None:
         """The connection's seat, checked, then its messages (the database may fail: the caller closes 1013)."""
         reader = _reader(None, websocket.headers.get("accept-language"))
         if lang is not None:
@@ -548,6 +557,12 @@ def create_app(config: ServerConfig) -> FastAPI:
                 await websocket.send_json(
                     {"type": "error", "code": "bad_message", "message": reader.message(exc.message)}
                 )
+        if view is not None and view not in VIEWS:
+            wrong = M(
+                "view is one of {views}, not {view!r}: full frames are sent", views=", ".join(VIEWS), view=cut(view, 40)
+            )
+            await websocket.send_json({"type": "error", "code": "bad_message", "message": reader.message(wrong)})
+            view = None
         try:
             live = await service().get(table_id)
         except TableNotFound:
@@ -571,7 +586,7 @@ def create_app(config: ServerConfig) -> FastAPI:
                 await websocket.send_json({"type": "error", "code": "bad_token", "message": bad})
                 await websocket.close(code=4401)
                 return
-        await _serve(websocket, state, live, seat, reader.lang, f"{address}#{id(websocket)}")
+        await _serve(websocket, state, live, seat, reader.lang, f"{address}#{id(websocket)}", view or "full")
 
     return app
 
@@ -593,13 +608,22 @@ async def _database_error(request: Request, exc: Exception) -> JSONResponse:
 
 
 async def _serve(
-    websocket: WebSocket, state: dict[str, Any], live: LiveTable, seat: int | None, lang: str, key: str
+    websocket: WebSocket,
+    state: dict[str, Any],
+    live: LiveTable,
+    seat: int | None,
+    lang: str,
+    key: str,
+    view: str = "full",
 ) -> None:
-    """Serve one connection: its messages in, bounded in size (close 1009) and rate (close 1008)."""
+    """Serve one connection (``view``: :data:`meeple.server.hub.VIEWS`): its messages in, bounded in size and rate.
+
+    A message over the size bound closes the connection with 1009, more than the quota of messages with 1008.
+    """
     hub: Hub = state["hub"]
     service: TableService = state["service"]
     limiter: Limiter = state["limiter"]
-    conn = Connection(websocket, seat, lang, hub.send_seconds)
+    conn = Connection(websocket, seat, lang, hub.send_seconds, view)
     conn.reader = asyncio.current_task()
     conn.address = key.rsplit("#", 1)[0]
     if seat is not None:

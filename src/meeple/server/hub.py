@@ -23,18 +23,25 @@ from typing import Any
 
 from sqlalchemy import Engine
 
-from meeple.i18n import DEFAULT_LANGUAGE, translator
+from meeple.i18n import DEFAULT_LANGUAGE, Translator, translator
 from meeple.server.chat import CHAT_PREFIX, ChatService
 from meeple.server.clock import clock_view
 from meeple.server.health import LISTEN
 from meeple.server.live import LiveTable
-from meeple.server.protocol import HelloMessage
+from meeple.server.people import PeopleTranslator
+from meeple.server.protocol import HelloMessage, SlimStateMessage
 from meeple.server.retry import is_transient, one_line, retrying
 from meeple.server.tables import NOTIFY_CHANNEL, TableService
 from meeple.server.views import game_view, log_texts, perspective_of
 
 log = logging.getLogger("meeple.server")
 
+
+VIEWS = ("full", "web")
+"""What a connection's ``state`` frames hold (``?view=`` of the WebSocket): ``full``, everything (docs/server.md);
+``web``, the slim frame of the browser client (:data:`SLIM_FIELDS`), which fetches the board it draws once per frame."""
+SLIM_FIELDS = tuple(SlimStateMessage.model_fields)
+"""The fields of a ``web`` state frame: enough to know that the board changed and whose turn it is (issue #33)."""
 
 MAX_PENDING = 64
 """Messages other than state frames (errors, hello) a connection may have waiting; past it the client is closed."""
@@ -53,13 +60,27 @@ class Connection:
         seat: the receiver's seat, None for a spectator.
         lang: the receiver's language.
         send_seconds: how long one message may wait for the client to read before the connection is closed.
+        view: what its state frames hold, one of :data:`VIEWS` (``web``: only :data:`SLIM_FIELDS`).
     """
 
-    def __init__(self, sender: Any, seat: int | None, lang: str = DEFAULT_LANGUAGE, send_seconds: float = 30.0) -> None:
+    def __init__(
+        self,
+        sender: Any,
+        seat: int | None,
+        lang: str = DEFAULT_LANGUAGE,
+        send_seconds: float = 30.0,
+        view: str = "full",
+    ) -> None:
+        if view not in VIEWS:
+            raise ValueError(f"view is one of {', '.join(VIEWS)}, not {view!r}")
         self.sender = sender
         self.seat = seat
-        self.translator = translator(lang)
-        """The receiver's language: texts of moves, log lines and errors (issue "French and English everywhere")."""
+        self.view = view
+        self.translator: Translator = translator(lang)
+        """The receiver's language: texts of moves, log lines and errors (issue "French and English everywhere");
+        a ``web`` connection's texts count seats from 1, as its page does (:class:`PeopleTranslator`)."""
+        if view == "web":
+            self.translator = PeopleTranslator(self.translator)
         self.send_seconds = send_seconds
         self.pending: deque[dict[str, Any]] = deque()
         self.frame: dict[str, Any] | None = None
@@ -127,7 +148,7 @@ class Connection:
             return
         if message.get("type") == "state":
             waiting = self.frame
-            if waiting is not None:
+            if waiting is not None and "log" in message:
                 message = {**message, "log": waiting["log"] + message["log"], "log_start": waiting["log_start"]}
             else:
                 self.frame_after = len(self.pending)
@@ -150,21 +171,28 @@ def state_frames(live: LiveTable, conns: list[Connection], force: set[Connection
     """Queue a ``state`` message to each connection of ``conns`` whose view changed (or that is in ``force``).
 
     The game part of a frame is computed once per receiver seat; the log part is what each connection has not had.
-    Nothing is sent while the table's cache is stale (a failed transaction it could not rebuild from yet).
+    A ``web`` connection is sent only the :data:`SLIM_FIELDS` of the same frame, when the same change happened (its
+    board shows the log, seats and clock too). Nothing is sent while the table's cache is stale (a failed transaction
+    it could not rebuild from yet).
     """
     if live.stale:
         return
     common: dict[str, Any] = {"status": live.status, "clock": clock_view(live.clock)}
     if live.status != "live":
         common["legal_actions"] = []  # a waiting or abandoned game takes no moves
-    views: dict[tuple[int, str], dict[str, Any]] = {}
+    views: dict[tuple[int, str, str], dict[str, Any]] = {}
     for conn in conns:
-        key = (perspective_of(conn.seat), conn.translator.lang)
+        key = (perspective_of(conn.seat), conn.translator.lang, conn.view)  # a web view's texts count seats from 1
         if key not in views:
             game = game_view(live.state, conn.seat, live.log_of(conn.seat), conn.translator)
             views[key] = {**game, **common, "seats": live.public_seats(conn.translator)}
         frame = views[key]
         if frame == conn.last and (force is None or conn not in force):
+            continue
+        if conn.view == "web":
+            whole = {"type": "state", "table": live.id, "seat": conn.seat, **frame}
+            conn.send({k: whole[k] for k in SLIM_FIELDS})
+            conn.last = frame
             continue
         lines = live.log_of(conn.seat)
         start = conn.sent_log if conn.last is not None else 0

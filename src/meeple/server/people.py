@@ -86,6 +86,46 @@ def seat_label(player: str, seat: int) -> Message:
     return M("Seat {seat}", seat=seat)
 
 
+SEAT_NUMBER = re.compile(r"\bseat \{(\w+)\}", re.IGNORECASE)
+"""A message naming a seat by its index ("Seat {seat}", "it is seat {seat}'s turn, not seat {player}'s")."""
+
+
+def seats_from_one(message: Message) -> Message:
+    """``message`` with every seat it names by index counted from 1, as people count ("Seat 1" for seat 0).
+
+    The protocol and the terminal count seats from 0; the browser page counts them from 1 (issue #33), so the texts a
+    page's connection is sent (errors, the chat's names of unnamed seats) are rewritten, nested messages too.
+    """
+    named = set(SEAT_NUMBER.findall(message.msgid))
+    args: dict[str, object] = {}
+    changed = False
+    for key, value in message.args.items():
+        new = seats_from_one(value) if isinstance(value, Message) else value
+        if key in named and isinstance(value, int) and not isinstance(value, bool):
+            new = value + 1
+        changed = changed or new is not value
+        args[key] = new
+    return Message(message.msgid, args, message.context, message.plural) if changed else message
+
+
+class PeopleTranslator(Translator):
+    """A language whose :meth:`message` counts seats from 1 (:func:`seats_from_one`): the browser page's texts.
+
+    Args:
+        base: the language (its catalog is shared).
+    """
+
+    def __init__(self, base: Translator) -> None:
+        super().__init__(base.lang, base._catalog)
+
+    def message(self, message: Message | str) -> str:
+        """Render ``message`` in this language, seats counted from 1."""
+        return super().message(message if isinstance(message, str) else seats_from_one(message))
+
+    def __repr__(self) -> str:
+        return f"PeopleTranslator({self.lang!r})"
+
+
 def display_name(player: str, name: str | None, seat: int, translator: Translator) -> str:
     """:func:`seat_label` in ``translator``'s language (a chosen name is never translated)."""
     if name:

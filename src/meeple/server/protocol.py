@@ -286,6 +286,21 @@ class StateMessage(BaseModel):
     returns: list[float] | None = Field(description="the result once the game is over")
 
 
+class SlimStateMessage(BaseModel):
+    """Server → client, instead of :class:`StateMessage`, on a connection opened with ``?view=web``.
+
+    The browser client's frame: it comes exactly when the full frame would, with only these fields of it, and the
+    page then fetches the board it draws (``GET /tables/{id}/board``) once (issue #33, "one fetch per change").
+    """
+
+    type: Literal["state"] = "state"
+    table: str
+    version: int = Field(description="as StateMessage.version")
+    seat: int | None = Field(description="the receiver's seat, None for a spectator")
+    status: TableStatus
+    current_player: int | None = Field(description="the seat to move, None once the game is over")
+
+
 class HelloMessage(BaseModel):
     """Server → client, first frame of a connection."""
 
@@ -406,6 +421,7 @@ ClientMessage = Annotated[
 WEBSOCKET_MESSAGES: tuple[type[BaseModel], ...] = (
     HelloMessage,
     StateMessage,
+    SlimStateMessage,
     AckMessage,
     ErrorMessage,
     PongMessage,

@@ -27,6 +27,7 @@ from pydantic import ValidationError
 from meeple.core.errors import InvalidParameterError, MeepleError
 from meeple.core.records import GameRecord
 from meeple.core.registry import game_class, registered_games
+from meeple.core.state import SPECTATOR
 from meeple.i18n import LANGUAGES, N_, M, Translator, language_from_accept, translator
 from meeple.server.accounts import current_account
 from meeple.server.app import ServerConfig, account_seat, check_token, client_address, create_app, cut, seat_cookie
@@ -41,6 +42,7 @@ from meeple.server.views import game_view
 from meeple.web.boards import badges, board_context, display_name, log_lines, move_texts, name_the_moves, who
 from meeple.web.games import companion_for, seat_name, variant_words
 from meeple.web.people import add_people_pages
+from meeple.web.replays import replay_steps, step_of
 
 HERE = Path(__file__).resolve().parent
 
@@ -228,8 +230,11 @@ def create_web_app(config: ServerConfig) -> FastAPI:
             players = int(params.get("players", default_players))
             seats = [str(form.get(f"seat_{s}") or "human") for s in range(players)]
             clock = _form_clock(form)
-            request_model = CreateTable(game=game, params=params, seats=seats, clock=clock)
+            rated = form.get("rated") == "1"
+            request_model = CreateTable(game=game, params=params, seats=seats, clock=clock, rated=rated)
             me = await current_account(request)
+            if rated and me is None:
+                raise SeatRefused(401, RATED_LOG_IN)
             bound = (me.id, me.username) if me is not None else None
             table_id, tokens = await asyncio.to_thread(service().create, request_model, address, bound)
         except (MeepleError, ValueError, QuotaExceeded) as exc:
@@ -410,27 +415,36 @@ def create_web_app(config: ServerConfig) -> FastAPI:
     async def replay_page(
         request: Request,
         table_id: str,
+        step_text: Annotated[str | None, Query(alias="step", max_length=12)] = None,
         version_text: Annotated[str | None, Query(alias="version", max_length=12)] = None,
         seat_text: Annotated[str | None, Query(alias="seat")] = None,
         lang: str | None = None,
     ) -> HTMLResponse:
-        """Step through a finished game from a seat's view or the full view (409 while it runs)."""
+        """Step through a finished game from a seat's view or the full view (409 while it runs).
+
+        ``?step=n`` shows the game once the reader's log holds ``n`` numbered lines: the slider's "Move n" is line n
+        of the log (:mod:`meeple.web.replays`). ``?version=`` (a number of actions) shows the step that reaches it.
+        Without either, the end.
+        """
         reader = _reader(request, lang)
         seat = int(seat_text) if seat_text and seat_text.isdecimal() else None
         live = await table(table_id)
         if not live.over:  # live, or waiting for players: its deal is secret
             raise HTTPException(409, reader.gettext("the game is not over: replays open when it ends"))
-        total = len(live.state.history)
         if seat is not None and seat >= len(live.seats):
             raise HTTPException(422, f"seat is 0..{len(live.seats) - 1} (or omitted)")
-        if version_text is None or not version_text.isdecimal():
-            version = total  # a replay opens at the end
-        else:
-            version = min(int(version_text), total)
         record = GameRecord.from_state(live.state)
-        state = await asyncio.to_thread(record.replay, version)
+        steps = await asyncio.to_thread(replay_steps, record, SPECTATOR if seat is None else seat)
+        last = len(steps) - 1
+        if step_text is not None and step_text.isdecimal():
+            step = min(int(step_text), last)
+        elif version_text is not None and version_text.isdecimal():
+            step = step_of(steps, int(version_text))
+        else:
+            step = last  # a replay opens at the end
+        state = await asyncio.to_thread(record.replay, steps[step])
         # the full view: one board, the spectator's, then each seat's secrets under its own heading
-        main = render_board(state, seat, state.history_messages(-3 if seat is None else seat), reader)
+        main = render_board(state, seat, state.history_messages(SPECTATOR if seat is None else seat), reader)
         secrets = []
         if seat is None:
             for s in range(len(live.seats)):
@@ -445,8 +459,9 @@ def create_web_app(config: ServerConfig) -> FastAPI:
             title=game_class(live.game).title,
             seat=seat,
             seat_names=[seat_name(s, reader) for s in range(len(live.seats))],
-            version=version,
-            total=total,
+            step=step,
+            total=last,
+            actions=steps[step],
             seats=len(live.seats),
             board=main,
             secrets=secrets,

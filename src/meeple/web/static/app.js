@@ -1,7 +1,7 @@
 // meeple's browser client: one WebSocket per table page (docs/server.md), the board re-rendered by the server.
-// On each "state" frame of a newer version the page fetches /tables/ID/board (the same view, as HTML) and swaps it
-// in, keeping open panels and scroll positions and marking what changed; a click on an element with
-// data-action-code sends that move with the version of the board it was drawn from. No inline script or style
+// Its state frames are slim (?view=web: version, seat to move, status); on each one the page fetches
+// /tables/ID/board once (the same view, as HTML) and swaps it in, keeping open panels and scroll positions and
+// marking what changed; a click on an element with data-action-code sends that move with the version of the board it was drawn from. No inline script or style
 // (the pages' Content-Security-Policy forbids them).
 // The client's duties (docs/server.md): a move is kept until its "ack" comes and sent again, with the same move_id,
 // after a reconnection or a "server_error"; a "ping" every few seconds notices a dead connection, which is reopened.
@@ -48,7 +48,7 @@
   const WATCHED = "[data-seat], [data-space], [data-zone], .card, .character, .district4, .zone, .city, .piece";
   function key(element, index) {
     return (element.dataset.seat || element.dataset.space || element.dataset.zone || "") + "|" +
-      element.className.replace(/\b(changed|chosen|current)\b/g, "") + "|" + index;
+      (element.getAttribute("class") || "").replace(/\b(changed|chosen|current)\b/g, "") + "|" + index;
   }
   function texts() {
     const found = {};
@@ -67,6 +67,53 @@
     }, 1600);
   }
 
+  // pieces move (issue #33 item 5): a piece is an element with data-piece (a key stable across boards) and
+  // data-kind (what it is). After a swap, a piece whose key was there before flies from its old place and one whose
+  // size (data-size: floors) changed grows; a new piece flies from a vanished piece of its kind, else from a source
+  // of its kind (data-source: a supply), else drops in. The Web Animations API (no style attribute: the CSP holds);
+  // nothing moves under prefers-reduced-motion.
+  const still = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  function places() {
+    const found = {};
+    board.querySelectorAll("[data-piece]").forEach(function (e) {
+      const box = e.getBoundingClientRect();
+      if (box.width) found[e.dataset.piece] = { box: box, kind: e.dataset.kind || "", size: e.dataset.size };
+    });
+    return found;
+  }
+  function fly(e, from) {
+    const to = e.getBoundingClientRect(), dx = from.left - to.left, dy = from.top - to.top;
+    if (Math.abs(dx) < 1 && Math.abs(dy) < 1) return;
+    e.animate([{ transform: "translate(" + dx + "px, " + dy + "px)" }, { transform: "none" }],
+      { duration: 450, easing: "ease-in-out" });
+  }
+  function move(before) {
+    if (still || !Element.prototype.animate) return;
+    const now = new Set(), fresh = [];
+    board.querySelectorAll("[data-piece]").forEach(function (e) {
+      now.add(e.dataset.piece);
+      const old = before[e.dataset.piece];
+      if (!old) { fresh.push(e); return; }
+      fly(e, old.box);
+      if (old.size && e.dataset.size && Number(e.dataset.size) > Number(old.size)) {
+        const ratio = Number(old.size) / Number(e.dataset.size);
+        e.animate([{ transform: "scaleY(" + ratio + ")", transformOrigin: "bottom" },
+          { transform: "none", transformOrigin: "bottom" }], { duration: 450, easing: "ease-out" });
+      }
+    });
+    const gone = Object.keys(before).filter(function (k) { return !now.has(k); }).map(function (k) { return before[k]; });
+    fresh.forEach(function (e) {
+      const kind = e.dataset.kind || "";
+      const i = kind ? gone.findIndex(function (g) { return g.kind === kind; }) : -1;
+      if (i >= 0) { fly(e, gone[i].box); gone.splice(i, 1); return; }
+      const source = kind ? board.querySelector("[data-source=\"" + CSS.escape(kind) + "\"]") : null;
+      if (source) { fly(e, source.getBoundingClientRect()); return; }
+      // no scale: a move's tap target keeps its size while it drops in
+      e.animate([{ opacity: 0, transform: "translateY(-12px)" }, { opacity: 1, transform: "none" }],
+        { duration: 400, easing: "ease-out" });
+    });
+  }
+
   async function refresh() {
     if (loading) { again = true; return; }
     loading = true;
@@ -74,10 +121,11 @@
       const answer = await fetch("/tables/" + encodeURIComponent(table) + "/board" + seatQuery(), { cache: "no-store" });
       board.removeAttribute("aria-busy");
       if (answer.ok) {
-        const wasMine = myTurn(), kept = keep();
+        const wasMine = myTurn(), kept = keep(), before = places();
         board.innerHTML = await answer.text();
         restore(kept);
         mark(kept.texts);
+        move(before);
         showTurn(wasMine);
       }
     } finally {
@@ -146,7 +194,7 @@
 
   function connect() {
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-    socket = new WebSocket(scheme + location.host + "/api/tables/" + encodeURIComponent(table) + "/ws" + seatQuery());
+    socket = new WebSocket(scheme + location.host + "/api/tables/" + encodeURIComponent(table) + "/ws" + seatQuery() + "&view=web");
     socket.onopen = function () {
       connection(false); fresh = true; heard = Date.now();
       if (chatMute && chatMute.checked) send({ type: "mute", spectators: true });  // a new connection: mute again

@@ -1,6 +1,8 @@
-// The replay page: the slider and the view choice go to their step at once, ←/→ step, Home/End jump, and "play"
-// steps on every second until the end. Each step is fetched and swapped in (the address follows), so autoplay
-// does not reload the page. No inline script (the pages' Content-Security-Policy forbids it).
+// The replay page: one step per numbered line of the reader's log ("Move n" is line n of the log). The view choice
+// changes which log, so it reloads the page at the step showing the same number of actions. The slider goes to its
+// step at once, ←/→ step, Home/End jump, and "play" steps on every second until the end. Each step is fetched and
+// swapped in (the address follows), so autoplay does not reload the page. No inline script (the pages'
+// Content-Security-Policy forbids it).
 (function () {
   "use strict";
   const form = document.getElementById("replay");
@@ -11,7 +13,8 @@
 
   function address(step) {
     const params = new URLSearchParams(location.search);
-    params.set("version", String(step));
+    params.set("step", String(step));
+    params.delete("version");
     if (seat.value === "") params.delete("seat"); else params.set("seat", seat.value);
     return location.pathname + "?" + params.toString();
   }
@@ -63,7 +66,14 @@
   }
 
   slider.addEventListener("input", function () { stop(); go(Number(slider.value)); });
-  seat.addEventListener("change", function () { stop(); location.href = address(Number(slider.value)); });
+  seat.addEventListener("change", function () {
+    stop();
+    const params = new URLSearchParams(location.search), shown = document.querySelector(".replay-board");
+    params.delete("step");
+    params.set("version", shown ? shown.dataset.actions : "0");
+    if (seat.value === "") params.delete("seat"); else params.set("seat", seat.value);
+    location.href = location.pathname + "?" + params.toString();
+  });
   play.addEventListener("click", function () { if (timer) stop(); else start(); });
   form.addEventListener("click", function (event) {
     const link = event.target.closest("a[rel]");

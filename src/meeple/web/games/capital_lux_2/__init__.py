@@ -103,14 +103,35 @@ class CapitalLux2Web(WebGame):
         return super().prompt(view, seat, reader)
 
     def seat_facts(self, observation: Mapping[str, Any], seat: int, reader: Translator) -> list[str]:
-        """Gold, cards in hand (public)."""
+        """Gold, cards in hand, and with several players the running score (all public)."""
         facts = [reader.ngettext("{n} gold", "{n} gold", observation["gold"][seat]).format(n=observation["gold"][seat])]
         sizes = observation.get("hand_sizes")
         if sizes is not None and seat < len(sizes):
             facts.append(reader.ngettext("{n} card", "{n} cards", sizes[seat]).format(n=sizes[seat]))
+        if not observation.get("solo"):
+            facts.append(self.running_score(observation, seat, reader))
         if observation.get("emperor") == seat:
             facts.append(reader.gettext("Emperor"))
         return facts
+
+    @staticmethod
+    def public_points(observation: Mapping[str, Any], seat: int) -> int:
+        """The points of ``seat`` anyone can count: its City's card values plus 2 per gold (§13, §3).
+
+        The Bonus pile is face down (§11, §16): its cards are left out, and only their number is shown.
+        """
+        city = sum(card["value"] for district in observation["cities"][seat]["districts"] for card in district)
+        return int(city + 2 * observation["gold"][seat])
+
+    def running_score(self, observation: Mapping[str, Any], seat: int, reader: Translator) -> str:
+        """The badge's running score, e.g. "23 points + 2 Bonus cards": :meth:`public_points`, the Bonus pile's size."""
+        points = self.public_points(observation, seat)
+        bonus = (observation.get("bonus_counts") or [0] * (seat + 1))[seat]
+        said = reader.ngettext("{n} point", "{n} points", points).format(n=points)
+        if not bonus:
+            return said
+        more = reader.ngettext("{n} Bonus card", "{n} Bonus cards", bonus).format(n=bonus)
+        return reader.gettext("{points} + {bonus}").format(points=said, bonus=more)
 
     def secrets(self, observation: Mapping[str, Any], reader: Translator) -> list[str]:
         """The seat's hand and bonus pile (§6-11)."""

@@ -117,8 +117,17 @@ class CapitolWeb(WebGame):
     tie_rule = N_("Equal final scores share the win.")
 
     def context(self, view: dict[str, Any], seat: int | None, reader: Translator) -> dict[str, Any]:
-        """Card, tile, roof and colour names in the reader's language (cards in human words: ``Roof 7``)."""
-        from meeple.games.capitol.data import CARD_REP, COLOURS, ROOF_NAMES, TILE_NAMES
+        """Card, tile, roof and colour names in the reader's language (cards in human words: ``Roof 7``), card faces."""
+        from meeple.games.capitol.data import (
+            CARD_COLOUR,
+            CARD_REP,
+            CARD_TYPE,
+            CARD_TYPES,
+            CARD_VALUE,
+            COLOURS,
+            ROOF_NAMES,
+            TILE_NAMES,
+        )
         from meeple.games.capitol.vocabulary import (
             CARD,
             CARD_TYPE_NAME,
@@ -131,6 +140,9 @@ class CapitolWeb(WebGame):
         return {
             "card": [self.say(m, reader) for m in CARD],
             "rep": CARD_REP,  # actions name a card by the first id of its kind: identical cards are one move
+            "kind": [CARD_TYPES[t] for t in CARD_TYPE],  # a card's face: its type's icon, its value, its permit colour
+            "value": CARD_VALUE,
+            "permit_colour": [COLOURS[c] if c >= 0 else "" for c in CARD_COLOUR],
             "card_type": [reader.message(m) for m in CARD_TYPE_NAME],
             "tile_name": {name: reader.message(TILE_NAME[i]) for i, name in enumerate(TILE_NAMES)},
             "roof_name": {name: reader.message(ROOF_NAME[i]) for i, name in enumerate(ROOF_NAMES)},
