@@ -85,6 +85,16 @@ def serve(
         float | None, typer.Option("--grace", help="With GAME: seconds before an away human's turn is bot-played.")
     ] = 120.0,
     bot_workers: Annotated[int | None, typer.Option("--bot-workers", help="Bot processes (default: cores-1).")] = None,
+    password_hash_workers: Annotated[
+        int,
+        typer.Option(
+            "--password-hash-workers", min=1, max=64, help="Password checks at once (each argon2 check: 64 MiB)."
+        ),
+    ] = 2,
+    password_hash_queue: Annotated[
+        int,
+        typer.Option("--password-hash-queue", min=0, max=1000, help="Password checks that may wait; past it 503."),
+    ] = 8,
     allow_seed: Annotated[bool, typer.Option("--allow-seed", help="Accept a deal seed in POST /api/tables.")] = False,
     public_url: Annotated[
         str | None,
@@ -224,6 +234,8 @@ def serve(
         public_urls=(public_url,) if public_url else (),
         api_docs=api_docs,
         metrics_allow_ips=metrics_allow_ips,
+        password_hash_workers=password_hash_workers,
+        password_hash_queue=password_hash_queue,
     )
     if bot_workers is not None:
         config = dataclasses.replace(config, bot_workers=bot_workers)
