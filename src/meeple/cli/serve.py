@@ -100,6 +100,16 @@ def serve(
         ),
     ] = GRACE,
     bot_workers: Annotated[int | None, typer.Option("--bot-workers", help="Bot processes (default: cores-1).")] = None,
+    password_hash_workers: Annotated[
+        int,
+        typer.Option(
+            "--password-hash-workers", min=1, max=64, help="Password checks at once (each argon2 check: 64 MiB)."
+        ),
+    ] = 2,
+    password_hash_queue: Annotated[
+        int,
+        typer.Option("--password-hash-queue", min=0, max=1000, help="Password checks that may wait; past it 503."),
+    ] = 8,
     allow_seed: Annotated[bool, typer.Option("--allow-seed", help="Accept a deal seed in POST /api/tables.")] = False,
     public_url: Annotated[
         str | None,
@@ -262,6 +272,8 @@ def serve(
         metrics_allow_ips=metrics_allow_ips,
         smtp=mail,
         site=base,
+        password_hash_workers=password_hash_workers,
+        password_hash_queue=password_hash_queue,
     )
     if bot_workers is not None:
         config = dataclasses.replace(config, bot_workers=bot_workers)

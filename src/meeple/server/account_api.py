@@ -34,6 +34,7 @@ from meeple.server.accounts import (
     current_account,
 )
 from meeple.server.db import TableRow
+from meeple.server.hashing import PasswordWork
 from meeple.server.quotas import Limiter, QuotaExceeded
 from meeple.server.ratings import MAX_OFFSET, MAX_PAGE, leaderboard, ratings_of, recent_games
 from meeple.server.tables import NOTIFY_CHANNEL, TableService
@@ -41,6 +42,7 @@ from meeple.server.tables import NOTIFY_CHANNEL, TableService
 _REFUSALS: dict[int | str, dict[str, Any]] = {
     401: {"description": "not logged in, or a wrong username or password"},
     429: {"description": "quota reached (Retry-After)"},
+    503: {"description": "the password checks are all busy (Retry-After)"},
 }
 
 
@@ -84,6 +86,10 @@ def add_account_routes(app: FastAPI, state: dict[str, Any]) -> None:
         found: Accounts = state["accounts"]
         return found
 
+    def passwords() -> PasswordWork:
+        found: PasswordWork = state["passwords"]
+        return found
+
     async def me_or_401(http: Request) -> Account:
         account = await current_account(http)
         if account is None:
@@ -100,7 +106,7 @@ def add_account_routes(app: FastAPI, state: dict[str, Any]) -> None:
         """
         limiter.hit("signup", _address(http), "accounts created")
         try:
-            account = await asyncio.to_thread(accounts().create, request.username, request.password, request.email)
+            account = await passwords().run(accounts().create, request.username, request.password, request.email)
         except AccountRefused as exc:
             raise HTTPException(exc.status, _text(http, exc.message)) from None
         token = await asyncio.to_thread(accounts().open_session, account.id)
@@ -118,7 +124,7 @@ def add_account_routes(app: FastAPI, state: dict[str, Any]) -> None:
         wait = limiter.blocked("login_user", key)
         if wait is not None:
             raise QuotaExceeded(f"too many failed log-ins for this username; try again in {wait} s", wait, "login")
-        account = await asyncio.to_thread(accounts().authenticate, request.username, request.password)
+        account = await passwords().run(accounts().authenticate, request.username, request.password)
         if account is None:
             limiter.hit("login_user", key, "failed log-ins for this username")
             raise HTTPException(401, _text(http, M("wrong username or password")))
@@ -157,7 +163,7 @@ def add_account_routes(app: FastAPI, state: dict[str, Any]) -> None:
         account = await me_or_401(http)
         limiter.hit("login", _address(http), "log-in attempts")
         try:
-            tables = await asyncio.to_thread(accounts().delete, account, request.password)
+            tables = await passwords().run(accounts().delete, account, request.password)
         except AccountRefused as exc:
             raise HTTPException(exc.status, _text(http, exc.message)) from None
         await _resync(state, tables)

@@ -43,6 +43,7 @@ from meeple.server.chat import ChatService
 from meeple.server.clock import clock_view
 from meeple.server.db import is_postgresql, make_engine, migrate
 from meeple.server.hardening import CSP, SecurityMiddleware
+from meeple.server.hashing import PasswordWork, PasswordWorkBusy
 from meeple.server.health import DATABASE
 from meeple.server.hub import VIEWS, Connection, Hub, Listener
 from meeple.server.live import LiveTable, MoveRefused, SeatState, TableNotFound
@@ -133,6 +134,9 @@ class ServerConfig:
             no e-mail at all.
         site: the server's public address, for the links in e-mails (``--public-url``, else ``http://HOST:PORT``).
         addresses: where a seat's e-mails go (default: the address of the account that holds the seat).
+        password_hash_workers: threads that check or hash passwords at once (``--password-hash-workers``; each
+            argon2 check holds 64 MiB for ~0.3 s; :mod:`meeple.server.hashing`).
+        password_hash_queue: password calls that may wait for those threads; past it 503 (``--password-hash-queue``).
     """
 
     db: str
@@ -147,6 +151,8 @@ class ServerConfig:
     smtp: SmtpSettings | None = None
     site: str = "http://127.0.0.1:8000"
     addresses: Addresses | None = None
+    password_hash_workers: int = 2
+    password_hash_queue: int = 8
 
 
 def seat_cookie(table_id: str) -> str:
@@ -225,7 +231,9 @@ def create_app(config: ServerConfig) -> FastAPI:
         service.metrics = bots.metrics = metrics
         metrics.watch(lambda: list(service.tables.values()), bots)
         accounts = await asyncio.to_thread(Accounts, engine, service.now)
-        state.update(service=service, hub=hub, engine=engine, lobby=lobby, accounts=accounts)
+        passwords = PasswordWork(config.password_hash_workers, config.password_hash_queue)
+        metrics.watch_passwords(passwords)
+        state.update(service=service, hub=hub, engine=engine, lobby=lobby, accounts=accounts, passwords=passwords)
         started(metrics)
         app.state.meeple = state  # the web pages (meeple.web) reach the service through it
         await asyncio.to_thread(service.wake_all)
@@ -255,6 +263,7 @@ def create_app(config: ServerConfig) -> FastAPI:
             with contextlib.suppress(Exception):
                 await asyncio.to_thread(service.forget_presence)
             beat_thread.shutdown(wait=False, cancel_futures=True)
+            passwords.close()
             engine.dispose()
             if beat_engine is not engine:
                 beat_engine.dispose()
@@ -293,6 +302,13 @@ def create_app(config: ServerConfig) -> FastAPI:
         state["refused"](exc.reason)
         headers = {"Retry-After": str(exc.retry_after)}
         return JSONResponse({"detail": exc.message}, status_code=429, headers=headers)
+
+    @app.exception_handler(PasswordWorkBusy)
+    async def busy(request: Request, exc: PasswordWorkBusy) -> JSONResponse:
+        """503 with ``Retry-After``: the password threads and their queue are full (:mod:`.hashing`)."""
+        state["refused"]("password_busy")
+        text = translator(language_from_accept(request.headers.get("accept-language"))).message(exc.message)
+        return JSONResponse({"detail": text}, status_code=503, headers={"Retry-After": str(exc.retry_after)})
 
     def openapi() -> dict[str, Any]:
         """FastAPI's schema of the REST routes, plus the WebSocket messages (which OpenAPI cannot describe)."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import datetime
 from collections.abc import Awaitable, Callable
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from fastapi import FastAPI, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -34,6 +34,7 @@ from meeple.server.accounts import (
     NewAccount,
     current_account,
 )
+from meeple.server.hashing import PasswordWork, PasswordWorkBusy
 from meeple.server.quotas import Limiter, QuotaExceeded
 from meeple.server.ratings import MAX_PAGE, leaderboard
 
@@ -43,6 +44,8 @@ MAX_PAGES = 400
 """The deepest leaderboard page asked for (10,000 entries)."""
 
 Render = Callable[..., HTMLResponse]
+T = TypeVar("T")
+
 LobbyError = Callable[[Request, Translator, str, int], Awaitable[HTMLResponse]]
 
 
@@ -70,6 +73,17 @@ def add_people_pages(
     def limiter() -> Limiter:
         found: Limiter = app.state.meeple["limiter"]
         return found
+
+    async def hashed(request: Request, reader: Translator, call: Callable[..., T], *args: object) -> T | Response:
+        """``call(*args)`` on the password threads (:mod:`meeple.server.hashing`), or the lobby with a 503."""
+        passwords: PasswordWork = app.state.meeple["passwords"]
+        try:
+            return await passwords.run(call, *args)
+        except PasswordWorkBusy as exc:
+            app.state.meeple["refused"]("password_busy")
+            page = await lobby_error(request, reader, reader.message(exc.message), 503)
+            page.headers["Retry-After"] = str(exc.retry_after)
+            return page
 
     def back(request: Request, lang: str | None, token: str | None) -> Response:
         target = "/" + (f"?lang={lang}" if lang in LANGUAGES else "")
@@ -105,10 +119,12 @@ def add_people_pages(
         try:
             limiter().hit("signup", _address(request), "accounts created")
             asked = NewAccount(username=username, password=password, email=email.strip() or None)
-            account = await asyncio.to_thread(accounts().create, asked.username, asked.password, asked.email)
+            account = await hashed(request, reader, accounts().create, asked.username, asked.password, asked.email)
         except (ValidationError, AccountRefused, QuotaExceeded) as exc:
             status = 429 if isinstance(exc, QuotaExceeded) else exc.status if isinstance(exc, AccountRefused) else 422
             return await lobby_error(request, reader, problem(exc, reader), status)
+        if isinstance(account, Response):
+            return account
         token = await asyncio.to_thread(accounts().open_session, account.id)
         return back(request, lang, token)
 
@@ -131,7 +147,9 @@ def add_people_pages(
             return await lobby_error(
                 request, reader, problem(exc, reader), 429 if isinstance(exc, QuotaExceeded) else 422
             )
-        account = await asyncio.to_thread(accounts().authenticate, asked.username, asked.password)
+        account = await hashed(request, reader, accounts().authenticate, asked.username, asked.password)
+        if isinstance(account, Response):
+            return account
         if account is None:
             limiter().hit("login_user", asked.username.lower(), "failed log-ins for this username")
             return await lobby_error(request, reader, reader.gettext("wrong username or password"), 401)
