@@ -3,6 +3,8 @@
 - ``POST /api/accounts {username, password, email?}``: sign up (201), logged in at once (session cookie).
 - ``POST /api/session {username, password}``: log in (session cookie); 401 for a wrong pair, whichever part.
 - ``DELETE /api/session``: log out. ``GET /api/me``, ``PATCH /api/me {email}``, ``DELETE /api/me {password}``.
+- ``POST /api/me/password {old, new}``: change the password (other sessions end). ``DELETE /api/sessions``: log out
+  everywhere.
 - ``GET /api/players/{username}``: a profile (ratings, latest finished games). ``GET /api/leaderboard/{game}``.
 
 Rules: issue #34 "People at the table" (items 5 and 6); docs/server.md.
@@ -31,6 +33,7 @@ from meeple.server.accounts import (
     LogIn,
     MeUpdate,
     NewAccount,
+    PasswordChange,
     current_account,
 )
 from meeple.server.db import TableRow
@@ -168,6 +171,32 @@ def add_account_routes(app: FastAPI, state: dict[str, Any]) -> None:
             raise HTTPException(exc.status, _text(http, exc.message)) from None
         await _resync(state, tables)
         return session_response(http, {"deleted": account.username}, None)
+
+    @app.post("/api/me/password", responses=_REFUSALS)
+    async def change_password(request: PasswordChange, http: Request) -> JSONResponse:
+        """Change the password, given the current one (401 if wrong): ``{username}`` and a new session cookie.
+
+        Every other session of the account ends (a device logged in with the old password is logged out); this one
+        is renewed. 422 for a new password outside 8-128 characters; 429 past ``--logins-per-minute`` attempts per
+        address (as a log-in); 503 when the password threads are busy.
+        """
+        account = await me_or_401(http)
+        limiter.hit("login", _address(http), "log-in attempts")
+        try:
+            token = await passwords().run(accounts().change_password, account, request.old, request.new)
+        except AccountRefused as exc:
+            raise HTTPException(exc.status, _text(http, exc.message)) from None
+        return session_response(http, {"username": account.username}, token)
+
+    @app.delete("/api/sessions", responses=_REFUSALS)
+    async def log_out_everywhere(http: Request) -> JSONResponse:
+        """Log out everywhere: every session of the account ends, this one too (its cookie is removed).
+
+        ``{"closed": n}``, the number of sessions ended; 401 if not logged in.
+        """
+        account = await me_or_401(http)
+        closed = await asyncio.to_thread(accounts().close_sessions, account.id)
+        return session_response(http, {"closed": closed}, None)
 
     _add_profile_routes(app, state)
 
