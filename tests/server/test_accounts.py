@@ -19,6 +19,7 @@ from meeple.core.records import GameRecord
 from meeple.server.accounts import SESSION_COOKIE, Accounts, hash_session
 from meeple.server.app import ServerConfig, create_app
 from meeple.server.protocol import SeatInfo
+from meeple.server.quotas import Quotas
 from tests.server.conftest import OPEN
 from tests.server.helpers import next_of, seed_where
 
@@ -285,6 +286,90 @@ def test_deleting_an_account_anonymises_its_games_and_frees_its_username(client:
     assert client.get("/api/players/Niaj").status_code == 404
     assert client.post("/api/session", json={"username": "Niaj", "password": PASSWORD}).status_code == 401
     sign_up(person(client), "niaj")  # the username is free again
+
+
+# ---------------------------------------------------------------------------------------------- password, sessions
+def test_changing_the_password_keeps_this_session_and_ends_the_others(client: TestClient) -> None:
+    sign_up(client, "Olga")
+    phone = person(client)
+    assert phone.post("/api/session", json={"username": "olga", "password": PASSWORD}).status_code == 200
+    old_cookie = client.cookies[SESSION_COOKIE]
+    wrong = client.post("/api/me/password", json={"old": "not the password", "new": "a new passphrase"})
+    assert wrong.status_code == 401 and wrong.json()["detail"] == "wrong password"
+    assert phone.get("/api/me").status_code == 200, "a refused change ends nothing"
+    r = client.post("/api/me/password", json={"old": PASSWORD, "new": "a new passphrase"})
+    assert r.status_code == 200 and r.json() == {"username": "Olga"}
+    assert client.cookies[SESSION_COOKIE] != old_cookie, "this session is renewed"
+    assert "httponly" in r.headers["set-cookie"].lower()
+    assert client.get("/api/me").status_code == 200
+    assert phone.get("/api/me").status_code == 401, "the other device is logged out"
+    stale = person(client)
+    stale.cookies.set(SESSION_COOKIE, old_cookie)
+    assert stale.get("/api/me").status_code == 401, "the old cookie opens nothing"
+    login = person(client).post("/api/session", json={"username": "Olga", "password": PASSWORD})
+    assert login.status_code == 401
+    assert person(client).post("/api/session", json={"username": "Olga", "password": "a new passphrase"}).is_success
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ({"old": PASSWORD, "new": "short"}, "at least 8 characters"),
+        ({"old": PASSWORD, "new": "p" * 129}, "at most 128 characters"),
+        ({"old": "p" * 129, "new": "a new passphrase"}, "at most 128 characters"),
+        ({"old": "", "new": "a new passphrase"}, "at least 1 character"),
+        ({"old": PASSWORD}, "new"),
+        ({"old": PASSWORD, "new": "a new passphrase", "username": "root"}, "username"),
+    ],
+)
+def test_a_bad_password_change_is_refused_with_422_and_changes_nothing(
+    client: TestClient, body: dict[str, Any], words: str
+) -> None:
+    sign_up(client, "Pat")
+    r = client.post("/api/me/password", json=body)
+    assert r.status_code == 422 and words in r.text
+    assert person(client).post("/api/session", json={"username": "Pat", "password": PASSWORD}).status_code == 200
+
+
+def test_password_change_and_log_out_everywhere_need_a_session(client: TestClient) -> None:
+    body = {"old": PASSWORD, "new": "a new passphrase"}
+    assert client.post("/api/me/password", json=body).status_code == 401
+    assert client.delete("/api/sessions").status_code == 401
+
+
+def test_password_changes_count_as_log_in_attempts(tmp_path: Path) -> None:
+    config = ServerConfig(db=f"sqlite:///{tmp_path / 'q.db'}", bot_workers=0, quotas=Quotas(logins_per_minute=2))
+    with TestClient(create_app(config)) as strict:
+        sign_up(strict, "Quinn")
+        for _ in range(2):
+            wrong = strict.post("/api/me/password", json={"old": "guess guess", "new": "a new passphrase"})
+            assert wrong.status_code == 401
+        r = strict.post("/api/me/password", json={"old": PASSWORD, "new": "a new passphrase"})
+        assert r.status_code == 429 and int(r.headers["Retry-After"]) >= 1
+        assert strict.get("/api/me").status_code == 200, "refused, still logged in with the old password"
+
+
+def test_log_out_everywhere_ends_every_session_of_the_account_only(client: TestClient) -> None:
+    sign_up(client, "Rui")
+    phone, laptop = person(client), person(client)
+    for device in (phone, laptop):
+        assert device.post("/api/session", json={"username": "Rui", "password": PASSWORD}).status_code == 200
+    other = sign_up(person(client), "Sol")
+    r = phone.delete("/api/sessions")
+    assert r.status_code == 200 and r.json() == {"closed": 3}
+    assert 'meeple_session=""' in r.headers["set-cookie"] or "max-age=0" in r.headers["set-cookie"].lower()
+    assert [d.get("/api/me").status_code for d in (client, phone, laptop)] == [401, 401, 401]
+    assert other.get("/api/me").json()["username"] == "Sol", "another account's session stays"
+
+
+def test_password_change_and_log_out_everywhere_refuse_a_foreign_origin(client: TestClient) -> None:
+    sign_up(client, "Tess")
+    evil = {"Origin": "https://evil.example"}
+    r = client.post("/api/me/password", json={"old": PASSWORD, "new": "chosen by evil"}, headers=evil)
+    assert r.status_code == 403
+    assert client.request("DELETE", "/api/sessions", headers=evil).status_code == 403
+    assert client.get("/api/me").status_code == 200, "still logged in"
+    assert person(client).post("/api/session", json={"username": "Tess", "password": PASSWORD}).status_code == 200
 
 
 # ---------------------------------------------------------------------------------------------- a real process

@@ -163,3 +163,33 @@ def test_the_create_form_makes_a_rated_table_with_open_seats_for_a_logged_in_pla
     listed = web.get("/api/tables").json()[0]
     assert listed["rated"] and listed["status"] == "waiting"
     assert [(s["account"], s["open"]) for s in listed["seats"]] == [("Eve_R", False), (None, True)]
+
+
+def test_ones_own_profile_changes_the_password_and_logs_out_everywhere(web: TestClient) -> None:
+    password = "correct horse battery"
+    assert web.post("/api/accounts", json={"username": "Uma", "password": password}).status_code == 201
+    phone = TestClient(web.app)
+    phone.portal = web.portal
+    assert phone.post("/api/session", json={"username": "Uma", "password": password}).status_code == 200
+    mine = web.get("/players/Uma").text
+    assert 'action="/password?lang=en"' in mine and 'autocomplete="new-password"' in mine
+    assert 'action="/logout-everywhere' in mine
+    stranger = TestClient(web.app)
+    stranger.portal = web.portal
+    assert "/password" not in stranger.get("/players/Uma").text, "only one's own profile has the forms"
+    wrong = web.post("/password?lang=fr", data={"old": "not it at all", "new": "new passphrase"})
+    assert wrong.status_code == 401 and "mot de passe incorrect" in wrong.text and 'role="alert"' in wrong.text
+    short = web.post("/password?lang=en", data={"old": password, "new": "short"})
+    assert short.status_code == 422 and "8 to 128 characters" in short.text
+    assert web.post("/password", data={"old": password, "new": "n" * 129}).status_code == 422  # the raw field
+    evil = {"Origin": "https://evil.example"}
+    assert web.post("/password", data={"old": password, "new": "new passphrase"}, headers=evil).status_code == 403
+    assert web.post("/logout-everywhere", headers=evil).status_code == 403
+    assert phone.get("/api/me").status_code == 200, "nothing changed"
+    done = web.post("/password?lang=fr", data={"old": password, "new": "new passphrase"}, follow_redirects=False)
+    assert done.status_code == 303 and done.headers["location"] == "/players/Uma?lang=fr"
+    assert web.get("/api/me").status_code == 200 and phone.get("/api/me").status_code == 401
+    assert web.post("/password", data={"old": password, "new": "x" * 10}).status_code == 401  # the old one is gone
+    out = web.post("/logout-everywhere", follow_redirects=False)
+    assert out.status_code == 303 and web.get("/api/me").status_code == 401
+    assert stranger.post("/password", data={"old": password, "new": "new passphrase"}).status_code == 401

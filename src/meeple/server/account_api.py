@@ -3,6 +3,8 @@
 - ``POST /api/accounts {username, password, email?}``: sign up (201), logged in at once (session cookie).
 - ``POST /api/session {username, password}``: log in (session cookie); 401 for a wrong pair, whichever part.
 - ``DELETE /api/session``: log out. ``GET /api/me``, ``PATCH /api/me {email}``, ``DELETE /api/me {password}``.
+- ``POST /api/me/password {old, new}``: change the password (other sessions end). ``DELETE /api/sessions``: log out
+  everywhere.
 - ``GET /api/players/{username}``: a profile (ratings, latest finished games). ``GET /api/leaderboard/{game}``.
 
 Rules: issue #34 "People at the table" (items 5 and 6); docs/server.md.
@@ -31,9 +33,11 @@ from meeple.server.accounts import (
     LogIn,
     MeUpdate,
     NewAccount,
+    PasswordChange,
     current_account,
 )
 from meeple.server.db import TableRow
+from meeple.server.hashing import PasswordWork
 from meeple.server.quotas import Limiter, QuotaExceeded
 from meeple.server.ratings import MAX_OFFSET, MAX_PAGE, leaderboard, ratings_of, recent_games
 from meeple.server.tables import NOTIFY_CHANNEL, TableService
@@ -41,6 +45,7 @@ from meeple.server.tables import NOTIFY_CHANNEL, TableService
 _REFUSALS: dict[int | str, dict[str, Any]] = {
     401: {"description": "not logged in, or a wrong username or password"},
     429: {"description": "quota reached (Retry-After)"},
+    503: {"description": "the password checks are all busy (Retry-After)"},
 }
 
 
@@ -84,6 +89,10 @@ def add_account_routes(app: FastAPI, state: dict[str, Any]) -> None:
         found: Accounts = state["accounts"]
         return found
 
+    def passwords() -> PasswordWork:
+        found: PasswordWork = state["passwords"]
+        return found
+
     async def me_or_401(http: Request) -> Account:
         account = await current_account(http)
         if account is None:
@@ -100,7 +109,7 @@ def add_account_routes(app: FastAPI, state: dict[str, Any]) -> None:
         """
         limiter.hit("signup", _address(http), "accounts created")
         try:
-            account = await asyncio.to_thread(accounts().create, request.username, request.password, request.email)
+            account = await passwords().run(accounts().create, request.username, request.password, request.email)
         except AccountRefused as exc:
             raise HTTPException(exc.status, _text(http, exc.message)) from None
         token = await asyncio.to_thread(accounts().open_session, account.id)
@@ -118,7 +127,7 @@ def add_account_routes(app: FastAPI, state: dict[str, Any]) -> None:
         wait = limiter.blocked("login_user", key)
         if wait is not None:
             raise QuotaExceeded(f"too many failed log-ins for this username; try again in {wait} s", wait, "login")
-        account = await asyncio.to_thread(accounts().authenticate, request.username, request.password)
+        account = await passwords().run(accounts().authenticate, request.username, request.password)
         if account is None:
             limiter.hit("login_user", key, "failed log-ins for this username")
             raise HTTPException(401, _text(http, M("wrong username or password")))
@@ -157,11 +166,37 @@ def add_account_routes(app: FastAPI, state: dict[str, Any]) -> None:
         account = await me_or_401(http)
         limiter.hit("login", _address(http), "log-in attempts")
         try:
-            tables = await asyncio.to_thread(accounts().delete, account, request.password)
+            tables = await passwords().run(accounts().delete, account, request.password)
         except AccountRefused as exc:
             raise HTTPException(exc.status, _text(http, exc.message)) from None
         await _resync(state, tables)
         return session_response(http, {"deleted": account.username}, None)
+
+    @app.post("/api/me/password", responses=_REFUSALS)
+    async def change_password(request: PasswordChange, http: Request) -> JSONResponse:
+        """Change the password, given the current one (401 if wrong): ``{username}`` and a new session cookie.
+
+        Every other session of the account ends (a device logged in with the old password is logged out); this one
+        is renewed. 422 for a new password outside 8-128 characters; 429 past ``--logins-per-minute`` attempts per
+        address (as a log-in); 503 when the password threads are busy.
+        """
+        account = await me_or_401(http)
+        limiter.hit("login", _address(http), "log-in attempts")
+        try:
+            token = await passwords().run(accounts().change_password, account, request.old, request.new)
+        except AccountRefused as exc:
+            raise HTTPException(exc.status, _text(http, exc.message)) from None
+        return session_response(http, {"username": account.username}, token)
+
+    @app.delete("/api/sessions", responses=_REFUSALS)
+    async def log_out_everywhere(http: Request) -> JSONResponse:
+        """Log out everywhere: every session of the account ends, this one too (its cookie is removed).
+
+        ``{"closed": n}``, the number of sessions ended; 401 if not logged in.
+        """
+        account = await me_or_401(http)
+        closed = await asyncio.to_thread(accounts().close_sessions, account.id)
+        return session_response(http, {"closed": closed}, None)
 
     _add_profile_routes(app, state)
 

@@ -120,6 +120,13 @@ class DeleteMe(_Strict):
     password: Annotated[str, StringConstraints(min_length=1, max_length=MAX_PASSWORD)]
 
 
+class PasswordChange(_Strict):
+    """``POST /api/me/password``: the current password again, and the new one."""
+
+    old: Annotated[str, StringConstraints(min_length=1, max_length=MAX_PASSWORD)]
+    new: Password = Field(description=f"{MIN_PASSWORD}-{MAX_PASSWORD} characters")
+
+
 @dataclass(frozen=True)
 class Account:
     """A live account as the server sees it (never its password hash)."""
@@ -258,6 +265,23 @@ class Accounts:
             )
         return tables
 
+    def change_password(self, account: Account, old: str, new: str) -> str:
+        """Set ``account``'s password to ``new`` if ``old`` is its current one; close every session; open one.
+
+        Returns:
+            The new session's token (the caller's cookie: this device stays logged in, every other one is out).
+
+        Raises:
+            AccountRefused: 401, a wrong ``old`` password.
+        """
+        if self.authenticate(account.username, old) is None:
+            raise AccountRefused(401, M("wrong password"))
+        digest = self.hasher.hash(new)
+        with Session(self.engine) as s, s.begin():
+            s.execute(update(AccountRow).where(AccountRow.id == account.id).values(password_hash=digest))
+            s.execute(delete(SessionRow).where(SessionRow.account_id == account.id))
+        return self.open_session(account.id)
+
     # ------------------------------------------------------------------ sessions
     def open_session(self, account_id: int) -> str:
         """Open a session for ``account_id``; return its token (shown once: the cookie's value)."""
@@ -294,6 +318,12 @@ class Accounts:
             with Session(self.engine) as s, s.begin():
                 s.execute(update(SessionRow).where(SessionRow.token_hash == session.token_hash).values(last_seen=now))
         return account
+
+    def close_sessions(self, account_id: int) -> int:
+        """End every session of ``account_id`` (log out everywhere); return how many there were."""
+        with Session(self.engine) as s, s.begin():
+            gone = s.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
+            return int(getattr(gone, "rowcount", 0) or 0)
 
     def close_session(self, token: str) -> None:
         """End a session (log out); an unknown token changes nothing."""

@@ -11,7 +11,9 @@ Each app has its own :class:`Metrics` on its own ``CollectorRegistry`` (tests bu
 - ``meeple_bot_seconds{game}``: histogram of the wall-clock seconds from asking a bot move to its answer.
 - ``meeple_bot_timeouts_total``: bot moves stopped at the wall-clock cap (``--bot-move-seconds``) and played by the
   fallback bot.
-- ``meeple_refused_total{reason}``: requests and connections refused by a limit (:func:`refused`).
+- ``meeple_refused_total{reason}``: requests and connections refused by a limit (:func:`refused`);
+  ``password_busy`` counts the 503s of a full password queue (:mod:`meeple.server.hashing`).
+- ``meeple_password_pending``: password checks and hashes accepted and not finished (running or waiting).
 
 Rules: issue #32 "Safe on the open internet", item 11 (Operations); docs/deploy.md (who may read ``/metrics``).
 """
@@ -45,6 +47,7 @@ REFUSAL_REASONS = (
     "message_size",  # close 1009: a WebSocket message past the limit
     "not_reading",  # a WebSocket closed because its client stopped reading
     "metrics",  # 403: /metrics asked from an address not in --metrics-allow-ips
+    "password_busy",  # 503: the password threads and their queue are full (--password-hash-workers, -queue)
 )
 """Reasons shown at 0 before the first refusal (any other reason is counted too, under its own label)."""
 
@@ -77,10 +80,16 @@ class Metrics:
             registry=r,
         )
         self.refusals = Counter("meeple_refused", "Requests or connections refused, by reason.", ["reason"], registry=r)
+        self.password_pending = Gauge(
+            "meeple_password_pending", "Password checks or hashes running or waiting.", registry=r
+        )
         for reason in REFUSAL_REASONS:
             self.refusals.labels(reason=reason)
         for kind in ("seat", "spectator"):
             self.connections.labels(kind=kind)
+        self.emails = Counter(
+            "meeple_emails", "Turn e-mails by outcome (sent, failed, dropped, no_address).", ["outcome"], registry=r
+        )
 
     def watch(self, tables: Callable[[], Iterable[Any]], bots: Any) -> None:
         """Read the gauges of tables, connections and bots when scraped (so they cannot drift).
@@ -100,6 +109,10 @@ class Metrics:
         self.live_tables.set_function(live)
         self.connections.labels(kind="seat").set_function(connected(False))
         self.connections.labels(kind="spectator").set_function(connected(True))
+
+    def watch_passwords(self, passwords: Any) -> None:
+        """Read ``meeple_password_pending`` from ``passwords`` (a ``PasswordWork``) when scraped."""
+        self.password_pending.set_function(lambda: float(passwords.pending))
 
     def move(self, game: str, by_bot: bool, seconds: float) -> None:
         """Count a committed move of ``game`` whose transaction took ``seconds``."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import datetime
 from collections.abc import Awaitable, Callable
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from fastapi import FastAPI, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -32,8 +32,10 @@ from meeple.server.accounts import (
     Accounts,
     LogIn,
     NewAccount,
+    PasswordChange,
     current_account,
 )
+from meeple.server.hashing import PasswordWork, PasswordWorkBusy
 from meeple.server.quotas import Limiter, QuotaExceeded
 from meeple.server.ratings import MAX_PAGE, leaderboard
 
@@ -43,6 +45,8 @@ MAX_PAGES = 400
 """The deepest leaderboard page asked for (10,000 entries)."""
 
 Render = Callable[..., HTMLResponse]
+T = TypeVar("T")
+
 LobbyError = Callable[[Request, Translator, str, int], Awaitable[HTMLResponse]]
 
 
@@ -71,8 +75,19 @@ def add_people_pages(
         found: Limiter = app.state.meeple["limiter"]
         return found
 
-    def back(request: Request, lang: str | None, token: str | None) -> Response:
-        target = "/" + (f"?lang={lang}" if lang in LANGUAGES else "")
+    async def hashed(request: Request, reader: Translator, call: Callable[..., T], *args: object) -> T | Response:
+        """``call(*args)`` on the password threads (:mod:`meeple.server.hashing`), or the lobby with a 503."""
+        passwords: PasswordWork = app.state.meeple["passwords"]
+        try:
+            return await passwords.run(call, *args)
+        except PasswordWorkBusy as exc:
+            app.state.meeple["refused"]("password_busy")
+            page = await lobby_error(request, reader, reader.message(exc.message), 503)
+            page.headers["Retry-After"] = str(exc.retry_after)
+            return page
+
+    def back(request: Request, lang: str | None, token: str | None, path: str = "/") -> Response:
+        target = path + (f"?lang={lang}" if lang in LANGUAGES else "")
         response = session_response(request, {}, token)
         redirect = RedirectResponse(target, status_code=303)
         for value in response.headers.getlist("set-cookie"):
@@ -85,7 +100,7 @@ def add_people_pages(
             where = {str(part) for e in exc.errors() for part in e["loc"]}
             if "username" in where:
                 return reader.gettext("A username has 3 to 24 characters: letters A-Z or a-z, digits, _ . or -.")
-            if "password" in where:
+            if where & {"password", "old", "new"}:
                 return reader.gettext("A password has 8 to 128 characters.")
             return reader.gettext("An e-mail address looks like name@example.org (at most 254 characters).")
         if isinstance(exc, AccountRefused):
@@ -105,10 +120,12 @@ def add_people_pages(
         try:
             limiter().hit("signup", _address(request), "accounts created")
             asked = NewAccount(username=username, password=password, email=email.strip() or None)
-            account = await asyncio.to_thread(accounts().create, asked.username, asked.password, asked.email)
+            account = await hashed(request, reader, accounts().create, asked.username, asked.password, asked.email)
         except (ValidationError, AccountRefused, QuotaExceeded) as exc:
             status = 429 if isinstance(exc, QuotaExceeded) else exc.status if isinstance(exc, AccountRefused) else 422
             return await lobby_error(request, reader, problem(exc, reader), status)
+        if isinstance(account, Response):
+            return account
         token = await asyncio.to_thread(accounts().open_session, account.id)
         return back(request, lang, token)
 
@@ -131,7 +148,9 @@ def add_people_pages(
             return await lobby_error(
                 request, reader, problem(exc, reader), 429 if isinstance(exc, QuotaExceeded) else 422
             )
-        account = await asyncio.to_thread(accounts().authenticate, asked.username, asked.password)
+        account = await hashed(request, reader, accounts().authenticate, asked.username, asked.password)
+        if isinstance(account, Response):
+            return account
         if account is None:
             limiter().hit("login_user", asked.username.lower(), "failed log-ins for this username")
             return await lobby_error(request, reader, reader.gettext("wrong username or password"), 401)
@@ -146,15 +165,64 @@ def add_people_pages(
             await asyncio.to_thread(accounts().close_session, token)
         return back(request, lang, None)
 
-    @app.get("/players/{username}", response_class=HTMLResponse, include_in_schema=False)
-    async def profile(request: Request, username: str, lang: str | None = None) -> HTMLResponse:
-        """A player's profile: ratings per game, latest finished games with their replays (404: no such player)."""
-        reader = reader_of(request, lang)
+    async def profile_page(
+        request: Request, reader: Translator, username: str, error: str | None = None, status: int = 200
+    ) -> HTMLResponse:
         found = await asyncio.to_thread(profile_of, accounts(), username) if len(username) <= MAX_USERNAME else None
         if found is None:
             raise HTTPException(404, "no such player")
         me = await current_account(request)
-        return render("profile.html", reader, request, profile=found, me=me, day=day, title_of=_title)
+        page = render("profile.html", reader, request, profile=found, me=me, day=day, title_of=_title, error=error)
+        page.status_code = status
+        return page
+
+    @app.get("/players/{username}", response_class=HTMLResponse, include_in_schema=False)
+    async def profile(request: Request, username: str, lang: str | None = None) -> HTMLResponse:
+        """A player's profile: ratings per game, latest finished games with their replays (404: no such player).
+
+        One's own profile also has the password change and log-out-everywhere forms.
+        """
+        return await profile_page(request, reader_of(request, lang), username)
+
+    @app.post("/password", response_class=HTMLResponse, include_in_schema=False)
+    async def change_password(
+        request: Request,
+        old: Annotated[str, Form(max_length=MAX_PASSWORD)],
+        new: Annotated[str, Form(max_length=MAX_PASSWORD)],
+        lang: str | None = None,
+    ) -> Response:
+        """The profile's password form (``POST /api/me/password``): the same bounds, quota and 401."""
+        reader = reader_of(request, lang)
+        me = await current_account(request)
+        if me is None:
+            return await lobby_error(request, reader, reader.gettext("log in first"), 401)
+        try:
+            asked = PasswordChange(old=old, new=new)
+            limiter().hit("login", _address(request), "log-in attempts")
+            passwords: PasswordWork = app.state.meeple["passwords"]
+            token = await passwords.run(accounts().change_password, me, asked.old, asked.new)
+        except (ValidationError, AccountRefused, QuotaExceeded, PasswordWorkBusy) as exc:
+            return await _refusal(request, reader, me.username, exc)
+        return back(request, lang, token, f"/players/{me.username}")
+
+    @app.post("/logout-everywhere", include_in_schema=False)
+    async def log_out_everywhere(request: Request, lang: str | None = None) -> Response:
+        """The profile's button: every session of the account ends (``DELETE /api/sessions``)."""
+        me = await current_account(request)
+        if me is not None:
+            await asyncio.to_thread(accounts().close_sessions, me.id)
+        return back(request, lang, None)
+
+    async def _refusal(request: Request, reader: Translator, username: str, exc: Exception) -> Response:
+        if isinstance(exc, PasswordWorkBusy):
+            app.state.meeple["refused"]("password_busy")
+            page = await profile_page(request, reader, username, reader.message(exc.message), 503)
+            page.headers["Retry-After"] = str(exc.retry_after)
+            return page
+        if isinstance(exc, QuotaExceeded):
+            return await profile_page(request, reader, username, problem(exc, reader), 429)
+        status = exc.status if isinstance(exc, AccountRefused) else 422
+        return await profile_page(request, reader, username, problem(exc, reader), status)
 
     @app.get("/leaderboard/{game}", response_class=HTMLResponse, include_in_schema=False)
     async def board(request: Request, game: str, page: int = 1, lang: str | None = None) -> HTMLResponse:
