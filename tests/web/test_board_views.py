@@ -174,3 +174,20 @@ def test_every_badge_shows_a_running_score_from_the_public_table(name: str, play
                     assert re.search(rf'class="fact">{points} points?[ <]', badge), (s, points, badge)
         legal = state.legal_actions()
         state.apply_action(legal[rng.randrange(len(legal))])
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_caprice_moves_and_log_name_pieces_in_words_not_codes(lang: str) -> None:
+    """The terminal types ``LR``; the web board's moves and log say "light round" / "clair rond" (issue #33 item 3)."""
+    state = load_game("caprice", players=3).new_initial_state(2)
+    rng = Rng(2)
+    for _ in range(12):
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randrange(len(legal))])
+    html = _html(state, state.current_player(), lang)
+    words = ("light round", "dark toothed") if lang == "en" else ("clair rond", "noir dentelé")
+    assert any(w in html for w in words)
+    visible = re.sub(r"<[^>]+>", " ", html)
+    assert not re.search(r"\b(place|poser) (DR|DT|LR|LT)\b", visible), re.findall(
+        r".{20}\b(?:DR|DT|LR|LT)\b.{10}", visible
+    )

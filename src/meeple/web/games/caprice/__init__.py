@@ -9,8 +9,22 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from meeple.i18n import N_, Translator
+from meeple.i18n import N_, Message, Translator
 from meeple.web.games import Results, Variant, WebGame, seat_name
+
+
+def _in_words(message: Message) -> Message:
+    """A piece or symbol code in an action's text as its name in words: "place light round on A", not "LR".
+
+    Codes are what the terminal types; on the web the pieces are drawn and named (caprice.md §1).
+    """
+    from meeple.games.caprice.vocabulary import PIECE
+
+    args = {
+        k: PIECE.get(v, v) if k in ("piece", "symbol") and isinstance(v, str) else v for k, v in message.args.items()
+    }
+    return Message(message.msgid, args, message.context, message.plural)
+
 
 PROMPTS: tuple[tuple[str, str], ...] = (
     ("keep_symbol", N_("You drew a third copy of a symbol: keep it or exchange it")),
@@ -29,6 +43,7 @@ class CapriceWeb(WebGame):
     folder = Path(__file__).resolve().parent
     clicks = {"place": ("piece", "space"), "move": ("source", "target"), "order_symbol": ("symbol",)}
     controls = ("skip_move", "keep_symbol", "exchange_symbol")
+    words = {(None, "place {piece} on {space}"): _in_words, (None, "put {symbol} next in the order"): _in_words}
     variants = {
         "third_symbol_exchange": Variant(
             N_("A drawn third copy of a symbol"),
