@@ -237,7 +237,9 @@ def test_the_terminal_reconnects_after_its_server_restarts_and_finishes_the_game
     typing = threading.Thread(target=type_moves, daemon=True)
     typing.start()
     try:
-        time.sleep(2)
+        deadline = time.monotonic() + 120  # the terminal has connected and played (a loaded machine starts it slowly)
+        while not any(e.move_id for e in _log_of(db)[table][1]) and time.monotonic() < deadline:
+            time.sleep(0.2)
         server.kill()  # mid-game: the terminal must not give up
         time.sleep(1)
         server = ServerProcess(db, port=server.port, log=tmp_path / "server.log").start()
