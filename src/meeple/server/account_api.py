@@ -38,7 +38,7 @@ from meeple.server.accounts import (
 )
 from meeple.server.db import TableRow
 from meeple.server.hashing import PasswordWork
-from meeple.server.quotas import Limiter, QuotaExceeded
+from meeple.server.quotas import Limiter, QuotaExceeded, quota_address
 from meeple.server.ratings import MAX_OFFSET, MAX_PAGE, leaderboard, ratings_of, recent_games
 from meeple.server.tables import NOTIFY_CHANNEL, TableService
 
@@ -50,7 +50,7 @@ _REFUSALS: dict[int | str, dict[str, Any]] = {
 
 
 def _address(http: Request) -> str:
-    return http.client.host if http.client is not None else "unknown"
+    return quota_address(http.client.host) if http.client is not None else "unknown"
 
 
 def _text(http: Request, message: Message | str) -> str:

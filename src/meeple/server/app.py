@@ -75,7 +75,7 @@ from meeple.server.protocol import (
     TableSummary,
     TableView,
 )
-from meeple.server.quotas import Limiter, QuotaExceeded, Quotas
+from meeple.server.quotas import Limiter, QuotaExceeded, Quotas, quota_address
 from meeple.server.retry import is_outage, is_transient, one_line
 from meeple.server.tables import TableService
 from meeple.server.views import game_view, log_texts
@@ -161,12 +161,12 @@ def seat_cookie(table_id: str) -> str:
 
 
 def client_address(connection: Request | WebSocket) -> str:
-    """The client's address.
+    """The client's address as every per-address quota counts it (:func:`meeple.server.quotas.quota_address`).
 
     It is the peer's, or the last ``X-Forwarded-For`` hop as uvicorn resolved it for a proxy named in
-    ``--forwarded-allow-ips``.
+    ``--forwarded-allow-ips``; an IPv6 address stands for its /64 network, an IPv4-mapped one for its IPv4 address.
     """
-    return connection.client.host if connection.client is not None else "unknown"
+    return quota_address(connection.client.host) if connection.client is not None else "unknown"
 
 
 def cut(text: str, limit: int = CUT) -> str:

@@ -13,6 +13,7 @@ Rules: issue "Safe on the open internet" (quotas per client address, sizes, flow
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import math
 import time
 from collections import Counter
@@ -82,6 +83,28 @@ class QuotaExceeded(Exception):
         self.message = message
         self.retry_after = retry_after
         self.reason = reason
+
+
+IPV6_PREFIX = 64
+"""Every IPv6 address of one /64 network counts as one client (a single host often holds a whole /64)."""
+
+
+def quota_address(host: str) -> str:
+    """The client that ``host`` counts as for every per-address quota.
+
+    An IPv4 address stays itself; an IPv4-mapped IPv6 address (``::ffff:1.2.3.4``) is its IPv4 address; any other
+    IPv6 address is its /64 network (``2001:db8::/64``), so that a host cannot multiply its quotas by the 2**64
+    addresses it is usually given. Anything else (a test client's name, ``unknown``) stays as it is.
+    """
+    try:
+        address = ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, IPV6_PREFIX), strict=False))
+    return str(address)
 
 
 def address_key(address: str) -> str:

@@ -36,7 +36,7 @@ from meeple.server.accounts import (
     current_account,
 )
 from meeple.server.hashing import PasswordWork, PasswordWorkBusy
-from meeple.server.quotas import Limiter, QuotaExceeded
+from meeple.server.quotas import Limiter, QuotaExceeded, quota_address
 from meeple.server.ratings import MAX_PAGE, leaderboard
 
 PAGE = 25
@@ -250,7 +250,7 @@ def add_people_pages(
 
 
 def _address(request: Request) -> str:
-    return request.client.host if request.client is not None else "unknown"
+    return quota_address(request.client.host) if request.client is not None else "unknown"
 
 
 def _title(game: str) -> str:
