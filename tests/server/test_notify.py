@@ -211,3 +211,35 @@ def test_no_e_mail_without_smtp_nor_at_a_real_time_table(tmp_path: Path, mailbox
         client.portal.call(client.app.state.meeple["service"].evaluate, table)  # type: ignore[attr-defined, union-attr]
         time.sleep(0.5)
     assert inbox.messages == []
+
+
+def test_an_e_mail_goes_to_exactly_the_stored_address_whatever_its_to_header_reads() -> None:
+    # an address stored before addresses were checked strictly: the envelope still holds that one string
+    legacy = Recipient("postmaster,abuse,x@victim.example")
+    with smtp_server() as (inbox, port):
+        notifier = _notifier(port)
+        notifier.addresses = lambda table, seat: Recipient("o.k+turns@example.org")
+        assert notifier.deliver(NOTICE) == "sent"
+        notifier.addresses = lambda table, seat: legacy
+        assert notifier.deliver(NOTICE) == "bad_address"  # smtplib would have sent it to "postmaster" alone
+        inbox.wait(1)
+        time.sleep(0.2)
+    assert inbox.recipients == [["o.k+turns@example.org"]]
+
+
+def test_turn_e_mails_are_capped_per_account_and_utc_day() -> None:
+    outcomes: list[str] = []
+    with smtp_server() as (inbox, port):
+        notifier = _notifier(port)
+        notifier.settings = dataclasses.replace(notifier.settings, mails_per_day=2)
+        notifier.count = outcomes.append
+        notifier.addresses = lambda table, seat: Recipient(f"{table}@example.org", None, 7 if table < "T9" else 9)
+        for table in ("T0", "T1", "T2"):  # one account's turns at three tables
+            notifier.deliver(dataclasses.replace(NOTICE, table=table))
+        notifier.deliver(dataclasses.replace(NOTICE, table="T9"))  # another account is not held back
+        inbox.wait(3)
+        assert outcomes == ["sent", "sent", "capped", "sent"]
+        notifier.today = "2000-01-01"  # the next UTC day starts a new count
+        assert notifier.deliver(NOTICE) == "sent"
+        inbox.wait(4)
+    assert len(inbox.messages) == 4 and ["T2@example.org"] not in inbox.recipients

@@ -23,7 +23,7 @@ from meeple.cli.common import GAME_OPTIONS, fail, load_game_or_exit, stdout_cons
 from meeple.core.errors import MeepleError
 from meeple.i18n import _
 from meeple.server.clock import parse_clock
-from meeple.server.notify import SmtpSettings
+from meeple.server.notify import MAILS_PER_DAY, SmtpSettings
 from meeple.server.protocol import ClockSpec, CreateTable
 
 STARTUP_FAILURE = 1
@@ -132,6 +132,15 @@ def serve(
         str | None,
         typer.Option("--mail-from", envvar="MEEPLE_MAIL_FROM", help="The From address of e-mails (with --smtp)."),
     ] = None,
+    mails_per_day: Annotated[
+        int,
+        typer.Option(
+            "--mails-per-day",
+            min=1,
+            max=10_000,
+            help="Turn e-mails one account may be sent per UTC day (with --smtp); past it none until the next day.",
+        ),
+    ] = MAILS_PER_DAY,
     forwarded_allow_ips: Annotated[
         str | None,
         typer.Option(
@@ -224,7 +233,7 @@ def serve(
     mail: SmtpSettings | None = None
     if smtp is not None:
         try:
-            mail = SmtpSettings.from_url(smtp, mail_from)
+            mail = dataclasses.replace(SmtpSettings.from_url(smtp, mail_from), mails_per_day=mails_per_day)
         except ValueError as exc:
             fail(exc)
     elif mail_from is not None:

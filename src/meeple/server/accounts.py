@@ -26,6 +26,7 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from email.headerregistry import Address
 from typing import Annotated, Any
 
 from argon2 import PasswordHasher
@@ -52,9 +53,12 @@ SESSION_DAYS = 30
 """A session ends this many days after it was opened (log in again then)."""
 SEEN_EVERY = 300.0
 """Seconds between two writes of a session's ``last_seen`` (not one write per request)."""
+_ATOM = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
 _EMAIL = re.compile(
-    r"[^@\s]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+"
+    rf"(?=[^@]{{1,64}}@){_ATOM}(?:\.{_ATOM})*"
+    r"@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+"
 )
+"""``local@domain.tld``: the local part an RFC 5322 dot-atom (no quotes, commas, brackets, spaces), 1-64 characters."""
 
 
 def check_username(value: str) -> str:
@@ -72,16 +76,29 @@ def check_username(value: str) -> str:
 
 
 def check_email(value: str | None) -> str | None:
-    """``value`` (None: no address) if it looks like an e-mail address (``local@domain.tld``, no blanks).
+    """``value`` (None: no address) if it is one plain e-mail address, which is where a turn e-mail then goes.
+
+    The local part is an RFC 5322 §3.2.3 dot-atom (letters, digits, ``!#$%&'*+/=?^_`{|}~-`` and single dots: no
+    quotes, commas, semicolons, brackets or spaces), without an RFC 2047 encoded word (``=?``); the domain is
+    ``name.tld`` in ASCII. The standard library must read back exactly one address, equal to ``value``: so an
+    address can never fan out to several recipients or be delivered elsewhere than it is stored.
 
     Raises:
         ValueError: anything else.
     """
     if value is None:
         return None
-    if not _EMAIL.fullmatch(value):
+    if not _EMAIL.fullmatch(value) or "=?" in value or not _one_address(value):
         raise ValueError(f"an e-mail address looks like name@example.org (at most {MAX_EMAIL} characters)")
     return value
+
+
+def _one_address(value: str) -> bool:
+    """Whether :mod:`email.headerregistry` parses ``value`` as exactly one address, written the same."""
+    try:
+        return Address(addr_spec=value).addr_spec == value
+    except (ValueError, IndexError, TypeError):
+        return False
 
 
 Username = Annotated[str, StringConstraints(max_length=4 * MAX_USERNAME), AfterValidator(check_username)]

@@ -27,6 +27,7 @@ import socket
 import ssl
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -39,6 +40,7 @@ from sqlalchemy import Engine, or_, select, update
 
 from meeple.core.registry import game_class
 from meeple.i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator, translator
+from meeple.server.accounts import check_email
 from meeple.server.clock import is_turn_based, turn_deadline
 from meeple.server.db import AccountRow, SeatRow
 from meeple.server.live import LiveTable
@@ -56,6 +58,8 @@ SCHEMES: dict[str, tuple[Literal["plain", "starttls", "tls"], int]] = {
     "smtps": ("tls", 465),
 }
 """``--smtp`` URL schemes: the connection's security and its default port."""
+MAILS_PER_DAY = 50
+"""Turn e-mails one account may be sent per UTC day by default (``--mails-per-day``)."""
 
 
 @dataclass(frozen=True)
@@ -69,6 +73,9 @@ class SmtpSettings:
         username: the login, or None for no authentication.
         password: its password.
         sender: the ``From`` address.
+        mails_per_day: turn e-mails one account may be sent per UTC day (``--mails-per-day``); past it nothing is
+            sent to it until the next day (counted ``capped``), so that an address nobody confirmed cannot be
+            flooded through the server.
     """
 
     host: str
@@ -77,6 +84,7 @@ class SmtpSettings:
     username: str | None
     password: str | None
     sender: str
+    mails_per_day: int = MAILS_PER_DAY
 
     @classmethod
     def from_url(cls, url: str, sender: str | None = None) -> SmtpSettings:
@@ -110,10 +118,14 @@ class SmtpSettings:
 
 @dataclass(frozen=True)
 class Recipient:
-    """Where a seat's e-mails go: an address and the language to write in (None: English)."""
+    """Where a seat's e-mails go: an address, the language to write in (None: English) and the account's id.
+
+    The e-mail goes to ``address`` only (the SMTP envelope's one recipient), whatever its ``To`` header says.
+    """
 
     address: str
     lang: str | None = None
+    account: int | None = None
 
 
 @dataclass(frozen=True)
@@ -152,7 +164,7 @@ def account_addresses(engine: Engine) -> Addresses:
 
     def lookup(table: str, seat: int) -> Recipient | None:
         stmt = (
-            select(AccountRow.email, AccountRow.lang)
+            select(AccountRow.email, AccountRow.lang, AccountRow.id)
             .join(SeatRow, SeatRow.account_id == AccountRow.id)
             .where(SeatRow.table_id == table, SeatRow.seat == seat, AccountRow.deleted.is_(None))
         )
@@ -160,7 +172,7 @@ def account_addresses(engine: Engine) -> Addresses:
             found = conn.execute(stmt).first()
         if found is None or not found.email:
             return None
-        return Recipient(found.email, found.lang)
+        return Recipient(found.email, found.lang, found.id)
 
     return lookup
 
@@ -256,7 +268,8 @@ class Notifier:
         settings: the SMTP server and the sender.
         addresses: where a seat's e-mails go (an account's address; None: nowhere).
         site: the server's public address, for the link back to the table.
-        count: called with each e-mail's outcome (``sent``, ``failed``, ``dropped``, ``no_address``): the metric.
+        count: called with each e-mail's outcome (``sent``, ``failed``, ``dropped``, ``no_address``, ``capped``,
+            ``bad_address``: a stored address that is not one plain address, never sent to): the metric.
         size: the queue's bound.
     """
 
@@ -274,6 +287,10 @@ class Notifier:
         self.count = count or (lambda outcome: None)
         self.queue: queue.Queue[TurnNotice | None] = queue.Queue(maxsize=size)
         self.thread: threading.Thread | None = None
+        self.today = ""
+        """The UTC day (``YYYY-MM-DD``) that :attr:`sent` counts."""
+        self.sent: Counter[str] = Counter()
+        """E-mails sent today per account (or per address without an account), in this process's memory."""
 
     def start(self) -> None:
         """Start the worker thread (a daemon: it never holds the process up)."""
@@ -315,8 +332,14 @@ class Notifier:
             recipient = self.addresses(notice.table, notice.seat)
             if recipient is None:
                 outcome = "no_address"
+            elif not _plain(recipient.address):
+                log.warning("turn e-mail for table %s seat %s not sent: not one plain address", notice.table, notice.seat)
+                outcome = "bad_address"
+            elif not self._within_day(recipient):
+                log.warning("turn e-mail for table %s seat %s not sent: daily cap reached", notice.table, notice.seat)
+                outcome = "capped"
             else:
-                self.send(compose(notice, recipient, self.settings.sender, self.site))
+                self.send(compose(notice, recipient, self.settings.sender, self.site), recipient.address)
                 outcome = "sent"
         except Exception as exc:  # noqa: BLE001 - a failed e-mail is logged, never raised
             log.warning("turn e-mail for table %s seat %s not sent: %s", notice.table, notice.seat, _one_line(exc))
@@ -324,8 +347,23 @@ class Notifier:
         self.count(outcome)
         return outcome
 
-    def send(self, message: EmailMessage) -> None:
+    def _within_day(self, recipient: Recipient) -> bool:
+        """Count one e-mail to ``recipient`` today; False (nothing counted) past ``mails_per_day``."""
+        day = datetime.now(UTC).strftime("%Y-%m-%d")
+        if day != self.today:
+            self.today, self.sent = day, Counter()
+        key = f"account {recipient.account}" if recipient.account is not None else recipient.address.lower()
+        if self.sent[key] >= self.settings.mails_per_day:
+            return False
+        self.sent[key] += 1
+        return True
+
+    def send(self, message: EmailMessage, address: str) -> None:
         """Send one e-mail through the SMTP server (a connection of its own; STARTTLS or TLS as configured).
+
+        Args:
+            message: the e-mail.
+            address: its one envelope recipient (``RCPT TO``), the stored address: never read from the headers.
 
         Raises:
             OSError: the server cannot be reached or refused the e-mail (``smtplib.SMTPException`` included).
@@ -343,8 +381,18 @@ class Notifier:
                 smtp.starttls(context=context)
             if s.username is not None:
                 smtp.login(s.username, s.password or "")
-            smtp.send_message(message)
-        log.info("turn e-mail sent to %s in %.2f s", _masked(str(message["To"])), time.monotonic() - started)
+            smtp.send_message(message, to_addrs=[address])
+        log.info("turn e-mail sent to %s in %.2f s", _masked(address), time.monotonic() - started)
+
+
+def _plain(address: str) -> bool:
+    """Whether ``address`` passes :func:`meeple.server.accounts.check_email` (one stored before it was strict may not:
+    smtplib would read ``a,b@x.org`` as the envelope recipient ``a``)."""
+    try:
+        check_email(address)
+    except ValueError:
+        return False
+    return True
 
 
 def _masked(address: str) -> str:
