@@ -172,3 +172,29 @@ def test_migration_0005_upgrades_accounts_in_place_and_goes_back(tmp_path: Path,
             command.downgrade(config, "0004_accounts")
         assert "lang" not in {c["name"] for c in inspect(engine).get_columns("accounts")}
         engine.dispose()
+
+
+def test_my_tables_is_rate_limited_per_address_and_per_account(tmp_path: Path) -> None:
+    from meeple.server.quotas import Quotas
+    from meeple.web import create_web_app
+
+    config = ServerConfig(db=f"sqlite:///{tmp_path / 'r.db'}", bot_workers=0, quotas=Quotas(my_tables_per_minute=3))
+    with TestClient(create_web_app(config), client=("10.0.0.1", 5000)) as ann:
+        _sign_up(ann, "ann")
+        assert [ann.get("/api/me/tables").status_code for _ in range(3)] == [200] * 3
+        r = ann.get("/api/me/tables")
+        assert r.status_code == 429 and int(r.headers["Retry-After"]) >= 1 and "lists of your tables" in r.text
+        assert ann.get("/me/tables").status_code == 429  # the page counts too
+        # the same account from another address: its own quota is used up as well
+        elsewhere = TestClient(ann.app, client=("10.0.0.2", 5000), cookies=dict(ann.cookies))
+        elsewhere.portal = ann.portal
+        assert elsewhere.get("/api/me/tables").status_code == 429
+        # another account at another address is not held back
+        bob = TestClient(ann.app, client=("10.0.0.3", 5000))
+        bob.portal = ann.portal
+        _sign_up(bob, "bob")
+        assert bob.get("/api/me/tables").status_code == 200
+        local = TestClient(ann.app, client=("127.0.0.1", 5000))
+        local.portal = ann.portal
+        metrics = local.get("/metrics").text
+        assert 'meeple_refused_total{reason="my_tables"}' in metrics

@@ -195,6 +195,12 @@ def serve(
         int,
         typer.Option("--logins-per-minute", min=1, help="Log-in attempts per address, failed ones per username."),
     ] = 10,
+    my_tables_per_minute: Annotated[
+        int,
+        typer.Option(
+            "--my-tables-per-minute", min=1, help='"My tables" lists one address, and one account, may ask per minute.'
+        ),
+    ] = 30,
     signups_per_minute: Annotated[
         int, typer.Option("--signups-per-minute", min=1, help="Accounts one address may create per minute.")
     ] = 5,
@@ -269,6 +275,7 @@ def serve(
         quickmatch_wait=quickmatch_wait,
         logins_per_minute=logins_per_minute,
         signups_per_minute=signups_per_minute,
+        my_tables_per_minute=my_tables_per_minute,
     )
     policy = SeatPolicy(any_bot=allow_bot_specs, bot_tables=allow_bot_tables, move_seconds=bot_move_seconds)
     config = ServerConfig(

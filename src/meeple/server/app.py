@@ -49,7 +49,7 @@ from meeple.server.hub import VIEWS, Connection, Hub, Listener
 from meeple.server.live import LiveTable, MoveRefused, SeatState, TableNotFound
 from meeple.server.lobby import RATED_LOG_IN, Lobby, Match, SeatRefused
 from meeple.server.metrics import Metrics, started, stopped
-from meeple.server.mytables import MyTable, my_tables
+from meeple.server.mytables import MyTable, count_request, my_tables
 from meeple.server.notify import Addresses, Notifier, SmtpSettings, account_addresses, remember_lang
 from meeple.server.ops import LOOPBACK, add_ops_routes
 from meeple.server.policy import SeatPolicy
@@ -392,11 +392,13 @@ def create_app(config: ServerConfig) -> FastAPI:
         Each: the table, game, status, the account's ``seat``, ``your_turn``, ``current_player``, the seats (public
         names), ``turn_based``, ``per_move`` and the running turn's ``deadline``: nothing hidden, no token. 401
         without a session. Names of bots and unnamed seats in ``lang`` (else ``Accept-Language``, else English).
+        429 with ``Retry-After`` past ``--my-tables-per-minute`` per address or per account.
         """
         reader = _reader(lang, accept_language)
         account = await current_account(http)
         if account is None:
             raise HTTPException(401, reader.message(M("log in first")))
+        count_request(limiter, client_address(http), account.id)
         return await my_tables(service(), account.id, reader)
 
     @app.get("/api/tables", response_model=list[TableSummary])

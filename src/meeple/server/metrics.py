@@ -47,6 +47,7 @@ REFUSAL_REASONS = (
     "message_size",  # close 1009: a WebSocket message past the limit
     "not_reading",  # a WebSocket closed because its client stopped reading
     "metrics",  # 403: /metrics asked from an address not in --metrics-allow-ips
+    "my_tables",  # 429: "My tables" lists per minute by one address or account
     "password_busy",  # 503: the password threads and their queue are full (--password-hash-workers, -queue)
 )
 """Reasons shown at 0 before the first refusal (any other reason is counted too, under its own label)."""

@@ -20,6 +20,7 @@ from meeple.server.clock import clock_view, is_turn_based
 from meeple.server.db import SeatRow, TableRow
 from meeple.server.live import LiveTable, TableNotFound
 from meeple.server.protocol import SeatInfo, TableStatus
+from meeple.server.quotas import Limiter
 from meeple.server.tables import TableService
 
 MAX_MY_TABLES = 100
@@ -40,6 +41,16 @@ class MyTable(BaseModel):
     per_move: float | None = Field(description="the clock's seconds per move, if any")
     deadline: float | None = Field(description="when the running turn times out (Unix seconds), or None")
     created: float
+
+
+def count_request(limiter: Limiter, address: str, account_id: int) -> None:
+    """Count one "My tables" list asked by ``address`` for ``account_id`` (both have a quota).
+
+    Raises:
+        QuotaExceeded: past ``--my-tables-per-minute`` for the address or for the account (429 with Retry-After).
+    """
+    limiter.hit("my_tables", address, "lists of your tables")
+    limiter.hit("my_tables", f"account {account_id}", "lists of your tables")
 
 
 def account_tables(engine: Engine, account_id: int, limit: int = MAX_MY_TABLES) -> list[tuple[str, int]]:

@@ -53,6 +53,8 @@ class Quotas:
         logins_per_minute: log-in attempts one address may make per minute, and failed ones per username
             (``--logins-per-minute``); past it 429, even for the right password.
         signups_per_minute: accounts one address may create per minute (``--signups-per-minute``).
+        my_tables_per_minute: "My tables" lists (``GET /api/me/tables``, the ``/me/tables`` page) one address, and
+            one account, may ask for per minute (``--my-tables-per-minute``): each may load up to 100 tables.
     """
 
     rate_limits: bool = True
@@ -73,6 +75,7 @@ class Quotas:
     quickmatch_wait: float = 60.0
     logins_per_minute: int = 10
     signups_per_minute: int = 5
+    my_tables_per_minute: int = 30
 
 
 class QuotaExceeded(Exception):
@@ -131,6 +134,7 @@ class Limiter:
             "login": RateLimitItemPerMinute(max(1, quotas.logins_per_minute)),
             "login_user": RateLimitItemPerMinute(max(1, quotas.logins_per_minute)),
             "signup": RateLimitItemPerMinute(max(1, quotas.signups_per_minute)),
+            "my_tables": RateLimitItemPerMinute(max(1, quotas.my_tables_per_minute)),
         }
         self.sockets: Counter[str] = Counter()
         """Open WebSockets per client address."""

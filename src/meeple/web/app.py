@@ -34,7 +34,7 @@ from meeple.server.app import ServerConfig, account_seat, check_token, client_ad
 from meeple.server.clock import TURN_BASED_CHOICES, clock_view, is_turn_based
 from meeple.server.live import LiveTable, TableNotFound
 from meeple.server.lobby import RATED_LOG_IN, Lobby, Match, SeatRefused
-from meeple.server.mytables import my_tables
+from meeple.server.mytables import count_request, my_tables
 from meeple.server.protocol import ClockSpec, CreateTable, JoinTable
 from meeple.server.quotas import Limiter, QuotaExceeded
 from meeple.server.tables import TableService
@@ -203,6 +203,8 @@ def create_web_app(config: ServerConfig) -> FastAPI:
         """My tables: the logged-in account's live and waiting tables, its turns first (``GET /api/me/tables``)."""
         reader = _reader(request, lang)
         account = await current_account(request)
+        if account is not None:
+            count_request(limiter(), client_address(request), account.id)  # 429 past --my-tables-per-minute
         entries = await my_tables(service(), account.id, reader) if account is not None else []
         for entry in entries:
             entry["title"] = game_class(entry["game"]).title
