@@ -52,9 +52,7 @@ def test_sign_ups_from_one_ipv6_64_share_one_quota(tmp_path: Path) -> None:
         # another /64 of the same /48 is another client
         assert _sign_up(_from(running, "2001:db8:0:1::1"), "other1") == 201
         # the web form counts the same way
-        r = _from(running, "2001:db8::99").post(
-            "/signup", data={"username": "webspam", "password": PASSWORD}
-        )
+        r = _from(running, "2001:db8::99").post("/signup", data={"username": "webspam", "password": PASSWORD})
         assert r.status_code == 429
 
 

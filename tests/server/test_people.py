@@ -883,3 +883,13 @@ def test_seats_from_one_rewrites_every_seat_number_nested_and_leaves_the_rest() 
     assert seats_from_one(M("Seat {seat}", seat=True)).args["seat"] is True  # not a number
     assert PeopleTranslator(translator("fr")).message(seat_label("human", 0)) == "Place 1"
     assert translator("fr").message(seat_label("human", 0)) == "Place 0"  # the protocol's own texts keep indices
+
+
+def test_a_token_that_opens_no_seat_is_refused_in_the_readers_language(client: TestClient) -> None:
+    table, _tokens = create(client, "caprice", ["human", "open"])
+    french = {"Authorization": "Bearer guess", "Accept-Language": "fr-FR,fr;q=0.9"}
+    for action in ("start", "wait", "token"):
+        r = client.post(f"/api/tables/{table}/{action}", headers=french)
+        assert r.status_code == 403 and r.json() == {"detail": "ce jeton n'ouvre aucune place à cette table"}, action
+    r = client.post(f"/api/tables/{table}/start", headers={"Authorization": "Bearer guess"})
+    assert r.json() == {"detail": "this token opens no seat at this table"}

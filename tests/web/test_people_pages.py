@@ -193,3 +193,11 @@ def test_ones_own_profile_changes_the_password_and_logs_out_everywhere(web: Test
     out = web.post("/logout-everywhere", follow_redirects=False)
     assert out.status_code == 303 and web.get("/api/me").status_code == 401
     assert stranger.post("/password", data={"old": password, "new": "new passphrase"}).status_code == 401
+
+
+def test_an_invite_link_with_a_wrong_token_is_refused_in_the_pages_language(web: TestClient) -> None:
+    table = web.post("/api/tables", json={"game": "caprice", "seats": ["human", "open"]}).json()["table"]
+    r = web.get(f"/tables/{table}?token=guess&lang=fr", follow_redirects=False)
+    assert r.status_code == 403 and "ce jeton n'ouvre aucune place à cette table" in r.text
+    r = web.get(f"/tables/{table}?token=guess", follow_redirects=False)
+    assert r.status_code == 403 and "this token opens no seat at this table" in r.text

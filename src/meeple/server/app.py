@@ -96,6 +96,15 @@ def _reader(lang: str | None, accept_language: str | None) -> Translator:
     return translator(language_from_accept(accept_language))
 
 
+NO_SEAT = M("this token opens no seat at this table")
+"""403 (and the WebSocket's ``bad_token``): a seat token, cookie or session that opens no seat of the table."""
+
+
+def _no_seat(http: Request) -> HTTPException:
+    """403 :data:`NO_SEAT`, in the request's ``Accept-Language`` (else English)."""
+    return HTTPException(403, translator(language_from_accept(http.headers.get("accept-language"))).message(NO_SEAT))
+
+
 _CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 SWEEP = 0.25
 """Seconds between two looks at the due tables (clocks, grace periods, overdue bots)."""
@@ -518,7 +527,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         if seat is None and not authorization:
             seat = await account_seat(http, table_id)  # a seat bound to the session's account
         if seat is None:
-            raise HTTPException(403, "this token opens no seat at this table")
+            raise _no_seat(http)
         new = await asyncio.to_thread(service().rotate_token, table_id, seat)
         return {"seat": seat, "token": new}
 
@@ -600,7 +609,7 @@ def create_app(config: ServerConfig) -> FastAPI:
                 await websocket.close(code=1008)
                 return
             if seat is None:
-                bad = reader.message(M("this token opens no seat at this table"))
+                bad = reader.message(NO_SEAT)
                 await websocket.send_json({"type": "error", "code": "bad_token", "message": bad})
                 await websocket.close(code=4401)
                 return
@@ -868,7 +877,7 @@ def _lobby_routes(app: FastAPI, state: dict[str, Any]) -> None:
         if seat is None and not authorization:
             seat = await account_seat(http, table_id)
         if seat is None:
-            raise HTTPException(403, "this token opens no seat at this table")
+            raise _no_seat(http)
         return seat
 
     def refused(exc: SeatRefused, http: Request) -> HTTPException:

@@ -89,7 +89,10 @@ class Metrics:
         for kind in ("seat", "spectator"):
             self.connections.labels(kind=kind)
         self.emails = Counter(
-            "meeple_emails", "Turn e-mails by outcome (sent, failed, dropped, no_address, capped, bad_address).", ["outcome"], registry=r
+            "meeple_emails",
+            "Turn e-mails by outcome (sent, failed, dropped, no_address, capped, bad_address).",
+            ["outcome"],
+            registry=r,
         )
 
     def watch(self, tables: Callable[[], Iterable[Any]], bots: Any) -> None:

@@ -333,7 +333,9 @@ class Notifier:
             if recipient is None:
                 outcome = "no_address"
             elif not _plain(recipient.address):
-                log.warning("turn e-mail for table %s seat %s not sent: not one plain address", notice.table, notice.seat)
+                log.warning(
+                    "turn e-mail for table %s seat %s not sent: not one plain address", notice.table, notice.seat
+                )
                 outcome = "bad_address"
             elif not self._within_day(recipient):
                 log.warning("turn e-mail for table %s seat %s not sent: daily cap reached", notice.table, notice.seat)
@@ -386,8 +388,10 @@ class Notifier:
 
 
 def _plain(address: str) -> bool:
-    """Whether ``address`` passes :func:`meeple.server.accounts.check_email` (one stored before it was strict may not:
-    smtplib would read ``a,b@x.org`` as the envelope recipient ``a``)."""
+    """Whether ``address`` passes :func:`meeple.server.accounts.check_email`.
+
+    One stored before the check was strict may not: smtplib would read ``a,b@x.org`` as the envelope recipient ``a``.
+    """
     try:
         check_email(address)
     except ValueError:

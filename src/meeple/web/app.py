@@ -30,7 +30,16 @@ from meeple.core.registry import game_class, registered_games
 from meeple.core.state import SPECTATOR
 from meeple.i18n import LANGUAGES, N_, M, Translator, language_from_accept, translator
 from meeple.server.accounts import current_account
-from meeple.server.app import ServerConfig, account_seat, check_token, client_address, create_app, cut, seat_cookie
+from meeple.server.app import (
+    NO_SEAT,
+    ServerConfig,
+    account_seat,
+    check_token,
+    client_address,
+    create_app,
+    cut,
+    seat_cookie,
+)
 from meeple.server.clock import TURN_BASED_CHOICES, clock_view, is_turn_based
 from meeple.server.live import LiveTable, TableNotFound
 from meeple.server.lobby import RATED_LOG_IN, Lobby, Match, SeatRefused
@@ -363,7 +372,7 @@ def create_web_app(config: ServerConfig) -> FastAPI:
         if token is not None:
             await table(table_id)
             if await _seat(request, table_id, token) is None:
-                raise HTTPException(403, "this token opens no seat at this table")
+                raise HTTPException(403, _reader(request, lang).message(NO_SEAT))
             target = f"/tables/{table_id}" + (f"?lang={lang}" if lang in LANGUAGES else "")
             return _with_seat_cookie(RedirectResponse(target, status_code=303), request, table_id, token)
         reader, live, seat, board = await _view(request, table_id, lang)
