@@ -12,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from meeple.server.app import ServerConfig
-from meeple.server.quotas import quota_address
+from meeple.server.quotas import Quotas, quota_address
 from meeple.web import create_web_app
 
 PASSWORD = "correct horse battery"
@@ -65,10 +65,26 @@ def test_an_ipv4_mapped_address_is_its_ipv4_address(tmp_path: Path) -> None:
         assert _sign_up(_from(running, "1.2.3.5"), "neighbour") == 201
 
 
-def test_tables_and_sockets_count_the_64_too(tmp_path: Path) -> None:
+def test_tables_created_count_the_64_too(tmp_path: Path) -> None:
     config = ServerConfig(db=f"sqlite:///{tmp_path / 'c.db'}", bot_workers=0)  # 10 tables a minute
     with TestClient(create_web_app(config), client=("2001:db8::1", 5000)) as running:
         body = {"game": "caprice", "seats": ["human", "open"]}
         codes = [_from(running, f"2001:db8::{i:x}").post("/api/tables", json=body).status_code for i in range(1, 12)]
         assert codes == [201] * 10 + [429]
         assert _from(running, "2001:db8:0:1::1").post("/api/tables", json=body).status_code == 201
+
+
+def test_websockets_of_one_64_share_one_quota(tmp_path: Path) -> None:
+    from starlette.testclient import WebSocketDenialResponse
+
+    config = ServerConfig(db=f"sqlite:///{tmp_path / 'd.db'}", bot_workers=0, quotas=Quotas(sockets_per_address=2))
+    with TestClient(create_web_app(config), client=("2001:db8::1", 5000)) as running:
+        table = running.post("/api/tables", json={"game": "caprice", "seats": ["human", "open"]}).json()["table"]
+        url = f"/api/tables/{table}/ws"
+        with _from(running, "2001:db8::a").websocket_connect(url), _from(running, "2001:db8::b").websocket_connect(url):
+            with pytest.raises(WebSocketDenialResponse) as denied:
+                with _from(running, "2001:db8::c").websocket_connect(url):
+                    pass
+            assert denied.value.status_code == 429
+            with _from(running, "2001:db8:0:1::c").websocket_connect(url) as ws:  # another /64
+                assert ws.receive_json()["type"] == "hello"
