@@ -184,7 +184,11 @@ def serve(
     ] = 60.0,
     logins_per_minute: Annotated[
         int,
-        typer.Option("--logins-per-minute", min=1, help="Log-in attempts per address, failed ones per username."),
+        typer.Option(
+            "--logins-per-minute",
+            min=1,
+            help="Log-in attempts per address a minute (failures per username and address: 3x that an hour).",
+        ),
     ] = 10,
     signups_per_minute: Annotated[
         int, typer.Option("--signups-per-minute", min=1, help="Accounts one address may create per minute.")
