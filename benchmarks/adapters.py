@@ -2,6 +2,8 @@
 
     python benchmarks/adapters.py                 # steps/s native, through pyspiel, through PettingZoo; tensors/s
     python benchmarks/adapters.py --ismcts 40     # + 40 games of OpenSpiel's ISMCTS vs meeple's (caprice, 2 players)
+    python benchmarks/adapters.py --vector        # VectorEnv and tensors (--game citadels: one game only)
+    python benchmarks/adapters.py --native        # native steps and clones per CPU second, x a CPU-time baseline
 
 Every speed is measured on random play of whole games with the same seeds, and reported as a ratio to the native
 API in the same process (issue "For researchers": goal >= 50 % of native):
@@ -156,8 +158,15 @@ def through_vector(name: str, players: int, envs: int) -> Callable[[int], int]:
 
 
 def _reference_tensors(game: meeple.Game[Any]) -> None:
-    """Make ``game`` encode every tensor from ``observation(seat)`` (the reference path, before direct encoders)."""
+    """Make ``game`` encode every tensor from ``observation(seat)`` (the reference path, before direct encoders):
+    both the list (``_observation_values``) and the buffer (``_write_observation``) that ``observation_tensor``
+    fills."""
+
+    def write(state: Any, player: int, out: Any) -> None:
+        out[:] = state.encoded_observation_values(player)
+
     game._observation_values = lambda state, player: state.encoded_observation_values(player)  # type: ignore[method-assign]
+    game._write_observation = write  # type: ignore[method-assign]
 
 
 def _reference_array(state: Any) -> Any:
@@ -202,11 +211,13 @@ def _interleaved(runs: dict[str, Callable[[int], int]], seconds: float, rounds: 
     return best
 
 
-def vector(seconds: float, envs: int) -> None:
+def vector(seconds: float, envs: int, only: str | None = None) -> None:
     print(f"VectorEnv ({envs} games) against the PettingZoo env, same process, interleaved; tensors in microseconds")
     print("| game | PZ, reference tensors | PettingZoo | VectorEnv (x PZ ref; x PZ) | tensor us ref -> direct |")
     print("|---|---:|---:|---:|---:|")
     for name, players in GAMES:
+        if only and name != only:
+            continue
         reference_env = pz_env(name, players=players)
         _reference_tensors(reference_env.game)
         rates = _interleaved(
@@ -223,6 +234,42 @@ def vector(seconds: float, envs: int) -> None:
             f"| {name} {players}p | {pz_ref:,.0f} | {pz:,.0f} | {vec:,.0f} ({vec / pz_ref:.2f}; {vec / pz:.2f}) "
             f"| {ref_us:.1f} -> {direct_us:.1f} ({ref_us / direct_us:.1f}x) |"
         )
+
+
+def clones(game: meeple.Game[Any]) -> Callable[[int], int]:
+    """One call: clone every position of a random game (returns the clones made)."""
+
+    def run(seed: int) -> int:
+        state = game.new_initial_state(seed)
+        rng = Rng(seed)
+        done = 0
+        while not state.is_terminal():
+            state.clone()
+            codes = state.legal_action_codes()
+            state.apply_action(codes[rng.randrange(len(codes))])
+            done += 1
+        return done
+
+    return run
+
+
+def native_speed(seconds: float) -> None:
+    """Native steps/s and clone+steps/s per game, as multiples of the machine's baseline ops/s measured in between.
+
+    All in CPU time of this process (``meeple.bench.baseline_ops_per_s`` with ``time.process_time``): compare those
+    multiples across commits, not the raw rates.
+    """
+    print("| game | native steps/s | x baseline | clone + step /s | x baseline |")
+    print("|---|---:|---:|---:|---:|")
+    for name, players in GAMES:
+        game = meeple.load_game(name, players=players)
+        best = {"base": 0.0, "steps": 0.0, "clones": 0.0}
+        for _ in range(3):  # alternate, keep the best of each (shared cores drift)
+            best["base"] = max(best["base"], baseline_ops_per_s(seconds / 3, time.process_time))
+            best["steps"] = max(best["steps"], _rate(native(game, False), seconds / 3))
+            best["clones"] = max(best["clones"], _rate(clones(game), seconds / 3))
+        base, steps, cloned = best["base"], best["steps"], best["clones"]
+        print(f"| {name} {players}p | {steps:,.0f} | {steps / base:.3f} | {cloned:,.0f} | {cloned / base:.3f} |")
 
 
 def overhead(seconds: float) -> None:
@@ -287,10 +334,15 @@ def main() -> None:
     parser.add_argument("--ismcts", type=int, default=0, help="games of OpenSpiel's ISMCTS vs meeple's (0: none)")
     parser.add_argument("--iterations", type=int, default=200, help="ISMCTS iterations per move for both")
     parser.add_argument("--vector", action="store_true", help="only the VectorEnv and tensor measurements")
+    parser.add_argument("--native", action="store_true", help="only native stepping and cloning, x baseline ops/s")
     parser.add_argument("--envs", type=int, default=64, help="games in the VectorEnv")
+    parser.add_argument("--game", choices=[name for name, _ in GAMES], help="--vector: this game only")
     args = parser.parse_args()
     if args.vector:
-        vector(args.seconds, args.envs)
+        vector(args.seconds, args.envs, args.game)
+        return
+    if args.native:
+        native_speed(args.seconds)
         return
     overhead(args.seconds)
     if args.ismcts:

@@ -302,3 +302,22 @@ def test_an_unknown_reward_is_refused_with_the_allowed_ones() -> None:
 
     with pytest.raises(InvalidParameterError, match="win, rank, score, score_margin"):
         pyspiel.load_game("meeple_caprice(reward=points)")
+
+
+@pytest.mark.parametrize(
+    ("name", "key", "other"), [("citadels", "deck", {}), ("capital_lux_2", "tiles", {"config": "custom"})]
+)
+def test_a_number_typed_into_a_string_parameter_gets_pyspiels_type_error_and_quoted_reaches_meeple(
+    name: str, key: str, other: dict[str, str]
+) -> None:
+    """pyspiel checks a value's type against the declared default before the game sees it (``ValidateParams``), so
+    ``deck=1`` cannot be accepted (docs/research.md says so); quoted or from a dict, meeple says what is allowed."""
+    prefix = "".join(f"{k}={v}," for k, v in other.items())
+    with pytest.raises(pyspiel.SpielError, match=f"Wrong type for parameter {key}"):
+        pyspiel.load_game(f"meeple_{name}({prefix}{key}=1)")
+    quoted = lambda: pyspiel.load_game(f"meeple_{name}({prefix}{key}='1')")  # noqa: E731
+    from_dict = lambda: pyspiel.load_game(f"meeple_{name}", {**other, key: "1"})  # noqa: E731
+    for load in (quoted, from_dict):
+        with pytest.raises(Exception, match=key) as refused:
+            load()
+        assert "Wrong type" not in str(refused.value)

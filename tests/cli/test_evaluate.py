@@ -43,3 +43,12 @@ def test_meeple_evaluate_prints_json_per_lineup(cli: Cli, tmp_path: Path, monkey
 def test_meeple_evaluate_refuses_bad_input_clearly(cli: Cli, args: list[str], message: str) -> None:
     result = cli(args, code=2)
     assert message in result.output
+
+
+def test_meeple_evaluate_reports_a_factory_that_fails(cli: Cli, tmp_path: Path) -> None:
+    """A factory of no argument that raises (a trained model's file missing) is refused with its error, not a
+    traceback."""
+    policy = tmp_path / "trained.py"
+    policy.write_text("def ppo(path='missing.zip'):\n    return open(path)\n")
+    result = cli(["evaluate", f"{policy}:ppo", "caprice", "-n", "1"], code=2)
+    assert "failed to make its policy" in result.output and "missing.zip" in result.output

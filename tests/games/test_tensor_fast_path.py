@@ -1,5 +1,7 @@
 """A game's direct tensor encoder (read from the state, for speed) equals the encoding of the seat's observation on
-every decision of many games, for every seat: so it shows a seat nothing its observation does not."""
+every decision of many games and at their end, for every seat: so it shows a seat nothing its observation does not.
+Each variant that changes what a seat sees is played (Capitol's face-down discards, Capital Lux 2's solo and random
+tiles, Citadels' two-player and three-player variants)."""
 
 from __future__ import annotations
 
@@ -21,7 +23,11 @@ def _params(name: str, players: int) -> dict[str, Any]:
     [("citadels", n, {}) for n in range(2, 8)]
     + [("citadels", 4, {"deck": "en", "great_wall": True}), ("citadels", 3, {"variant_3p_ffg": True})]
     + [(name, 3, {}) for name in sorted(BUILTIN_GAMES) if name != "citadels"]
-    + [("caprice", 2, {"symbol_order": "manual"}), ("caprice", 4, {"third_symbol_exchange": "mandatory"})],
+    + [("caprice", 2, {"symbol_order": "manual"}), ("caprice", 4, {"third_symbol_exchange": "mandatory"})]
+    + [("capitol", 2, {"played_card": "face_down"}), ("capitol", 4, {"played_card": "face_down"})]
+    + [("capitol", 4, {"exhausted_pile": "shuffle", "end_draw": "refill_to_six", "zero_bid": "no_sale"})]
+    + [("capital_lux_2", 1, {}), ("capital_lux_2", 2, {"config": "random"}), ("capital_lux_2", 4, {})]
+    + [("capital_lux_2", 1, {"config": "random"})],
 )
 def test_the_fast_tensor_equals_the_encoded_observation_for_every_seat(
     name: str, players: int, flags: dict[str, Any]
@@ -31,11 +37,78 @@ def test_the_fast_tensor_equals_the_encoded_observation_for_every_seat(
     for seed in range(6):
         state = game.new_initial_state(seed)
         rng = Rng(seed)
-        while not state.is_terminal():
+        while True:
             for seat in range(players):
-                reference = np.asarray(state.encoded_observation_values(seat), np.float32)
-                assert np.array_equal(state.observation_tensor(seat), reference), (seed, len(state.history), seat)
+                reference = state.encoded_observation_values(seat)
+                assert state.observation_tensor_values(seat) == reference, (seed, len(state.history), seat)
                 state.write_observation_tensor(seat, buffer[seat])
-                assert np.array_equal(buffer[seat], reference)
+                assert np.array_equal(buffer[seat], np.asarray(reference, np.float32))
+            if state.is_terminal():
+                break
             codes = state.legal_action_codes()
             state.apply_action(codes[rng.randrange(len(codes))])
+
+
+@pytest.mark.parametrize("name", sorted(BUILTIN_GAMES))
+def test_write_observation_tensor_fills_any_float_vector_and_refuses_a_wrong_size(name: str) -> None:
+    """A direct encoder writes into a contiguous float32 row; a float64 vector, a strided column or a stale buffer
+    get the same values; a buffer of the wrong size raises numpy's error and is left as it was."""
+    game = load_game(name, players=3)
+    state = game.new_initial_state(5)
+    rng = Rng(5)
+    for _ in range(25):
+        codes = state.legal_action_codes()
+        state.apply_action(codes[rng.randrange(len(codes))])
+    size = game.observation_tensor_size()
+    seat = state.current_player()
+    reference = np.asarray(state.encoded_observation_values(seat), np.float32)
+    stale = np.full(size, 7.0, np.float32)
+    wide = np.zeros(size, np.float64)
+    column = np.zeros((size, 2), np.float32)[:, 1]
+    for out in (stale, wide, column):
+        state.write_observation_tensor(seat, out)
+        assert np.array_equal(out.astype(np.float32), reference)
+    wrong = np.full(size + 1, 7.0, np.float32)
+    with pytest.raises(ValueError):
+        state.write_observation_tensor(seat, wrong)
+    assert (wrong == 7.0).all()
+
+
+def test_citadels_memoised_scores_equal_the_score_breakdowns_with_a_haunted_city_built_this_round() -> None:
+    """The direct encoder's score memo (keyed by the city's cards, first to complete, the Haunted City's rule) gives
+    the rules' totals, including the positions where a Haunted City was built in the round being played."""
+    from meeple.games.citadels.data import HAUNTED_CITY
+    from meeple.games.citadels.tensor import _scores
+
+    game = load_game("citadels", players=4)
+    haunted_this_round = 0
+    for seed in range(40):
+        state = game.new_initial_state(seed)
+        rng = Rng(seed)
+        while not state.is_terminal():
+            assert _scores(state) == [b.total for b in state.score_breakdowns()], (seed, len(state.history))
+            haunted_this_round += any(
+                game.card_kind[c] == HAUNTED_CITY and state.built_round[c] >= state.round
+                for city in state.cities
+                for c in city
+            )
+            codes = state.legal_action_codes()
+            state.apply_action(codes[rng.randrange(len(codes))])
+    assert haunted_this_round > 0  # the case the memo's key must tell apart was met
+
+
+def test_capitol_buffer_rounds_a_zone_of_seven_buildings_like_the_reference() -> None:
+    """``zone_buildings`` sums 1/5 per building: summed in a float32 buffer, seven of them would round off by one unit
+    in the last place; the direct encoder sums in Python floats as the reference does."""
+    game = load_game("capitol", players=3)
+    state = game.new_initial_state(0)
+    zone = max(range(len(game.zones)), key=lambda z: game.zones[z].small_spaces)
+    assert game.zones[zone].small_spaces == 7
+    state.zone_bld[zone] = [1 * 4 + 1] * 7  # seven one-floor buildings of seat 1 (height * 4 + owner)
+    state.edited()
+    buffer = np.zeros(game.observation_tensor_size(), np.float32)
+    for seat in range(3):
+        reference = state.encoded_observation_values(seat)
+        state.write_observation_tensor(seat, buffer)
+        assert np.array_equal(buffer, np.asarray(reference, np.float32))
+        assert state.observation_tensor_values(seat) == reference

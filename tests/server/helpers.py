@@ -59,6 +59,15 @@ def next_of(ws: Any, kind: str = "state") -> dict[str, Any]:
             return message
 
 
+def acked(ws: Any, move_id: str) -> None:
+    """Read frames until the ``ack`` of ``move_id``; a refusal or a server error fails the test (never waits on)."""
+    while True:
+        frame = ws.receive_json()
+        assert frame["type"] != "error", frame
+        if frame["type"] == "ack" and frame["move_id"] == move_id:
+            return
+
+
 def play_to_end(ws: Any, first: dict[str, Any], limit: int = 5000) -> list[dict[str, Any]]:
     """Play the first legal action at every turn of this seat until the game is over; return every frame seen."""
     frames = [first]

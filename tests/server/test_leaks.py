@@ -3,8 +3,9 @@
 The conformance suite's method applied to the server's payloads: at many positions of random games of every game
 and player count, the world is re-dealt for a seat (``resample_from_infostate``), and everything the server would
 send that seat (the ``state`` frame with its whole log, the seats and clock, the browser page's slim frame, its
-refusals, the ``ack`` of its move) and a spectator (every seat's re-deal keeps the public view) must not change.
-Issue "Play online" (hidden information).
+refusals, the ``ack`` of its move) and a spectator (every seat's re-deal keeps the public view), and the e-mail of a
+turn-based table's turn, must not change; nor may its entry in ``GET /api/me/tables``. Issue "Play online" (hidden
+information); issue #34 (the turn e-mail, "My tables").
 """
 
 from __future__ import annotations
@@ -22,9 +23,11 @@ from meeple.core.state import SPECTATOR, State
 from meeple.i18n import translator
 from meeple.server.app import ack_message
 from meeple.server.chat import ChatEntry, chat_frame
-from meeple.server.clock import new_clock
+from meeple.server.clock import new_clock, pass_turn
 from meeple.server.hub import Connection, state_frames
 from meeple.server.live import LiveTable, MoveRefused, SeatState, check_move
+from meeple.server.mytables import table_entry
+from meeple.server.notify import Recipient, compose, turn_notice
 from meeple.server.protocol import ClockSpec
 from meeple.server.views import LogCache
 
@@ -76,6 +79,21 @@ def _decoded(conn: Connection) -> dict[str, Any]:
     conn.frame = None
     message: dict[str, Any] = json.loads(json.dumps(waiting))  # what the writer would send
     return message
+
+
+def _turn_mail(state: State[Any], lang: str) -> tuple[str, str] | None:
+    """The subject and text of the e-mail a turn-based table sends the seat to move (None: no e-mail is due)."""
+    live = _table(state)
+    live.clock = new_clock(ClockSpec(per_move=86_400), state.game.num_players)
+    mover = live.mover()
+    if mover is None or not live.seats[mover].is_human:
+        return None
+    live.seats[mover].connected = False
+    pass_turn(live.clock, mover, now=1_000.0)
+    notice = turn_notice(live)
+    assert notice is not None
+    message = compose(notice, Recipient("someone@example.org", lang), "games@example.org", "https://example.org")
+    return str(message["Subject"]), message.get_content()
 
 
 def _refusals(state: State[Any], seat: int, rng: Rng) -> list[str]:
@@ -130,6 +148,10 @@ def test_no_payload_differs_across_worlds_the_receiver_cannot_tell_apart(name: s
                         said = chat_frame(_table(world), line, translator(lang))
                         assert said == chat_frame(_table(state), line, translator(lang))
                         assert set(said) == {"type", "seat", "name", "text", "time"}
+                    for lang in ("en", "fr"):  # the turn e-mail: whose turn at which table, nothing of the game
+                        assert _turn_mail(world, lang) == _turn_mail(state, lang), f"{name} step {step} (e-mail)"
+                        mine = table_entry(_table(world), seat, translator(lang))  # GET /api/me/tables, My tables
+                        assert mine == table_entry(_table(state), seat, translator(lang)), f"{name} step {step}"
                     checked += 1
             legal = state.legal_actions()
             state.apply_action(legal[rng.randrange(len(legal))])

@@ -26,6 +26,11 @@ from meeple.cli.app import app
         (["citadels", "--players", "4", "--seats", "human,human"], "one per player"),
         (["citadels", "--seats", "human"], "players"),
         (["citadels", "--clock", "ten"], "--clock"),
+        (["citadels", "--clock", "15d"], "1h to 14d"),
+        (["--smtp", "http://mail.example.org"], "smtp://, smtp+starttls://, smtps://"),
+        (["--smtp", "smtp://mail.example.org:0x19"], "1 to 65535"),
+        (["--smtp", "smtp://mail.example.org", "--mail-from", "games"], "--mail-from is an e-mail address"),
+        (["--mail-from", "games@example.org"], "give --smtp too"),
         (["--seats", "human,human"], "give its GAME"),
         (["chess"], "chess"),
     ],
@@ -38,12 +43,12 @@ def test_a_bad_serve_command_line_is_refused(tmp_path, args: list[str], words: s
 
 
 @contextlib.contextmanager
-def _serve_game(tmp_path: Path, seats: str) -> Iterator[str]:
-    """Run ``meeple serve caprice --seats SEATS`` as a process; yield what it printed up to "Serving on"."""
+def _serve_game(tmp_path: Path, seats: str, *extra: str) -> Iterator[str]:
+    """Run ``meeple serve caprice --seats SEATS [EXTRA...]`` as a process; yield what it printed up to "Serving on"."""
     from tests.server.helpers import free_port
 
     command = [sys.executable, "-m", "meeple", "serve", "caprice", "--seats", seats, "--port", str(free_port())]
-    command += ["--db", f"sqlite:///{tmp_path / 's.db'}", "--bot-workers", "1"]
+    command += ["--db", f"sqlite:///{tmp_path / 's.db'}", "--bot-workers", "1", *extra]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, start_new_session=True)
     try:
         assert proc.stdout is not None
@@ -88,3 +93,18 @@ def test_serve_game_with_open_seats_prints_how_anyone_joins(tmp_path: Path) -> N
         joined = http_json(f"{found[1]}/api/tables/{found[2]}/join", {"name": "Zoé"})
         assert joined["seat"] == 0
         assert http_json(f"{found[1]}/api/tables/{found[2]}")["status"] == "live"
+
+
+def test_serve_game_with_a_turn_based_clock(tmp_path: Path) -> None:
+    from tests.server.helpers import http_json, wait_for_server
+
+    with _serve_game(tmp_path, "human,human", "--clock", "3d") as text:
+        found = re.search(r"seat 0: meeple play --server (\S+) --table (\S+) --token", text)
+        assert found, text
+        wait_for_server(found[1])
+        clock = http_json(f"{found[1]}/api/tables/{found[2]}")["clock"]
+        assert clock["spec"] == {"initial": None, "increment": 0, "per_move": 259200}
+    import sqlite3
+
+    with contextlib.closing(sqlite3.connect(tmp_path / "s.db")) as db:
+        assert db.execute("SELECT grace FROM tables").fetchall() == [(None,)]  # away players are the norm: no grace

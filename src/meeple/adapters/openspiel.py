@@ -498,7 +498,7 @@ class MeepleObserver:
             meeple.game._encode_observation(meeple.observation(None), out)
             self.tensor[:] = out.values
         else:
-            self.tensor[:] = meeple.observation_tensor_values(seat)
+            meeple.write_observation_tensor(seat, self.tensor)
 
     def string_from(self, state: MeepleSpielState, player: int) -> str:
         """``player``'s (or the public) information state string (perfect recall) or observation as sorted JSON."""

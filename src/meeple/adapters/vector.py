@@ -26,6 +26,7 @@ truncations, infos)``).
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import Any
 
 import gymnasium
@@ -81,7 +82,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         self._seeds = np.random.default_rng()
         self._rows = np.arange(num_envs)
 
-    def _deal(self, i: int, seed: int) -> list[float]:
+    def _deal(self, i: int, seed: int) -> list[int]:
         state = self.game.new_initial_state(seed)
         if len(self.states) > i:
             self.states[i] = state
@@ -89,14 +90,21 @@ class VectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
             self.states.append(state)
         return self._observe(i, state)
 
-    def _observe(self, i: int, state: State[Any]) -> list[float]:
-        """Write game ``i``'s mover and mask; return the mover's tensor values (written for all games at once)."""
+    def _observe(self, i: int, state: State[Any]) -> list[int]:
+        """Write game ``i``'s mover and its tensor (into row ``i``); return the mover's legal codes.
+
+        The masks are written for all games at once (:meth:`_write_masks`).
+        """
         mover = state.current_player()
         self.current[i] = mover
-        row = self.masks[i]
-        row.fill(0)
-        row[self.game.codec.encode_many(state.fast_legal_actions())] = 1
-        return state.observation_tensor_values(mover)
+        state.write_observation_tensor(mover, self.observations[i])
+        return self.game.codec.encode_many(state.fast_legal_actions())
+
+    def _write_masks(self, legal: list[list[int]]) -> None:
+        """Set ``masks[i]`` to 1 at ``legal[i]``'s codes, 0 elsewhere (one numpy write for every game)."""
+        self.masks.fill(0)
+        counts = np.fromiter(map(len, legal), np.intp, len(legal))
+        self.masks[np.repeat(self._rows, counts), np.fromiter(chain.from_iterable(legal), np.intp)] = 1
 
     def _infos(self) -> dict[str, Any]:
         return {"action_mask": self.masks, "current_player": self.current, "final_rewards": self.final}
@@ -109,7 +117,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         else:
             deals = [int(d) for d in self._seeds.integers(0, 2**62, self.num_envs)]
         self.states = []
-        self.observations[:] = np.asarray([self._deal(i, deal) for i, deal in enumerate(deals)], np.float32)
+        self._write_masks([self._deal(i, deal) for i, deal in enumerate(deals)])
         self.final.fill(0.0)
         return self.observations, self._infos()
 
@@ -130,25 +138,24 @@ class VectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         ok[inside] = self.masks[self._rows[inside], codes[inside]] == 1
         if not ok.all():
             i = int(np.flatnonzero(~ok)[0])
-            legal = np.flatnonzero(self.masks[i]).tolist()
-            raise IllegalActionError(f"game {i}: action {int(codes[i])} is not legal; legal codes: {legal}")
+            allowed = np.flatnonzero(self.masks[i]).tolist()
+            raise IllegalActionError(f"game {i}: action {int(codes[i])} is not legal; legal codes: {allowed}")
         self.rewards.fill(0.0)
         self.terminations.fill(False)
         self.final.fill(0.0)
-        decode = self.game.codec.decode
-        rows = []
-        for i, (code, actor) in enumerate(zip(codes.tolist(), self.current.tolist(), strict=True)):
-            state = self.states[i]
-            state.fast_apply_action(decode(code), actor)
+        actions_by_code = self.game.codec.all_actions
+        legal: list[list[int]] = []
+        for i, (state, code, actor) in enumerate(zip(self.states, codes.tolist(), self.current.tolist(), strict=True)):
+            state.fast_apply_action(actions_by_code[code], actor)  # code checked against the mask above
             if state.is_terminal():
                 final = final_rewards(state, self.reward)
                 self.final[i] = final
                 self.rewards[i] = final[actor]
                 self.terminations[i] = True
-                rows.append(self._deal(i, int(self._seeds.integers(0, 2**62))))
+                legal.append(self._deal(i, int(self._seeds.integers(0, 2**62))))
             else:
-                rows.append(self._observe(i, state))
-        self.observations[:] = np.asarray(rows, np.float32)
+                legal.append(self._observe(i, state))
+        self._write_masks(legal)
         return self.observations, self.rewards, self.terminations, self.truncations, self._infos()
 
     def action_masks(self) -> Any:

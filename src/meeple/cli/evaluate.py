@@ -36,8 +36,8 @@ def load_policy(text: str, game: str) -> tuple[Policy, str]:
     """Return the policy named by ``text`` and its label: a bot spec, or ``module:name`` / ``file.py:name``.
 
     Raises:
-        typer.Exit: (through :func:`fail`, exit 2) the module or file cannot be imported, has no such name, or the
-            spec is not a known bot; the message says which.
+        typer.Exit: (through :func:`fail`, exit 2) the module or file cannot be imported, has no such name, its
+            factory of no argument raises, or the spec is not a known bot; the message says which.
     """
     where, colon, name = text.rpartition(":")
     kind = text.partition(":")[0].strip().lower()
@@ -55,7 +55,10 @@ def load_policy(text: str, game: str) -> tuple[Policy, str]:
         fail(_("{where} has no {name}").format(where=where, name=name))
     found: Any = getattr(module, name)
     if callable(found) and not isinstance(found, Bot) and _takes_nothing(found):
-        found = found()
+        try:
+            found = found()
+        except Exception as exc:  # noqa: BLE001 - a factory's failure (a missing model file...) is reported as such
+            fail(_("{text} failed to make its policy: {error}").format(text=text, error=exc))
     if not (isinstance(found, Bot) or callable(found)):
         fail(_("{text} is neither a bot nor a policy function").format(text=text))
     return found, name

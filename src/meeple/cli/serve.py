@@ -22,12 +22,18 @@ from rich.markup import escape
 from meeple.cli.common import GAME_OPTIONS, fail, load_game_or_exit, stdout_console
 from meeple.core.errors import MeepleError
 from meeple.i18n import _
+from meeple.server.clock import parse_clock
+from meeple.server.notify import SmtpSettings
 from meeple.server.protocol import ClockSpec, CreateTable
 
 STARTUP_FAILURE = 1
 """The exit code of ``meeple serve`` when it cannot start: the database or the address is unusable."""
 SHUTDOWN_SECONDS = 5
 """Seconds SIGTERM (or Ctrl-C) waits for open requests and connections before the server stops them."""
+
+
+GRACE = 120.0
+"""Seconds an away human's turn waits before a bot plays it (the table of ``meeple serve GAME``; turn-based: none)."""
 
 
 def default_db() -> str:
@@ -79,11 +85,20 @@ def serve(
     players: Annotated[int | None, typer.Option("--players", "-p", help="With GAME: number of players.")] = None,
     variant: Annotated[list[str] | None, typer.Option("--variant", "-V", help="With GAME: variant KEY=VALUE.")] = None,
     clock: Annotated[
-        str | None, typer.Option("--clock", help="With GAME: a clock INITIAL[+INCREMENT] in seconds, e.g. 600+10.")
+        str | None,
+        typer.Option(
+            "--clock",
+            help="With GAME: a clock INITIAL[+INCREMENT] in seconds (600+10), or a time per move for turn-based play"
+            " (1d, 3d, 7d; 1h to 14d).",
+        ),
     ] = None,
     grace: Annotated[
-        float | None, typer.Option("--grace", help="With GAME: seconds before an away human's turn is bot-played.")
-    ] = 120.0,
+        float | None,
+        typer.Option(
+            "--grace",
+            help="With GAME: seconds before an away human's turn is bot-played (turn-based: none by default).",
+        ),
+    ] = GRACE,
     bot_workers: Annotated[int | None, typer.Option("--bot-workers", help="Bot processes (default: cores-1).")] = None,
     password_hash_workers: Annotated[
         int,
@@ -103,6 +118,19 @@ def serve(
             envvar="MEEPLE_PUBLIC_URL",
             help="The address players use (behind a router or proxy): invitations, and the origin pages may come from.",
         ),
+    ] = None,
+    smtp: Annotated[
+        str | None,
+        typer.Option(
+            "--smtp",
+            envvar="MEEPLE_SMTP",
+            help="Send turn e-mails of turn-based tables through this server: smtp://, smtp+starttls:// or"
+            " smtps://[USER:PASSWORD@]HOST[:PORT]. Without it no e-mail is sent.",
+        ),
+    ] = None,
+    mail_from: Annotated[
+        str | None,
+        typer.Option("--mail-from", envvar="MEEPLE_MAIL_FROM", help="The From address of e-mails (with --smtp)."),
     ] = None,
     forwarded_allow_ips: Annotated[
         str | None,
@@ -193,6 +221,14 @@ def serve(
 
     url = db or default_db()
     _check_db(url)
+    mail: SmtpSettings | None = None
+    if smtp is not None:
+        try:
+            mail = SmtpSettings.from_url(smtp, mail_from)
+        except ValueError as exc:
+            fail(exc)
+    elif mail_from is not None:
+        fail(_("--mail-from is the sender of the e-mails sent through --smtp: give --smtp too"))
     console = stdout_console()
     base = (public_url or f"http://{_reachable_host(host)}:{port}").rstrip("/")
     if game is not None:
@@ -234,6 +270,8 @@ def serve(
         public_urls=(public_url,) if public_url else (),
         api_docs=api_docs,
         metrics_allow_ips=metrics_allow_ips,
+        smtp=mail,
+        site=base,
         password_hash_workers=password_hash_workers,
         password_hash_queue=password_hash_queue,
     )
@@ -344,11 +382,17 @@ def _host_table(
     seat_list = given if given is not None else ["human"] + ["bot:medium"] * (n - 1)
     clock_spec: ClockSpec | None = None
     if clock is not None:
-        initial, _plus, increment = clock.partition("+")
         try:
-            clock_spec = ClockSpec(initial=float(initial), increment=float(increment or 0))
+            clock_spec = parse_clock(clock)
         except ValueError:
-            fail(_("--clock takes INITIAL[+INCREMENT] in seconds (e.g. 600+10), not {clock!r}").format(clock=clock))
+            fail(
+                _(
+                    "--clock takes INITIAL[+INCREMENT] in seconds (e.g. 600+10), or a time per move of 1h to 14d"
+                    " for turn-based play (e.g. 3d), not {clock!r}"
+                ).format(clock=clock)
+            )
+        if clock_spec.turn_based and grace == GRACE:
+            grace = None  # turn-based: players are away between their moves; the clock alone ends a turn
     params: dict[str, Any] = loaded.params_dict()
     try:
         request = CreateTable(game=game, params=params, seats=seat_list, clock=clock_spec, grace=grace)

@@ -132,9 +132,21 @@ class ActionCodec:
         self._codes: dict[Action, int] = {a: i for i, a in enumerate(self._actions)}
         if len(self._codes) != len(self._actions):
             raise ValueError("all_actions contains duplicates")
+        # The canonical instances by identity: an int-keyed lookup skips the dataclass hash. They live as long as
+        # the codec (``_actions`` holds them), so no other live object can have their ids.
+        self._by_id: dict[int, int] = {id(a): i for i, a in enumerate(self._actions)}
         for a in self._actions:
             if type(a).type_name not in self._types:
                 raise ValueError(f"{a!r} has an unregistered action type")
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        del state["_by_id"]  # ids mean nothing in another process or after a copy
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._by_id = {id(a): i for i, a in enumerate(self._actions)}
 
     @property
     def num_distinct_actions(self) -> int:
@@ -187,14 +199,16 @@ class ActionCodec:
     def encode_many(self, actions: Sequence[Action]) -> list[int]:
         """Return the codes of ``actions``, in order (a mask's indices; one lookup each, no per-call overhead).
 
+        Canonical instances (the games' legal actions) are found by identity; equal copies by value.
+
         Raises:
             InvalidActionError: if one of them is not an action of this game.
         """
-        codes = self._codes
+        by_id = self._by_id
         try:
-            return [codes[a] for a in actions]
-        except (KeyError, TypeError):
-            return [self.encode(a) for a in actions]  # raises, naming the first unknown action
+            return [by_id[id(a)] for a in actions]
+        except KeyError:
+            return [self.encode(a) for a in actions]  # equal copies; raises naming the first unknown action
 
     def decode(self, code: int) -> Action:
         """Return the action with integer code ``code``.

@@ -176,6 +176,14 @@ class Game(ABC, Generic[P]):
         """
         return state.encoded_observation_values(player)
 
+    def _write_observation(self, state: State[Any], player: int, out: Any) -> None:
+        """Write :meth:`_observation_values` into ``out``, a float numpy vector of the tensor's size.
+
+        The default copies the values; a game with a direct encoder may write into the buffer instead (no Python
+        list converted to float32), with the same result (``tests/games/test_tensor_fast_path.py``).
+        """
+        out[:] = self._observation_values(state, player)
+
     def params_dict(self) -> dict[str, Any]:
         """Return every parameter (given or default) as a JSON-able dict; ``load_game(name, **d)`` rebuilds it."""
         return params_to_json(self.params)

@@ -21,7 +21,7 @@ from meeple.core.action import Action, short_repr
 from meeple.core.errors import IllegalActionError, InvalidActionError, NotYourTurnError
 from meeple.core.game import STATE_FORMAT
 from meeple.core.rng import Rng
-from meeple.core.tensor import to_array
+from meeple.core.tensor import zeros
 from meeple.i18n.message import VERBATIM, M, Message, join, plural
 
 if TYPE_CHECKING:
@@ -236,14 +236,16 @@ class State(ABC, Generic[G]):
         Raises:
             NotImplementedError: the game defines no tensor.
         """
-        return to_array(self.game._observation_values(self, player))
+        out = zeros(self.game.observation_tensor_size())
+        self.game._write_observation(self, player, out)
+        return out
 
     def write_observation_tensor(self, player: int, out: Any) -> None:
         """Write :meth:`observation_tensor` of ``player`` into ``out``, a preallocated float32 numpy vector or row.
 
         For batched environments that keep one buffer for many games (``meeple.adapters.vector``).
         """
-        out[:] = self.game._observation_values(self, player)
+        self.game._write_observation(self, player, out)
 
     def observation_tensor_values(self, player: int) -> list[float]:
         """The values of :meth:`observation_tensor` as a Python list (no numpy needed).
@@ -325,7 +327,9 @@ class State(ABC, Generic[G]):
 
     def legal_action_codes(self) -> list[int]:
         """Return the integer codes of :meth:`legal_actions`, in the same order (a mask for RL)."""
-        return self.game.codec.encode_many(self.legal_actions())
+        if self._legal is None:
+            self._legal = [] if self.is_terminal() else self._legal_actions()
+        return self.game.codec.encode_many(self._legal)
 
     def apply_action(self, action: Action | int | Mapping[str, Any], player: int | None = None) -> None:
         """Apply one action of the seat to move.
@@ -344,7 +348,9 @@ class State(ABC, Generic[G]):
                 gets :class:`NotYourTurnError`.
             In every case the state is left exactly as it was.
         """
-        if not isinstance(action, Action):
+        if type(action) is int and 0 <= action < self.game.info.num_distinct_actions:  # the RL hot path: a code
+            action = self.game.codec.all_actions[action]
+        elif not isinstance(action, Action):
             action = self.game.to_action(action)
         if self.is_terminal():
             action = self._decode_refused(action)

@@ -42,6 +42,8 @@ class TensorLayout:
     def __init__(self) -> None:
         self.fields: list[TensorField] = []
         self.offsets: dict[str, TensorField] = {}
+        self.starts: dict[str, int] = {}
+        """Each field's offset by name (what a direct encoder indexes with)."""
         self.size = 0
 
     def add(self, name: str, size: int, doc: str) -> None:
@@ -57,6 +59,7 @@ class TensorLayout:
         field = TensorField(name, self.size, size, doc)
         self.fields.append(field)
         self.offsets[name] = field
+        self.starts[name] = self.size
         self.size += size
 
     def describe(self) -> list[dict[str, Any]]:
@@ -118,14 +121,47 @@ def relative(seat: int, me: int | None, players: int) -> int:
     return seat if me is None else (seat - me) % players
 
 
+def _numpy() -> Any:
+    try:
+        import numpy as np
+    except ImportError as exc:  # pragma: no cover - numpy is in the test extra
+        raise ImportError("tensors need numpy: pip install 'meeple[rl]'") from exc
+    return np
+
+
 def to_array(values: list[float]) -> Any:
     """Return ``values`` as a numpy float32 vector (numpy: ``pip install 'meeple[rl]'``).
 
     Raises:
         ImportError: numpy is not installed (the message names the extra).
     """
-    try:
-        import numpy as np
-    except ImportError as exc:  # pragma: no cover - numpy is in the test extra
-        raise ImportError("tensors need numpy: pip install 'meeple[rl]'") from exc
+    np = _numpy()
     return np.asarray(values, dtype=np.float32)
+
+
+def zeros(size: int) -> Any:
+    """Return a numpy float32 vector of ``size`` zeros (numpy: ``pip install 'meeple[rl]'``).
+
+    Raises:
+        ImportError: numpy is not installed (the message names the extra).
+    """
+    np = _numpy()
+    return np.zeros(size, dtype=np.float32)
+
+
+def zeroed_buffer(out: Any, size: int) -> memoryview | None:
+    """``out`` zeroed and seen as a writable flat ``memoryview`` of floats, for a direct encoder to write into.
+
+    Returns None when ``out`` is not a writable, contiguous float32/float64 numpy vector of ``size`` values (the
+    caller then copies a list in, which raises numpy's own error for a wrong shape).
+    """
+    if not hasattr(out, "fill"):
+        return None
+    try:
+        view = memoryview(out)
+    except TypeError:
+        return None
+    if view.readonly or view.ndim != 1 or view.format not in ("f", "d") or not view.c_contiguous or len(view) != size:
+        return None
+    out.fill(0.0)
+    return view

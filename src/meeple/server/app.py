@@ -40,6 +40,7 @@ from meeple.server.account_api import add_account_routes
 from meeple.server.accounts import Account, Accounts, current_account
 from meeple.server.bots import BotPool
 from meeple.server.chat import ChatService
+from meeple.server.clock import clock_view
 from meeple.server.db import is_postgresql, make_engine, migrate
 from meeple.server.hardening import CSP, SecurityMiddleware
 from meeple.server.hashing import PasswordWork, PasswordWorkBusy
@@ -48,6 +49,8 @@ from meeple.server.hub import VIEWS, Connection, Hub, Listener
 from meeple.server.live import LiveTable, MoveRefused, SeatState, TableNotFound
 from meeple.server.lobby import RATED_LOG_IN, Lobby, Match, SeatRefused
 from meeple.server.metrics import Metrics, started, stopped
+from meeple.server.mytables import MyTable, my_tables
+from meeple.server.notify import Addresses, Notifier, SmtpSettings, account_addresses, remember_lang
 from meeple.server.ops import LOOPBACK, add_ops_routes
 from meeple.server.policy import SeatPolicy
 from meeple.server.presence import HEARTBEAT, HEARTBEAT_DEGRADED
@@ -127,6 +130,10 @@ class ServerConfig:
         api_docs: serve ``/docs`` and ``/openapi.json`` (``--api-docs``; off by default on a public server).
         metrics_allow_ips: who may read ``/metrics``: comma-separated addresses or CIDR networks, ``*`` for anyone
             (default: loopback; :mod:`meeple.server.ops`).
+        smtp: where turn e-mails are sent (``--smtp``, with ``--mail-from``; :mod:`meeple.server.notify`); None:
+            no e-mail at all.
+        site: the server's public address, for the links in e-mails (``--public-url``, else ``http://HOST:PORT``).
+        addresses: where a seat's e-mails go (default: the address of the account that holds the seat).
         password_hash_workers: threads that check or hash passwords at once (``--password-hash-workers``; each
             argon2 check holds 64 MiB for ~0.3 s; :mod:`meeple.server.hashing`).
         password_hash_queue: password calls that may wait for those threads; past it 503 (``--password-hash-queue``).
@@ -141,6 +148,9 @@ class ServerConfig:
     public_urls: tuple[str, ...] = ()
     api_docs: bool = False
     metrics_allow_ips: str = LOOPBACK
+    smtp: SmtpSettings | None = None
+    site: str = "http://127.0.0.1:8000"
+    addresses: Addresses | None = None
     password_hash_workers: int = 2
     password_hash_queue: int = 8
 
@@ -210,6 +220,11 @@ def create_app(config: ServerConfig) -> FastAPI:
             quotas=config.quotas,
             heartbeat_engine=beat_engine,
         )
+        if config.smtp is not None:
+            addresses = config.addresses or account_addresses(engine)
+            count = lambda outcome: metrics.emails.labels(outcome=outcome).inc()  # noqa: E731
+            service.notifier = Notifier(config.smtp, addresses, config.site, count)
+            service.notifier.start()
         hub = Hub(service, send_seconds=config.quotas.send_seconds)
         lobby = Lobby(service)
         hub.chat = ChatService(engine, limiter, service.now, lambda reason: state["refused"](reason))
@@ -243,6 +258,8 @@ def create_app(config: ServerConfig) -> FastAPI:
                 if live.bot_task is not None:
                     live.bot_task.cancel()
             await asyncio.to_thread(bots.close)
+            if service.notifier is not None:
+                await asyncio.to_thread(service.notifier.stop)
             with contextlib.suppress(Exception):
                 await asyncio.to_thread(service.forget_presence)
             beat_thread.shutdown(wait=False, cancel_futures=True)
@@ -366,6 +383,22 @@ def create_app(config: ServerConfig) -> FastAPI:
     _lobby_routes(app, state)
     add_account_routes(app, state)
 
+    @app.get("/api/me/tables", response_model=list[MyTable], responses={401: {"description": "not logged in"}})
+    async def me_tables(
+        http: Request, lang: LangQuery = None, accept_language: AcceptLanguage = None
+    ) -> list[dict[str, Any]]:
+        """The logged-in account's live and waiting tables: its turns first (soonest deadline first).
+
+        Each: the table, game, status, the account's ``seat``, ``your_turn``, ``current_player``, the seats (public
+        names), ``turn_based``, ``per_move`` and the running turn's ``deadline``: nothing hidden, no token. 401
+        without a session. Names of bots and unnamed seats in ``lang`` (else ``Accept-Language``, else English).
+        """
+        reader = _reader(lang, accept_language)
+        account = await current_account(http)
+        if account is None:
+            raise HTTPException(401, reader.message(M("log in first")))
+        return await my_tables(service(), account.id, reader)
+
     @app.get("/api/tables", response_model=list[TableSummary])
     async def list_tables(
         limit: Annotated[int, Query(ge=1, le=200, description="tables per page")] = 50,
@@ -390,6 +423,7 @@ def create_app(config: ServerConfig) -> FastAPI:
                 "params": r.params,
                 "status": r.status,
                 "created": r.created,
+                "clock": clock_view(r.clock),
                 "rated": bool(r.rated),
                 "seats": [
                     SeatState(
@@ -421,6 +455,7 @@ def create_app(config: ServerConfig) -> FastAPI:
                 "params": live.params,
                 "status": live.status,
                 "created": live.created,
+                "clock": clock_view(live.clock),
                 "rated": live.rated,
                 "seats": live.public_seats(reader),
                 "version": view["version"],
@@ -608,6 +643,9 @@ async def _serve(
     conn.reader = asyncio.current_task()
     conn.address = key.rsplit("#", 1)[0]
     if seat is not None:
+        if service.notifier is not None:  # the language of its turn e-mails, if an account holds the seat
+            with contextlib.suppress(Exception):
+                await asyncio.to_thread(remember_lang, service.engine, live.id, seat, lang)
         try:
             await service.presence(live, seat, +1)
         except BaseException:
@@ -653,8 +691,10 @@ async def _serve(
     finally:
         hub.leave(live, conn)
         if seat is not None:
+            # shielded: a cancelled handler (shutdown, a test client) still records that the seat's connection went;
+            # otherwise the cache would call the seat connected until the table's next change (turn e-mails)
             with contextlib.suppress(Exception):
-                await service.presence(live, seat, -1)
+                await asyncio.shield(service.presence(live, seat, -1))
 
 
 def _server_error(live: LiveTable, conn: Connection, exc: Exception, move_id: str | None) -> None:

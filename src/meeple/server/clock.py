@@ -8,6 +8,10 @@ never charged to the player.
 
 Only human seats played by their human have a running clock: bots and bot-played seats are never charged.
 
+A clock without a bank (``initial`` None) gives each turn ``per_move`` seconds and charges nothing: with an hour or
+more per move it is *turn-based* (:func:`is_turn_based`; issue #34 item 7). Its deadline is stored with the table
+like any other, so a restart loses no turn.
+
 Rules: issue "Play online" (leavers and clocks); docs/decisions.md "Server".
 """
 
@@ -15,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from meeple.server.protocol import ClockSpec
+from meeple.server.protocol import TURN_BASED, ClockSpec
 
 RETURN_BANK = 60.0
 """Seconds a returning human's empty bank is refilled to (at most the initial bank), so that they can play again."""
@@ -25,7 +29,7 @@ def new_clock(spec: ClockSpec, players: int) -> dict[str, Any]:
     """The JSON clock state of a new table: every bank full, no turn running yet."""
     return {
         "spec": spec.model_dump(),
-        "banks": [spec.initial] * players,
+        "banks": [spec.initial if spec.initial is not None else spec.per_move] * players,
         "turn_seat": None,
         "turn_started": None,
         "paused": 0.0,
@@ -33,13 +37,48 @@ def new_clock(spec: ClockSpec, players: int) -> dict[str, Any]:
     }
 
 
+TURN_BASED_CHOICES = (86_400, 3 * 86_400, 7 * 86_400)
+"""Seconds per move the lobby's form and ``meeple serve --clock`` offer for turn-based play: 1, 3 and 7 days."""
+_UNITS = {"h": 3_600, "d": 86_400}
+
+
+def parse_clock(text: str) -> ClockSpec:
+    """A clock from ``meeple serve --clock``: ``INITIAL[+INCREMENT]`` in seconds, or a turn-based ``3d`` / ``12h``.
+
+    Args:
+        text: ``600+10`` (a 600 s bank, 10 s added per turn), ``1d``, ``3d`` or ``12h`` (that long per move, no
+            bank: turn-based when an hour or more), also with a fraction (``1.5d``).
+
+    Raises:
+        ValueError: not one of these forms, or outside the bounds of :class:`ClockSpec` (the message says which).
+    """
+    text = text.strip().lower()
+    if text[-1:] in _UNITS:
+        return ClockSpec(per_move=float(text[:-1]) * _UNITS[text[-1]])
+    initial, _plus, increment = text.partition("+")
+    return ClockSpec(initial=float(initial), increment=float(increment or 0))
+
+
+def has_bank(clock: dict[str, Any]) -> bool:
+    """Whether the clock has a bank per seat (``initial``); without one, each turn has ``per_move`` seconds."""
+    return clock["spec"].get("initial") is not None
+
+
+def is_turn_based(clock: dict[str, Any] | None) -> bool:
+    """Whether a table's clock (JSON state, or None) is turn-based: no bank, an hour or more per move."""
+    if clock is None or has_bank(clock):
+        return False
+    per_move = clock["spec"].get("per_move")
+    return per_move is not None and float(per_move) >= TURN_BASED
+
+
 def turn_deadline(clock: dict[str, Any]) -> float | None:
     """When the running turn times out (Unix seconds), or None if no clocked turn is running."""
     seat = clock["turn_seat"]
     if seat is None or clock["turn_started"] is None:
         return None
-    limit = max(0.0, float(clock["banks"][seat]))
     per_move = clock["spec"].get("per_move")
+    limit = max(0.0, float(clock["banks"][seat])) if has_bank(clock) else float(per_move)
     if per_move is not None:
         limit = min(limit, float(per_move))
     return float(clock["turn_started"]) + float(clock.get("paused") or 0.0) + limit
@@ -56,7 +95,7 @@ def pass_turn(clock: dict[str, Any], to_seat: int | None, now: float) -> None:
     seat = clock["turn_seat"]
     if seat is not None and seat == to_seat:
         return
-    if seat is not None and clock["turn_started"] is not None:
+    if seat is not None and clock["turn_started"] is not None and has_bank(clock):
         spent = max(0.0, now - float(clock["turn_started"]) - float(clock.get("paused") or 0.0))
         clock["banks"][seat] = max(0.0, float(clock["banks"][seat]) - spent) + float(clock["spec"]["increment"])
     clock["turn_seat"] = to_seat
@@ -67,7 +106,7 @@ def pass_turn(clock: dict[str, Any], to_seat: int | None, now: float) -> None:
 def time_out(clock: dict[str, Any]) -> None:
     """The running turn ran out: its seat's bank is empty and no clocked turn runs (a bot plays it)."""
     seat = clock["turn_seat"]
-    if seat is not None:
+    if seat is not None and has_bank(clock):
         clock["banks"][seat] = 0.0
     clock["turn_seat"] = None
     clock["turn_started"] = None
@@ -95,6 +134,8 @@ def credit_outage(clock: dict[str, Any], start: float, end: float) -> bool:
 
 def refill_on_return(clock: dict[str, Any], seat: int) -> None:
     """A human takes their seat back: an empty bank gets :data:`RETURN_BANK` seconds (at most the initial bank)."""
+    if not has_bank(clock):
+        return  # each turn has per_move seconds anyway
     floor = min(RETURN_BANK, float(clock["spec"]["initial"]))
     clock["banks"][seat] = max(float(clock["banks"][seat]), floor)
 

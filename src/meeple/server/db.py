@@ -165,6 +165,8 @@ class AccountRow(Base):
     password_hash: Mapped[str] = mapped_column(String(255))
     """argon2id (PHC string); empty once deleted (nothing opens it)."""
     email: Mapped[str | None] = mapped_column(String(254), nullable=True)
+    lang: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    """The language its player last used at a table of theirs (``en``, ``fr``): its turn e-mails are in it."""
     created: Mapped[float] = mapped_column(Float)
     deleted: Mapped[float | None] = mapped_column(Float, nullable=True)
     """When its owner deleted it (a tombstone: its games are anonymised), or None."""

@@ -110,6 +110,8 @@ class LiveTable:
     """Seats whose ``bot_played``/``reason`` changed in the transaction under way (written by _finish_change)."""
     health: Health | None = None
     """The process's health: its outages do not count in a grace period, and no deadline falls while it settles."""
+    notices: list[Any] = field(default_factory=list)
+    """Turn e-mails (``notify.TurnNotice``) decided by the transaction under way, sent once it committed."""
     used: float = 0.0
     """When this process last looked the table up (Unix seconds): unused tables leave memory."""
 

@@ -27,6 +27,7 @@ from sqlalchemy.orm import Session
 from meeple.core.errors import MeepleError
 from meeple.core.registry import load_game
 from meeple.i18n import M, Message
+from meeple.server.clock import is_turn_based
 from meeple.server.db import PresenceRow, SeatRow, TableRow
 from meeple.server.live import TableNotFound
 from meeple.server.protocol import CreateTable, SeatRequest
@@ -36,6 +37,8 @@ log = logging.getLogger("meeple.server")
 
 START_PROCESS = "start"
 """The ``process`` of the presence rows written when a table starts: an away human's grace counts from the start."""
+TURN_BASED_WAITING = 7 * 86_400.0
+"""Seconds at least that a turn-based table waits for its open seats to be taken (a week)."""
 QUICKMATCH_GRACE = 120.0
 """Seconds a quick-match seat's human may be away on their turn before the substitute bot plays it (strangers
 leave; nobody waits forever)."""
@@ -179,6 +182,21 @@ class Lobby:
             self._go_live(s, row)
             self._changed(s, row)
 
+    def creator_choice(self, table_id: str, seat: int | None) -> tuple[bool, float | None]:
+        """What ``seat`` may choose at a waiting table: ``(may start it now, when bots take its seats or None)``.
+
+        ``(False, None)`` unless the table is waiting and ``seat`` is one of its creator's (not taken by ``join``).
+        The second value is the quick-match wait's end (None: no bots are due, or the creator chose to wait).
+        """
+        if seat is None:
+            return False, None
+        with Session(self.service.engine) as s:
+            row = s.get(TableRow, table_id)
+            mine = s.get(SeatRow, (table_id, seat))
+            if row is None or row.status != "waiting" or mine is None or mine.player != "human" or mine.joined:
+                return False, None
+            return True, row.fill_at
+
     def keep_waiting(self, table_id: str, seat: int) -> None:
         """The creator of a quick-match table chooses to wait for players (no bots at the end of the wait).
 
@@ -251,10 +269,17 @@ class Lobby:
             )
 
     def expire(self) -> list[str]:
-        """End as ``abandoned`` every table waiting for :attr:`Quotas.waiting_hours`; return their ids."""
-        cutoff = self.service.now() - self.service.quotas.waiting_hours * 3600
+        """End as ``abandoned`` every table waiting for :attr:`Quotas.waiting_hours`; return their ids.
+
+        A turn-based table (:func:`meeple.server.clock.is_turn_based`) waits at least :data:`TURN_BASED_WAITING`
+        seconds: its players come by once a day or so (docs/decisions.md).
+        """
+        now = self.service.now()
+        cutoff = now - self.service.quotas.waiting_hours * 3600
+        slow_cutoff = min(cutoff, now - TURN_BASED_WAITING)
         with Session(self.service.engine) as s, s.begin():
-            rows = list(s.scalars(select(TableRow).where(TableRow.status == "waiting", TableRow.created < cutoff)))
+            found = s.scalars(select(TableRow).where(TableRow.status == "waiting", TableRow.created < cutoff))
+            rows = [r for r in found if not is_turn_based(r.clock) or r.created < slow_cutoff]
             ids = [row.id for row in rows]
             for row in rows:
                 row.status, row.fill_at, row.deadline = "abandoned", None, None

@@ -87,6 +87,9 @@ class Metrics:
             self.refusals.labels(reason=reason)
         for kind in ("seat", "spectator"):
             self.connections.labels(kind=kind)
+        self.emails = Counter(
+            "meeple_emails", "Turn e-mails by outcome (sent, failed, dropped, no_address).", ["outcome"], registry=r
+        )
 
     def watch(self, tables: Callable[[], Iterable[Any]], bots: Any) -> None:
         """Read the gauges of tables, connections and bots when scraped (so they cannot drift).

@@ -49,16 +49,51 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+MAX_PER_MOVE = 14 * 86_400
+"""Seconds at most per turn (``ClockSpec.per_move``): 14 days, the longest turn of a turn-based table."""
+TURN_BASED = 3_600
+"""Seconds per turn from which a clock without a bank is *turn-based*: an hour or more per move."""
+
+
+def _check_per_move(value: float | None) -> float | None:
+    if value is not None and not 0 < value <= MAX_PER_MOVE:
+        raise ValueError(f"per_move is more than 0 and at most {MAX_PER_MOVE} seconds (14 days)")
+    return value
+
+
 class ClockSpec(_Strict):
     """A table's clock: a bank per seat with a Fischer increment, and an optional cap per turn (seconds).
 
     A *turn* is a run of consecutive decisions of one seat (a Citadels turn, a sealed bid entered card by card): the
     increment is added once when the turn passes, so the number of hidden steps in a turn changes no clock.
+
+    Without ``initial`` there is no bank: each turn has ``per_move`` seconds, whatever the turns before took. Such a
+    clock of an hour or more per move (:data:`TURN_BASED`) is *turn-based* (``{"per_move": 259200}``: three days a
+    move): players come and go, and a player away on their turn may get an e-mail (:mod:`meeple.server.notify`).
     """
 
-    initial: float = Field(gt=0, le=86_400, description="seconds in each seat's bank at the start")
+    initial: float | None = Field(
+        default=None, gt=0, le=86_400, description="seconds in each seat's bank at the start (None: no bank)"
+    )
     increment: float = Field(default=0, ge=0, le=3_600, description="seconds added to a bank after each turn")
-    per_move: float | None = Field(default=None, gt=0, le=86_400, description="at most this many seconds per turn")
+    per_move: Annotated[float | None, AfterValidator(_check_per_move)] = Field(
+        default=None,
+        description=f"at most this many seconds per turn (more than 0, at most {MAX_PER_MOVE}: 14 days)",
+        json_schema_extra={"exclusiveMinimum": 0, "maximum": MAX_PER_MOVE},
+    )
+
+    @model_validator(mode="after")
+    def _a_limit(self) -> ClockSpec:
+        if self.initial is None and self.per_move is None:
+            raise ValueError("a clock needs initial (a bank, at most 86400 s) or per_move (at most 1209600 s)")
+        if self.initial is None and self.increment:
+            raise ValueError("increment adds to a bank: give initial too, or no increment with per_move alone")
+        return self
+
+    @property
+    def turn_based(self) -> bool:
+        """No bank and at least an hour per move (:data:`TURN_BASED`): a game played over hours or days."""
+        return self.initial is None and self.per_move is not None and self.per_move >= TURN_BASED
 
 
 class SeatRequest(_Strict):
@@ -200,6 +235,9 @@ class TableSummary(BaseModel):
     seats: list[SeatInfo]
     status: TableStatus
     created: float
+    clock: ClockView | None = Field(
+        default=None, description="the table's clocks (a turn-based one: spec.per_move alone), as in state frames"
+    )
     rated: bool = Field(default=False, description="a rated table (its end updates its players' ratings)")
 
 

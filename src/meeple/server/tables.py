@@ -37,6 +37,7 @@ from meeple.server.db import AccountRow, EventRow, PresenceRow, SeatRow, TableRo
 from meeple.server.health import DATABASE, Health
 from meeple.server.live import LiveTable, MoveRefused, SeatState, TableNotFound, check_move
 from meeple.server.metrics import Metrics
+from meeple.server.notify import Notifier, turn_notice
 from meeple.server.policy import SeatPolicy
 from meeple.server.presence import HEARTBEAT, STALE, Presence, close_dead, dead_tables, upsert, write_own
 from meeple.server.protocol import CreateTable
@@ -92,6 +93,12 @@ _UPDATE_SEAT = (
     .where(SeatRow.table_id == bindparam("b_id"), SeatRow.seat == bindparam("b_seat"))
     .values(bot_played=bindparam("b_bot_played"), reason=bindparam("b_reason"))
 )
+
+
+def _turn_running(clock: dict[str, Any] | None, now: float) -> bool:
+    """Whether a clocked turn runs and its time is not up (such a table waits for its move: it is not idle)."""
+    deadline = clocks.turn_deadline(clock) if clock is not None else None
+    return deadline is not None and deadline > now
 
 
 def hash_token(token: str) -> str:
@@ -169,6 +176,8 @@ class TableService:
         """Called (in the event loop) after every committed change of a table: the hub broadcasts it."""
         self.metrics = Metrics()
         """Where moves are counted (the app gives its own: ``/metrics``)."""
+        self.notifier: Notifier | None = None
+        """Sends turn e-mails (``meeple serve --smtp``); None: no turn is even looked at for one."""
 
     @property
     def degraded(self) -> bool:
@@ -465,6 +474,8 @@ class TableService:
 
     def _finish_change(self, s: Connection, live: LiveTable, row: RowHead) -> None:
         """Write the cache's version, changed seats, clock, status and deadline, bump the revision, notify others."""
+        if self.notifier is not None and (notice := turn_notice(live)) is not None:
+            live.notices.append(notice)  # decided in this transaction (clock["mailed"]); sent once it committed
         rev = row.rev + 1
         deadline = live.deadline(self.now())
         values = {"b_version": live.version, "b_rev": rev, "b_status": live.status, "b_clock": live.clock}
@@ -497,6 +508,7 @@ class TableService:
         except MoveRefused:
             raise  # refused before anything changed
         except BaseException:
+            live.notices.clear()  # the turn's decision was rolled back with it
             live.stale = True  # the cache may hold what was rolled back: rebuild it from the database now
             with contextlib.suppress(Exception):
                 self._read_sync(live)
@@ -659,13 +671,17 @@ class TableService:
     def expire_idle(self) -> list[str]:
         """End as ``abandoned`` every live table nobody has moved at for :attr:`Quotas.idle_days`; return their ids.
 
-        An abandoned game is over: no move is accepted, its bots stop, and its record and replay open.
+        An abandoned game is over: no move is accepted, its bots stop, and its record and replay open. A table whose
+        running turn still has time on its clock is not idle: a turn-based table waits for its move (up to 14 days)
+        however long ago the last one was, and its clock's end brings the substitute's move.
         """
-        cutoff = self.now() - self.quotas.idle_days * 86_400
+        now = self.now()
+        cutoff = now - self.quotas.idle_days * 86_400
         last_move = select(func.max(EventRow.at)).where(EventRow.table_id == TableRow.id).scalar_subquery()
         idle = (TableRow.status == "live", func.coalesce(last_move, TableRow.created) < cutoff)
         with Session(self.engine) as s:
-            ids = sorted(s.scalars(select(TableRow.id).where(*idle)))
+            found = s.execute(select(TableRow.id, TableRow.clock).where(*idle)).all()
+        ids = sorted(t for t, clock in found if not _turn_running(clock, now))
         for table_id in ids:  # one short transaction each, in id order like every multi-table lock (no deadlock)
             with Session(self.engine) as s, s.begin():
                 s.execute(
@@ -776,7 +792,15 @@ class TableService:
         """Announce a committed change; called with ``live.lock`` held, so frames see one consistent state."""
         if self.on_change is not None:
             self.on_change(live)
+        self._mail(live)
         self.start_bot(live)
+
+    def _mail(self, live: LiveTable) -> None:
+        """Hand the turn e-mails the committed transaction decided to the notifier (it queues; never blocks)."""
+        notices, live.notices = live.notices, []
+        if self.notifier is not None:
+            for notice in notices:
+                self.notifier.submit(notice)
 
     def start_bot(self, live: LiveTable) -> None:
         """Start the table's bot loop if a bot must move and none is thinking in this process."""
@@ -827,6 +851,7 @@ class TableService:
                 applied = await self._run(what, self._tx_move, live, seat, action, version, None, True)
                 if applied and self.on_change is not None:
                     self.on_change(live)
+                self._mail(live)
         except MoveRefused as exc:
             log.debug("bot move at table %s dropped: %s", live.id, exc)
         return True

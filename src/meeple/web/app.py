@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Mapping
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -23,16 +24,17 @@ from jinja2 import ChoiceLoader, Environment, FileSystemLoader, FunctionLoader, 
 from markupsafe import Markup, escape
 from pydantic import ValidationError
 
-from meeple.core.errors import MeepleError
+from meeple.core.errors import InvalidParameterError, MeepleError
 from meeple.core.records import GameRecord
 from meeple.core.registry import game_class, registered_games
 from meeple.core.state import SPECTATOR
 from meeple.i18n import LANGUAGES, N_, M, Translator, language_from_accept, translator
 from meeple.server.accounts import current_account
 from meeple.server.app import ServerConfig, account_seat, check_token, client_address, create_app, cut, seat_cookie
-from meeple.server.clock import clock_view
+from meeple.server.clock import TURN_BASED_CHOICES, clock_view, is_turn_based
 from meeple.server.live import LiveTable, TableNotFound
-from meeple.server.lobby import RATED_LOG_IN, Match, SeatRefused
+from meeple.server.lobby import RATED_LOG_IN, Lobby, Match, SeatRefused
+from meeple.server.mytables import my_tables
 from meeple.server.protocol import ClockSpec, CreateTable, JoinTable
 from meeple.server.quotas import Limiter, QuotaExceeded
 from meeple.server.tables import TableService
@@ -96,6 +98,21 @@ def _reader(request: Request, lang: str | None) -> Translator:
     return translator(language_from_accept(request.headers.get("accept-language")))
 
 
+def duration(seconds: float, reader: Translator) -> str:
+    """A clock's time as shown: ``m:ss`` under an hour, ``h:mm:ss`` under a day, else ``2 d 5 h`` (translated).
+
+    Args:
+        seconds: the time left (negative counts as 0).
+        reader: the page's language (the days-and-hours form is a translated text).
+    """
+    left = max(0, int(seconds))
+    if left >= 86_400:
+        return reader.gettext("{days} d {hours} h").format(days=left // 86_400, hours=left % 86_400 // 3_600)
+    if left >= 3_600:
+        return f"{left // 3_600}:{left % 3_600 // 60:02d}:{left % 60:02d}"
+    return f"{left // 60}:{left % 60:02d}"
+
+
 def _page(name: str, reader: Translator, request: Request, **context: Any) -> HTMLResponse:
     """Render a template with the reader's language helpers; remember an explicit ``?lang=`` in a cookie."""
     html = TEMPLATES.get_template(name).render(
@@ -108,12 +125,44 @@ def _page(name: str, reader: Translator, request: Request, **context: Any) -> HT
         flags=lambda game, text: companion_for(game).flag_words(text, reader),
         query=dict(request.query_params),
         status_words=STATUS,
+        duration=lambda seconds: duration(seconds, reader),
+        turn_based_choices=TURN_BASED_CHOICES,
         **context,
     )
     response = HTMLResponse(html)
     if request.query_params.get("lang") in LANGUAGES:
         response.set_cookie("lang", reader.lang, max_age=365 * 86400, samesite="lax")
     return response
+
+
+def _days_per_move(clock: dict[str, Any] | None) -> int:
+    """Whole days per move of a turn-based clock (0: not turn-based, or under a day), for the lobby's list."""
+    if clock is None or not is_turn_based(clock):
+        return 0
+    return int(float(clock["spec"]["per_move"]) // 86_400)
+
+
+def _utc(moment: float) -> str:
+    """A deadline as the page shows it: ``2026-11-28 15:04 UTC`` (the server knows no one's time zone)."""
+    return datetime.fromtimestamp(moment, UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _form_clock(form: Any) -> ClockSpec | None:
+    """The lobby form's clock: minutes per player and an increment, or a turn-based time per move (not both).
+
+    Raises:
+        InvalidParameterError: both kinds were chosen.
+        ValueError: a number that is not one, or outside :class:`ClockSpec`'s bounds.
+    """
+    minutes = str(form.get("clock_minutes") or "").strip()
+    per_move = str(form.get("per_move") or "").strip()
+    if minutes and per_move:
+        raise InvalidParameterError(M("choose a clock in minutes or turn-based play, not both"))
+    if per_move:
+        return ClockSpec(per_move=float(per_move))
+    if minutes:
+        return ClockSpec(initial=float(minutes) * 60, increment=float(str(form.get("clock_increment") or 0)))
+    return None
 
 
 def create_web_app(config: ServerConfig) -> FastAPI:
@@ -149,6 +198,20 @@ def create_web_app(config: ServerConfig) -> FastAPI:
         me = await current_account(request)
         return _page("lobby.html", reader, request, games=games, tables=tables, who=lambda p: who(p, reader), me=me)
 
+    @app.get("/me/tables", response_class=HTMLResponse, include_in_schema=False)
+    async def my_tables_page(request: Request, lang: str | None = None) -> HTMLResponse:
+        """My tables: the logged-in account's live and waiting tables, its turns first (``GET /api/me/tables``)."""
+        reader = _reader(request, lang)
+        account = await current_account(request)
+        entries = await my_tables(service(), account.id, reader) if account is not None else []
+        for entry in entries:
+            entry["title"] = game_class(entry["game"]).title
+            entry["left"] = duration(entry["deadline"] - service().now(), reader) if entry["deadline"] else None
+            entry["until"] = _utc(entry["deadline"]) if entry["deadline"] else None
+            mover = entry["current_player"]
+            entry["mover"] = entry["seats"][mover]["name"] if mover is not None else None
+        return _page("my_tables.html", reader, request, account=account, entries=entries)
+
     @app.post("/tables", response_class=HTMLResponse, include_in_schema=False)
     async def create(request: Request, game: Annotated[str, Form()], lang: str | None = None) -> HTMLResponse:
         """Create a table from the lobby's form and show each seat's invite link (shown only here)."""
@@ -166,11 +229,7 @@ def create_web_app(config: ServerConfig) -> FastAPI:
             default_players = next(int(p.default) for p in spec.describe_params() if p.name == "players")
             players = int(params.get("players", default_players))
             seats = [str(form.get(f"seat_{s}") or "human") for s in range(players)]
-            clock: ClockSpec | None = None
-            minutes = form.get("clock_minutes")
-            if isinstance(minutes, str) and minutes.strip():
-                increment = float(str(form.get("clock_increment") or 0))
-                clock = ClockSpec(initial=float(minutes) * 60, increment=increment)
+            clock = _form_clock(form)
             rated = form.get("rated") == "1"
             request_model = CreateTable(game=game, params=params, seats=seats, clock=clock, rated=rated)
             me = await current_account(request)
@@ -306,10 +365,15 @@ def create_web_app(config: ServerConfig) -> FastAPI:
             target = f"/tables/{table_id}" + (f"?lang={lang}" if lang in LANGUAGES else "")
             return _with_seat_cookie(RedirectResponse(target, status_code=303), request, table_id, token)
         reader, live, seat, board = await _view(request, table_id, lang)
+        lobby: Lobby = app.state.meeple["lobby"]
+        may_start, fill_at = await asyncio.to_thread(lobby.creator_choice, table_id, seat)
+        bots_in = max(0, round(fill_at - service().now())) if fill_at is not None else None
         return _page(
             "table.html",
             reader,
             request,
+            may_start=may_start,
+            bots_in=bots_in,
             table=table_id,
             game=live.game,
             title=game_class(live.game).title,
@@ -416,6 +480,7 @@ def create_web_app(config: ServerConfig) -> FastAPI:
                 "rated": bool(row.rated),
                 "seats": [{"player": s.player, "online": online.get(s.seat, False), "name": s.name} for s in seats],
                 "open": sum(1 for s in seats if s.player == "human" and not online.get(s.seat, False)),
+                "days": _days_per_move(row.clock),
             }
             for row, seats, online, _users in rows
         ]
@@ -529,6 +594,8 @@ def _board_args(
 ) -> dict[str, Any]:
     """What ``board.html`` renders for ``seat``: the view, the game's names and codes, prompt, badges, log, results."""
     view = game_view(state, seat, log, reader)
+    if live is not None and live.status != "live":
+        view["legal_actions"] = []  # a waiting (or abandoned) table takes no move: none is offered, as in its frames
     game = state.game.name
     web = companion_for(game)
     obs = view["observation"]
@@ -553,6 +620,7 @@ def _board_args(
             web, obs, live.public_seats() if live is not None else None, state.game.num_players, reader, seat, names
         ),
         "clock": clock_view(live.clock) if live is not None else None,
+        "duration": lambda seconds: duration(seconds, reader),
         "table": live.id if live is not None else None,
         "results": web.results(obs, state.returns(), state.scores(), reader, seat) if over else None,
         "status": live.status if live is not None else "finished",

@@ -79,9 +79,11 @@ def display_name(seat: int, reader: Translator, me: int | None, names: Sequence[
 
 
 def who(player: str, reader: Translator) -> str:
-    """A seat's player in words: "human", "bot (medium)", "bot"."""
+    """A seat's player in words: "human", "open seat" (free, at a waiting table), "bot (medium)", "bot"."""
     if player == "human":
         return reader.gettext("human")
+    if player == "open":
+        return reader.gettext("open seat")
     level = BOT_LEVELS.get(player.removeprefix("bot:"))
     if level is None:
         return reader.gettext("bot")

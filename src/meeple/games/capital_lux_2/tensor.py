@@ -13,8 +13,10 @@ from __future__ import annotations
 from typing import Any
 
 from meeple.core.tensor import TensorLayout, TensorWriter, relative
-from meeple.games.capital_lux_2.const import PHASES
+from meeple.games.capital_lux_2.const import PH_DRAFT, PH_END, PH_RESOLVE, PHASES
+from meeple.games.capital_lux_2.data import CARD_COLOUR, CARD_VALUE
 from meeple.games.capital_lux_2.powers import POWERS
+from meeple.games.capital_lux_2.rules import total
 
 COLOURS = 4
 VALUES = 5
@@ -126,3 +128,122 @@ def _rob(rob: Any, out: TensorWriter) -> None:
         out.add("rob_reserve", card_class(card))
     numbers = [rob["red_cards"] / 5, rob["deck_left"] / 100, rob["gold"] / 10, rob["score"] / 50, rob["margin"] / 30]
     out.put("rob_numbers", numbers)
+
+
+# ---------------------------------------------------------------- the fast path: straight from the state
+
+CLASS_OF = tuple(colour * VALUES + value - 2 for colour, value in zip(CARD_COLOUR, CARD_VALUE, strict=True))
+"""Card id -> its class (:func:`card_class`)."""
+
+
+def values_from_state(state: Any, me: int, layout: TensorLayout) -> list[float]:
+    """The tensor of seat ``me`` read straight from the state: equal to :func:`encode` of ``observation(me)``.
+
+    Reads only what ``build_observation(state, me)`` shows that seat: public fields; of the Capital's face-down
+    items, how many lie in each district and the sum of those ``me`` placed (the others' stay unknown: a partly
+    known sum); its hand, Bonus pile, peeked cards, draft pack and first pick; ROB's public cards in solo.
+    ``tests/games/test_tensor_fast_path.py`` and the conformance harness compare the two on every decision, for every
+    seat.
+
+    Args:
+        state: a :class:`~meeple.games.capital_lux_2.state.CapitalLux2State`.
+        me: a seat (not ROB, not a spectator: :func:`encode` serves those).
+        layout: ``layout(players)``.
+
+    Rules: capital_lux_2.md §16 (hidden information).
+    """
+    v = [0.0] * layout.size
+    fill_from_state(state, me, layout, v)
+    return v
+
+
+def fill_from_state(state: Any, me: int, layout: TensorLayout, v: Any) -> None:
+    """Write :func:`values_from_state` into ``v``, ``layout.size`` zeros: a list or a float buffer (item writes)."""
+    o = layout.starts
+    n = state.np
+    v[o["phase"] + state.phase] = 1.0
+    p = o["progress"]
+    v[p], v[p + 1] = min(state.round + 1, 3) / 3, state.turn / 10
+    v[p + 2], v[p + 3] = float(state.ending), float(state.solo)
+    v[o["current_player"] + (state.current_player() - me) % n] = 1.0
+    v[o["emperor"] + (state.emperor - me) % n] = 1.0
+    for d, tile in enumerate(state.tiles):
+        v[o["tiles"] + d * len(TILE_IDS) + TILE_IDS.index(tile.tile_id)] = 1.0
+    _state_capital(state, me, o, v)
+    _state_participants(state, me, n, o, v)
+    for name, cards in (("discard", state.discard), ("hand", state.hand[me]), ("bonus", state.bonus[me])):
+        _count(cards, o[name], v)
+    if state.peek_owner == me:
+        _count(state.peek, o["peek"], v)
+    if state.phase == PH_DRAFT:
+        _state_draft(state, me, n, o, v)
+    if state.stack:
+        top = state.stack[-1]
+        v[o["pending"] + PENDING.index(top.kind)] = 1.0
+        v[o["pending_mine"]] = float(top.player == me)
+    if state.solo:
+        _state_rob(state, o, v)
+    if state.phase == PH_END:
+        for participant in range(n):
+            v[o["scores"] + (participant - me) % n] = state.total_score(participant) / 50
+
+
+def _count(cards: Any, at: int, v: Any) -> None:
+    for card in cards:
+        v[at + CLASS_OF[card]] += 1.0
+
+
+def _state_capital(state: Any, me: int, o: dict[str, int], v: Any) -> None:
+    """The Capital's cards and totals; per district the face-down items, the sum of mine, MAX in the resolution."""
+    capital, totals, hidden = o["capital"], o["capital_total"], o["capital_hidden"]
+    resolving = state.phase == PH_RESOLVE
+    for d in range(COLOURS):
+        cards = state.capital[d]
+        for card in cards:
+            v[capital + d * VALUES + CARD_VALUE[card] - 2] += 1.0
+        v[totals + d] = total(cards) / 30
+        items = [item for item in state.hidden if item[0] == d]  # [district, kind (0 modifier), value, owner]
+        known = [item[2] if item[1] == 0 else CARD_VALUE[item[2]] for item in items if item[3] == me]
+        v[hidden + d * 3], v[hidden + d * 3 + 1] = len(items) / 4, sum(known) / 10
+        v[hidden + d * 3 + 2] = (state.res_max[d] if resolving else 0) / 30
+
+
+def _state_participants(state: Any, me: int, n: int, o: dict[str, int], v: Any) -> None:
+    """Cities and totals, hand sizes, gold and Bonus pile sizes (ROB's too in solo), the deck."""
+    cities, city_totals = o["cities"], o["city_totals"]
+    for participant in range(n):
+        slot = (participant - me) % n
+        for d, cards in enumerate(state.city[participant]):
+            for card in cards:
+                v[cities + (slot * COLOURS + d) * VALUES + CARD_VALUE[card] - 2] += 1.0
+            v[city_totals + slot * COLOURS + d] = total(cards) / 30
+    for name, values, scale in (
+        ("hand_size", [len(h) for h in state.hand], 10),
+        ("gold", state.gold, 10),
+        ("bonus_count", [len(b) for b in state.bonus], 5),
+    ):
+        for participant, value in enumerate(values[:n]):
+            v[o[name] + (participant - me) % n] = value / scale
+    v[o["deck"]] = len(state.deck) / 100
+
+
+def _state_draft(state: Any, me: int, n: int, o: dict[str, int], v: Any) -> None:
+    """The draft stage, my pack and first pick, every pack's size."""
+    v[o["draft"]], v[o["draft"] + 1] = (state.dstage + 1) / 3, 1.0
+    _count(state.packs[me], o["pack"], v)
+    if state.first[me] >= 0:
+        v[o["first_pick"] + CLASS_OF[state.first[me]]] = 1.0
+    for participant, pack in enumerate(state.packs[:n]):
+        v[o["pack_sizes"] + (participant - me) % n] = len(pack) / 10
+
+
+def _state_rob(state: Any, o: dict[str, int], v: Any) -> None:
+    """Solo: ROB's face-up hand and reserve, red cards, deck, gold, score and my margin over it (all public)."""
+    for i, card in enumerate(state.rob_hand[:2]):
+        if card >= 0:
+            v[o["rob_hand"] + i * CLASSES + CLASS_OF[card]] += 1.0
+    _count(state.rob_reserve, o["rob_reserve"], v)
+    rob_score = state.total_score(1)
+    numbers = (len(state.rob_red) / 5, len(state.rob_deck) / 100, state.gold[1] / 10, rob_score / 50)
+    for i, number in enumerate((*numbers, (state.total_score(0) - rob_score) / 30)):
+        v[o["rob_numbers"] + i] = number

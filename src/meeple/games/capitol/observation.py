@@ -40,7 +40,7 @@ class Zone(TypedDict):
     large: str
     """The tile on the large space (amphitheatre, temple) or the empty name."""
     buildings: list[list[int]]
-    """Per building ``[roof code, floors]`` in placement order."""
+    """Per building ``[owner seat, floors]`` in placement order."""
     floors: list[int]
     """Floors each seat has in the zone."""
 

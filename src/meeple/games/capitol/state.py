@@ -674,13 +674,40 @@ class CapitolState(State["Capitol"]):
                     seen[t] = [PUBLIC] * len(cards[t])
 
     def _copy_fields(self, other: State[Capitol]) -> None:
+        # One statement per field (the names of _SCALARS, _FLAT_LISTS, _NESTED_LISTS and _SEEN_LISTS; a test checks
+        # that they match): a quarter faster than getattr/setattr by name, in the pure-Python and compiled builds.
         assert isinstance(other, CapitolState)
-        for name in _SCALARS:
-            setattr(other, name, getattr(self, name))
-        for name in _FLAT_LISTS:
-            setattr(other, name, list(getattr(self, name)))
-        for name in (*_NESTED_LISTS, *_SEEN_LISTS):
-            setattr(other, name, [list(x) for x in getattr(self, name)])
+        other.consul = self.consul
+        other.round = self.round
+        other.supply = self.supply
+        other.phase = self.phase
+        other.to_move = self.to_move
+        other.lot = self.lot
+        other.pile_mode = list(self.pile_mode)
+        other.reserve = list(self.reserve)
+        other.zone_floors = list(self.zone_floors)
+        other.zone_tall = list(self.zone_tall)
+        other.zone_top = list(self.zone_top)
+        other.zone_roof = list(self.zone_roof)
+        other.zone_ftiles = list(self.zone_ftiles)
+        other.zone_large = list(self.zone_large)
+        other.tiles = list(self.tiles)
+        other.removed = list(self.removed)
+        other.points = list(self.points)
+        other.active = list(self.active)
+        other.draft = list(self.draft)
+        other.auction_log = list(self.auction_log)
+        other.draw_queue = list(self.draw_queue)
+        other.bonus = list(self.bonus)
+        other.hands = [list(x) for x in self.hands]
+        other.known = [list(x) for x in self.known]
+        other.piles = [list(x) for x in self.piles]
+        other.discards = [list(x) for x in self.discards]
+        other.offboard = [list(x) for x in self.offboard]
+        other.zone_bld = [list(x) for x in self.zone_bld]
+        other.scorings = [list(x) for x in self.scorings]
+        other.discard_seen = [list(x) for x in self.discard_seen]
+        other.pile_seen = [list(x) for x in self.pile_seen]
         other.stack = list(self.stack)
         other.bids = self.bids.copy()
 

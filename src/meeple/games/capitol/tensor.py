@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from meeple.core.tensor import TensorLayout, TensorWriter, relative
-from meeple.games.capitol.const import PHASE_NAMES
+from meeple.games.capitol.const import AUCTION, PHASE_NAMES, PUBLIC, seen_by
 from meeple.games.capitol.data import CARD_REP, CARD_TYPES, COLOURS, ROOF_NAMES, ROOF_SHORT, TILE_NAMES
 
 KINDS = sorted(set(CARD_REP))
@@ -141,3 +141,133 @@ def _auction(auction: Any, me: int | None, n: int, out: TensorWriter) -> None:
                 out.add("bid_cards", slot * K + KIND_OF[card])
     for card in auction["my_draft"] or ():
         out.add("my_draft", KIND_OF[card])
+
+
+# ---------------------------------------------------------------- the fast path: straight from the state
+
+
+def values_from_state(state: Any, me: int, layout: TensorLayout) -> list[float]:
+    """The tensor of seat ``me`` read straight from the state: equal to :func:`encode` of ``observation(me)``.
+
+    Reads only what ``build_observation(state, me)`` shows that seat: public fields, the cards of each hand that are
+    public knowledge (``known``), the discards but those another seat played face down (``discard_seen``), whether
+    each seat has sealed a bid (its cards: mine only), my bid in progress, my hand. Identical cards are one kind, as
+    in :func:`encode`. ``tests/games/test_tensor_fast_path.py`` and the conformance harness compare the two on
+    every decision, for every seat.
+
+    Args:
+        state: a :class:`~meeple.games.capitol.state.CapitolState`.
+        me: a seat (not a spectator: :func:`encode` serves those).
+        layout: ``layout(players)``.
+
+    Rules: capitol.md §5.3 (public and private information).
+    """
+    v = [0.0] * layout.size
+    fill_from_state(state, me, layout, v)
+    return v
+
+
+def fill_from_state(state: Any, me: int, layout: TensorLayout, v: Any) -> None:
+    """Write :func:`values_from_state` into ``v``, ``layout.size`` zeros: a list or a float buffer (item writes)."""
+    o = layout.starts
+    n = state.game.num_players
+    v[o["phase"] + state.phase] = 1.0
+    v[o["progress"]], v[o["progress"] + 1] = state.round / 4, state.supply / 90
+    t = o["tiles"]
+    for i in range(len(TILES)):
+        v[t + i] = state.tiles[i + 1] / 8
+        v[t + len(TILES) + i] = state.removed[i + 1] / 8
+    v[o["current_player"] + (state.current_player() - me) % n] = 1.0
+    v[o["consul"] + (state.consul - me) % n] = 1.0
+    _state_zones(state, me, n, o, v)
+    _state_players(state, me, n, o, v)
+    _state_piles(state, me, o, v)
+    _state_auction(state, me, n, o, v)
+    if state.stack:
+        top = state.stack[-1]
+        v[o["pending"] + PENDING.index(top.kind)] = 1.0
+        for i, number in enumerate(top.data[:2]):
+            v[o["pending_data"] + i] = float(number) / 10
+        v[o["pending_mine"]] = float(top.player == me)
+    hand = o["hand"]
+    for card in state.hands[me]:
+        v[hand + KIND_OF[card]] += 1.0
+
+
+def _state_zones(state: Any, me: int, n: int, o: dict[str, int], v: Any) -> None:
+    roofs, colours, large_o = len(ROOF_NAMES), len(COLOURS), o["zone_large"]
+    spaces, floors_o, buildings = o["zone_spaces"], o["zone_floors"], o["zone_buildings"]
+    free = state.zone_free()
+    for z, zone in enumerate(state.game.zones):
+        v[o["zone_roof"] + z * roofs + state.zone_roof[z]] = 1.0
+        v[o["zone_colour"] + z * colours + zone.colour] = 1.0
+        at = spaces + z * 4
+        v[at], v[at + 1] = zone.small_spaces / 7, free[z] / 7
+        v[at + 2], v[at + 3] = zone.printed_fountains / 3, state.zone_ftiles[z] / 3
+        if state.zone_large[z]:
+            v[large_o + z * len(TILES) + state.zone_large[z] - 1] = 1.0
+        for seat, floors in enumerate(state.zone_floors[z * n : z * n + n]):
+            if floors:  # the buffer holds zeros already
+                v[floors_o + z * n + (seat - me) % n] = floors / 10
+        if state.zone_bld[z]:
+            # Summed in Python floats, as encode() does, then written once: a float32 buffer summing 1/5 seven
+            # times would round differently.
+            per_seat = [0.0] * n
+            for b in state.zone_bld[z]:  # height * 4 + owner
+                per_seat[((b & 3) - me) % n] += 1 / 5
+            for slot, value in enumerate(per_seat):
+                v[buildings + z * n + slot] = value
+
+
+def _state_players(state: Any, me: int, n: int, o: dict[str, int], v: Any) -> None:
+    known_o, offboard_o, reserve_o = o["known_cards"], o["offboard"], o["reserve"]
+    roofs = len(ROOF_SHORT)
+    for s in range(n):
+        slot = (s - me) % n
+        v[o["score"] + slot] = state.points[s] / 100
+        v[o["hand_size"] + slot] = len(state.hands[s]) / 10
+        for card in state.known[s]:
+            v[known_o + slot * K + KIND_OF[card]] += 1.0
+        for code in state.offboard[s]:  # height * 4 + roof
+            h = max(min(code >> 2, HEIGHTS) - 1, 0)
+            v[offboard_o + (slot * HEIGHTS + h) * roofs + (code & 3)] += 1.0
+        v[reserve_o + 2 * slot] = state.reserve[2 * s] / 3
+        v[reserve_o + 2 * slot + 1] = state.reserve[2 * s + 1] / 3
+        v[o["active"] + slot] = float(state.active[s])
+        v[o["amph_bonus"] + slot] = state.bonus[s] / 3
+
+
+def _state_piles(state: Any, me: int, o: dict[str, int], v: Any) -> None:
+    """Pile sizes and tops; the discards by kind, but a card another seat played face down (``seen_by``)."""
+    discard = o["discard"]
+    for t, pile in enumerate(state.piles):
+        v[o["pile_size"] + t] = len(pile) / 30
+        if pile:
+            v[o["pile_top"] + t * K + KIND_OF[pile[-1]]] = 1.0
+        for card, code in zip(state.discards[t], state.discard_seen[t], strict=True):
+            if code == PUBLIC or seen_by(code) == me:
+                v[discard + KIND_OF[card]] += 1.0
+
+
+def _state_auction(state: Any, me: int, n: int, o: dict[str, int], v: Any) -> None:
+    """Lots, the lot on sale, who has sealed a bid (the cards of mine only), my bid in progress."""
+    for i, tile in enumerate(state.lots()):
+        v[o["lots"] + i * len(TILES) + tile - 1] = 1.0
+    if state.phase == AUCTION:
+        v[o["lot"] + state.lot] = 1.0
+    bids = state.bids.values
+    bid_state, bid_cards = o["bid_state"], o["bid_cards"]
+    for seat in range(n):
+        slot = (seat - me) % n
+        if seat not in bids:
+            v[bid_state + slot * 3] = 1.0
+        elif seat != me:
+            v[bid_state + slot * 3 + 1] = 1.0
+        else:
+            v[bid_state + slot * 3 + 2] = 1.0
+            for card in bids[seat]:
+                v[bid_cards + slot * K + KIND_OF[card]] += 1.0
+    if state.phase == AUCTION and not state.stack and state.to_move == me:
+        draft = o["my_draft"]
+        for card in state.draft:
+            v[draft + KIND_OF[card]] += 1.0

@@ -10,7 +10,7 @@ from typing import Any
 
 from meeple.core import Action, ActionCodec, Game, InvalidParameterError, register_game
 from meeple.core.params import build_params
-from meeple.core.tensor import TensorLayout, TensorWriter
+from meeple.core.tensor import TensorLayout, TensorWriter, zeroed_buffer
 from meeple.games.citadels import tensor
 from meeple.games.citadels.actions import (
     ACTION_TYPES,
@@ -165,6 +165,15 @@ class Citadels(Game[CitadelsParams]):
         if player is None or not 0 <= player < self.num_players:
             return super()._observation_values(state, player)
         return tensor.values_from_state(state, player, self.observation_tensor_layout())
+
+    def _write_observation(self, state: Any, player: int, out: Any) -> None:
+        """A seat's tensor written straight into a contiguous numpy vector (:func:`tensor.fill_from_state`)."""
+        layout = self.observation_tensor_layout()
+        view = zeroed_buffer(out, layout.size) if player is not None and 0 <= player < self.num_players else None
+        if view is None:
+            super()._write_observation(state, player, out)
+        else:
+            tensor.fill_from_state(state, player, layout, view)
 
     def _max_game_length(self) -> int:
         per_round = 10 + 8 * _TURN_BOUND

@@ -158,14 +158,25 @@ def values_from_state(state: Any, me: int, layout: TensorLayout) -> list[float]:
         me: a seat (not a spectator: :func:`encode` serves those).
         layout: ``layout(players)``.
     """
+    v = [0.0] * layout.size
+    fill_from_state(state, me, layout, v)
+    return v
+
+
+def fill_from_state(state: Any, me: int, layout: TensorLayout, v: Any) -> None:
+    """Write :func:`values_from_state` into ``v``, ``layout.size`` zeros: a list or a float buffer.
+
+    Only item reads and writes, so a buffer (``memoryview`` of a numpy row) gets float32 values without a Python
+    list converted in between (``Game._write_observation``).
+    """
     g = state.game
     n = g.num_players
     kinds = g.card_kind
     o = _offsets(layout)
-    v = [0.0] * layout.size
     v[o["phase"] + state.phase] = 1.0
     p = o["progress"]
-    v[p : p + 4] = [state.round / 10, g.threshold / 10, len(state.deck) / 70, float(state.ending)]
+    v[p], v[p + 1], v[p + 2] = state.round / 10, g.threshold / 10, len(state.deck) / 70
+    v[p + 3] = float(state.ending)
     v[o["current_player"] + (state.cur - me) % n] = 1.0
     v[o["crown"] + (state.crown - me) % n] = 1.0
     if state.first_complete >= 0:
@@ -198,11 +209,12 @@ def values_from_state(state: Any, me: int, layout: TensorLayout) -> list[float]:
     if state.phase == 1:
         v[o["turn_character"] + state.calling - 1] = 1.0
         f, t = state.flags, o["turn_flags"]
-        v[t : t + 6] = [float(bool(f & b)) for b in (1, 2, 4, 8, 16)] + [state.builds / 3]
+        for i, bit in enumerate((1, 2, 4, 8, 16)):
+            v[t + i] = float(bool(f & bit))
+        v[t + 5] = state.builds / 3
     pending = _visible_pending(state, me)
     if pending is not None:
         _pending_values(pending, o, v)
-    return v
 
 
 _SCORE_CACHE_SIZE = 65536
@@ -211,31 +223,33 @@ _SCORE_CACHE_SIZE = 65536
 def _scores(state: Any) -> list[int]:
     """``[b.total for b in state.score_breakdowns()]``, memoised per city on the game.
 
-    The memo's key is what ``rules.score_city`` reads: the city's kinds, first to complete, the Haunted City's rule
-    (cities change rarely). Rules: citadels.md §5.2 rules 20-21.
+    The memo's key holds all that ``rules.score_city`` reads: the city's cards (hence their kinds), first to
+    complete, the Haunted City's rule (cities change rarely). Rules: citadels.md §5.2 rules 20-21.
     """
     g = state.game
     cache: dict[tuple[Any, ...], int] | None = g.__dict__.get("_score_memo")
     if cache is None or len(cache) > _SCORE_CACHE_SIZE:
         cache = g.__dict__["_score_memo"] = {}
-    kinds, threshold, first, now = g.card_kind, g.threshold, state.first_complete, state.round
+    haunted_cards = g.__dict__.get("_haunted_cards")
+    if haunted_cards is None:
+        haunted_cards = g.__dict__["_haunted_cards"] = [c for c, k in enumerate(g.card_kind) if k == HAUNTED_CITY]
+    first, now, built = state.first_complete, state.round, state.built_round
     totals = []
     for s, city in enumerate(state.cities):
-        city_kinds = tuple([kinds[c] for c in city])
-        haunted = HAUNTED_CITY not in city_kinds or all(
-            state.built_round[c] < now for c in city if kinds[c] == HAUNTED_CITY
-        )
-        key = (city_kinds, s == first, haunted)
+        # The Haunted City stands for any colour unless it was built this round (rule 20; rules.has_five_colours).
+        haunted = not any(c in city and built[c] >= now for c in haunted_cards)
+        key = (tuple(city), s == first, haunted)
         total = cache.get(key)
         if total is None:
+            kinds = [g.card_kind[c] for c in city]
             total = cache[key] = rules.score_city(
-                list(city_kinds), first=s == first, threshold=threshold, haunted_city_counts=haunted
+                kinds, first=s == first, threshold=g.threshold, haunted_city_counts=haunted
             ).total
         totals.append(total)
     return totals
 
 
-def _state_characters(state: Any, me: int, n: int, o: dict[str, int], v: list[float]) -> None:
+def _state_characters(state: Any, me: int, n: int, o: dict[str, int], v: Any) -> None:
     g = state.game
     for c in g.round_characters:
         v[o["in_round"] + c - 1] = 1.0
@@ -262,7 +276,7 @@ def _state_characters(state: Any, me: int, n: int, o: dict[str, int], v: list[fl
         v[o["killed_last_round"] + state.last_killed[0] - 1] = 1.0
 
 
-def _state_draft(state: Any, me: int, o: dict[str, int], v: list[float]) -> None:
+def _state_draft(state: Any, me: int, o: dict[str, int], v: Any) -> None:
     steps = state.steps
     if state.phase == 0 and not state.stack and steps[state.step][0] == me:
         for c in state.pool:
@@ -277,7 +291,7 @@ def _state_draft(state: Any, me: int, o: dict[str, int], v: list[float]) -> None
             v[o["returned"] + returned - 1] = 1.0
 
 
-def _pending_values(pending: Any, o: dict[str, int], v: list[float]) -> None:
+def _pending_values(pending: Any, o: dict[str, int], v: Any) -> None:
     v[o["pending"] + PENDING.index(pending["kind"])] = 1.0
     for d in pending.get("cards", ()):
         v[o["pending_cards"] + d["kind"]] += 1.0
@@ -286,4 +300,4 @@ def _pending_values(pending: Any, o: dict[str, int], v: list[float]) -> None:
     if "district" in pending:
         v[o["pending_district"] + pending["district"]["kind"]] = 1.0
     p = o["pending_numbers"]
-    v[p : p + 2] = [pending.get("keep", 0) / 3, pending.get("count", 0) / 10]
+    v[p], v[p + 1] = pending.get("keep", 0) / 3, pending.get("count", 0) / 10

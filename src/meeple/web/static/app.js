@@ -203,6 +203,7 @@
       const message = JSON.parse(event.data);
       heard = Date.now();
       if (message.type === "state") {
+        if (waiting && message.status !== "waiting") waiting.hidden = true;  // started: nothing left to choose
         if (fresh && pending) send(pending);  // reconnected: the move may not have reached the server
         fresh = false; retry = 500;  // served again: the next loss retries quickly (a 1013 close backs off)
         error.hidden = true;
@@ -234,6 +235,36 @@
       setTimeout(connect, retry);
       retry = Math.min(retry * 2, 10000);
     };
+  }
+
+  // a waiting table's creator: start now with bots in the free seats, or keep waiting for players (quick match);
+  // the seat is the page's cookie (or the account's session), sent by the browser with these same-site requests
+  const waiting = document.getElementById("waiting");
+  async function choose(what, button) {
+    button.disabled = true;
+    try {
+      const answer = await fetch("/api/tables/" + encodeURIComponent(table) + "/" + what, {
+        method: "POST", credentials: "same-origin", cache: "no-store",
+        headers: { "Content-Type": "application/json", "Accept-Language": lang }, body: "{}",
+      });
+      if (answer.ok) {
+        if (what === "start") waiting.hidden = true;
+        else { waiting.querySelector("p").textContent = waiting.dataset.waiting || ""; button.hidden = true; }
+        error.hidden = true;
+        return;
+      }
+      const body = await answer.json().catch(function () { return {}; });
+      error.textContent = typeof body.detail === "string" ? body.detail : String(answer.status);
+      error.hidden = false;
+    } finally {
+      button.disabled = false;
+    }
+  }
+  if (waiting) {
+    [["start-now", "start"], ["keep-waiting", "wait"]].forEach(function (pair) {
+      const button = document.getElementById(pair[0]);
+      if (button) button.addEventListener("click", function () { choose(pair[1], button); });
+    });
   }
 
   // the table's chat: lines are plain text (textContent, never HTML); a reconnection's history is not shown twice
@@ -298,11 +329,20 @@
     const element = event.target.closest("[data-action-code]");
     if (element && (event.key === "Enter" || event.key === " ")) { event.preventDefault(); play(element); }
   });
+  // a clock's time as the server's page shows it (meeple.web.app.duration): m:ss, h:mm:ss, or days and hours
+  function duration(left, days) {
+    const two = function (n) { return String(n).padStart(2, "0"); };
+    if (left >= 86400) {
+      return days.replace("{days}", Math.floor(left / 86400)).replace("{hours}", Math.floor((left % 86400) / 3600));
+    }
+    if (left >= 3600) return Math.floor(left / 3600) + ":" + two(Math.floor((left % 3600) / 60)) + ":" + two(left % 60);
+    return Math.floor(left / 60) + ":" + two(left % 60);
+  }
   // the running clock counts down from its deadline (the server's clock decides; this only shows it)
   setInterval(function () {
     board.querySelectorAll(".clock[data-deadline]").forEach(function (e) {
       const left = Math.max(0, Math.round(Number(e.dataset.deadline) - Date.now() / 1000));
-      e.textContent = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
+      e.textContent = duration(left, e.dataset.days || "{days} d {hours} h");
     });
   }, 1000);
   showTurn(true);
