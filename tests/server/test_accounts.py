@@ -7,17 +7,21 @@ starts.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import select
+from sqlalchemy.orm import Session
 from starlette.websockets import WebSocketDisconnect
 
 from meeple.core.records import GameRecord
 from meeple.server.accounts import SESSION_COOKIE, Accounts, hash_session
 from meeple.server.app import ServerConfig, create_app
+from meeple.server.db import AccountRow, SeatRow, SessionRow
 from meeple.server.protocol import SeatInfo
 from meeple.server.quotas import Quotas
 from tests.server.conftest import OPEN
@@ -172,13 +176,12 @@ def test_log_in_attempts_are_limited_per_address_and_per_username(tmp_path: Path
         sign_up(client, "Grace")
         bad = {"username": "Grace", "password": "wrong password"}
         assert [client.post("/api/session", json=bad).status_code for _ in range(3)] == [401, 401, 401]
-        # a fourth try from another address: the username's failures block even the right password now
-        other_address = person(client, client=("10.0.0.9", 5000))
-        r = other_address.post("/api/session", json={"username": "grace", "password": PASSWORD})
+        # the first address has used its attempts, whatever the username, even with the right password
+        r = client.post("/api/session", json={"username": "grace", "password": PASSWORD})
         assert r.status_code == 429 and int(r.headers["Retry-After"]) >= 1
-        # and the first address has used its attempts, whatever the username
-        r = client.post("/api/session", json={"username": "Someone", "password": "whatever1"})
-        assert r.status_code == 429
+        # but failures from one address never lock the account out for the others (the review's lock-out attack)
+        owner = person(client, client=("10.0.0.9", 5000))
+        assert owner.post("/api/session", json={"username": "grace", "password": PASSWORD}).status_code == 200
     config = ServerConfig(db=f"sqlite:///{tmp_path / 's.db'}", bot_workers=0, quotas=Quotas(signups_per_minute=2))
     with TestClient(create_app(config)) as client:
         codes = [
@@ -186,6 +189,20 @@ def test_log_in_attempts_are_limited_per_address_and_per_username(tmp_path: Path
             for i in range(3)
         ]
         assert codes == [201, 201, 429]
+
+
+def test_failed_log_ins_for_one_username_from_one_address_are_limited_per_hour() -> None:
+    """An address may fail 3 × --logins-per-minute times an hour per username; other addresses keep their own count."""
+    from meeple.server.quotas import Limiter, QuotaExceeded, Quotas, failure_key
+
+    limiter = Limiter(Quotas(logins_per_minute=2))
+    for _ in range(6):
+        limiter.hit("login_user", failure_key("Henry", "6.6.6.6"), "failed log-ins for this username")
+    assert limiter.blocked("login_user", failure_key("HENRY", "6.6.6.6")) is not None
+    with pytest.raises(QuotaExceeded):
+        limiter.hit("login_user", failure_key("henry", "6.6.6.6"), "failed log-ins for this username")
+    assert limiter.blocked("login_user", failure_key("henry", "10.0.0.2")) is None
+    assert limiter._items["login_user"].GRANULARITY.name == "hour"  # noqa: SLF001 - the window, not a minute
 
 
 def test_the_session_cookie_is_secure_over_https(tmp_path: Path) -> None:
@@ -267,18 +284,47 @@ def test_a_stolen_session_cookie_does_not_act_from_a_foreign_origin(client: Test
 
 
 def test_deleting_an_account_anonymises_its_games_and_frees_its_username(client: TestClient) -> None:
+    _delete_an_account_at_a_table(client)
+
+
+def test_deleting_an_account_on_postgresql(tmp_path: Path) -> None:
+    """The same on PostgreSQL: the seat's change reaches a watcher through the table's revision and NOTIFY."""
+    from tests.server.helpers import postgres
+
+    config = ServerConfig(db="", bot_workers=0, allow_seed=True, **OPEN)
+    with postgres(tmp_path) as url, TestClient(create_app(dataclasses.replace(config, db=url))) as client:
+        _delete_an_account_at_a_table(client)
+
+
+def _delete_an_account_at_a_table(client: TestClient) -> None:
+    """Niaj signs up, sits at a table, deletes the account: checked through the API, a watcher and the rows."""
     sign_up(client, "Niaj")
     seed = seed_where("caprice", 2, 0)
     table = client.post("/api/tables", json={"game": "caprice", "seats": ["human", "bot:random"], "seed": seed}).json()[
         "table"
     ]
-    assert client.request("DELETE", "/api/me", json={"password": "wrong password"}).status_code == 401
-    assert client.get("/api/me").status_code == 200
-    r = client.request("DELETE", "/api/me", json={"password": PASSWORD})
-    assert r.status_code == 200 and r.json() == {"deleted": "Niaj"}
-    assert client.get("/api/me").status_code == 401
+    account_id = _accounts(client).by_username("Niaj").id  # type: ignore[union-attr]
+    phone = person(client)
+    assert phone.post("/api/session", json={"username": "Niaj", "password": PASSWORD}).status_code == 200
+    with person(client).websocket_connect(f"/api/tables/{table}/ws") as watcher:
+        assert watcher.receive_json()["seat"] is None
+        assert next_of(watcher)["seats"][0]["account"] == "Niaj"
+        assert client.request("DELETE", "/api/me", json={"password": "wrong password"}).status_code == 401
+        assert client.get("/api/me").status_code == 200
+        r = client.request("DELETE", "/api/me", json={"password": PASSWORD})
+        assert r.status_code == 200 and r.json() == {"deleted": "Niaj"}
+        seen = next_of(watcher)["seats"][0]  # the watcher is told at once
+        assert seen["account"] is None and seen["name"] == "Seat 0"
+    assert client.get("/api/me").status_code == 401 and phone.get("/api/me").status_code == 401
     seat = client.get(f"/api/tables/{table}").json()["seats"][0]
     assert seat["name"] == "Seat 0" and seat["account"] is None
+    with Session(_accounts(client).engine) as s:
+        row = s.get(AccountRow, account_id)
+        assert row is not None and row.deleted is not None
+        assert (row.password_hash, row.email) == ("", None) and "Niaj" not in row.username
+        assert s.scalars(select(SessionRow).where(SessionRow.account_id == account_id)).all() == []
+        assert s.scalars(select(SeatRow).where(SeatRow.account_id == account_id)).all() == []
+        assert s.scalars(select(SeatRow.name).where(SeatRow.table_id == table, SeatRow.seat == 0)).one() is None
     live = client.app.state.meeple["service"].tables[table]  # type: ignore[attr-defined]
     live.status = "finished"
     record = GameRecord.from_json(client.get(f"/api/tables/{table}/record").json())

@@ -885,6 +885,57 @@ def test_seats_from_one_rewrites_every_seat_number_nested_and_leaves_the_rest() 
     assert translator("fr").message(seat_label("human", 0)) == "Place 0"  # the protocol's own texts keep indices
 
 
+def test_the_terminal_logs_in_and_plays_the_accounts_seats(tmp_path: Path) -> None:
+    """``meeple play --server URL --user NAME``: the password asked (getpass reads stdin without a terminal), the
+    session cookie opens a seat bound to the account over the WebSocket, and a quick match binds its seat."""
+    import json
+    import subprocess
+    import sys
+    import urllib.request
+
+    from meeple.server.accounts import SESSION_COOKIE
+    from tests.server.helpers import ServerProcess, http_json
+
+    options = ("--no-rate-limits", "--quickmatch-wait", "0.5")
+    server = ServerProcess(f"sqlite:///{tmp_path / 'server.db'}", log=tmp_path / "server.log", options=options)
+    server.start()
+    password = "correct horse battery"
+
+    def play(*args: str, typed: str) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "meeple", "play", "--server", server.url, "--user", "Vic", *args]
+        # a new session: no controlling terminal, so getpass reads the password from stdin
+        return subprocess.run(command, input=typed, capture_output=True, text=True, timeout=300, start_new_session=True)
+
+    try:
+        signup = urllib.request.Request(
+            f"{server.url}/api/accounts",
+            json.dumps({"username": "Vic", "password": password}).encode(),
+            {"Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(signup, timeout=30) as answer:
+            cookie = next(c for c in answer.headers.get_all("Set-Cookie") if c.startswith(SESSION_COOKIE))
+        body = json.dumps({"game": "caprice", "seats": ["human", "bot:random"]}).encode()
+        create = urllib.request.Request(
+            f"{server.url}/api/tables",
+            body,
+            {"Content-Type": "application/json", "Cookie": cookie.split(";")[0]},
+        )
+        with urllib.request.urlopen(create, timeout=30) as answer:
+            table = json.loads(answer.read())["table"]
+        wrong = play("--table", table, typed="not the password\n")
+        assert wrong.returncode == 1 and "wrong username or password" in wrong.stderr + wrong.stdout
+        bound = play("--table", table, typed=password + "\n" + "1\n" * 400)
+        assert bound.returncode == 0, bound.stdout[-2000:] + bound.stderr[-2000:]
+        assert "you are seat 0" in bound.stdout and "The game is over" in bound.stdout
+        assert password not in bound.stdout + bound.stderr
+        quick = play("caprice", "--players", "2", typed=password + "\n" + "1\n" * 400)
+        assert quick.returncode == 0, quick.stdout[-2000:] + quick.stderr[-2000:]
+        games = http_json(f"{server.url}/api/players/Vic")["games"]
+        assert len(games) == 2, "the quick match's seat is bound to the account too"
+    finally:
+        server.stop()
+
+
 def test_a_token_that_opens_no_seat_is_refused_in_the_readers_language(client: TestClient) -> None:
     table, _tokens = create(client, "caprice", ["human", "open"])
     french = {"Authorization": "Bearer guess", "Accept-Language": "fr-FR,fr;q=0.9"}

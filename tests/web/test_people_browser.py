@@ -217,8 +217,8 @@ def test_write_the_account_screenshots(server: ServerProcess, browser: Any) -> N
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_the_account_pages_are_accessible_and_fit_a_phone(server: ServerProcess, browser: Any, lang: str) -> None:
-    """axe-core finds no serious violation on the lobby (logged out, then in), a profile and a leaderboard, at 390 px
-    wide, and none of them scrolls sideways."""
+    """axe-core finds no serious violation on the lobby (logged out, then in), one's own profile (its password form
+    open) and a leaderboard, at 390 px wide, and none of them scrolls sideways."""
     import uuid
 
     from tests.web.test_for_people import PHONE, _axe
@@ -241,6 +241,9 @@ def test_the_account_pages_are_accessible_and_fit_a_phone(server: ServerProcess,
         ("a leaderboard", "/leaderboard/caprice"),
     ):
         page.goto(f"{server.url}{path}?lang={lang}")
+        if where == "a profile":  # one's own: the password form opened, and the log-out-everywhere button
+            page.locator("details.password summary").click()
+            assert page.locator("form[action^='/logout-everywhere'] button").is_visible()
         _axe(page, where)
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], f"{where} is too wide"
     context.close()

@@ -195,6 +195,25 @@ def test_ones_own_profile_changes_the_password_and_logs_out_everywhere(web: Test
     assert stranger.post("/password", data={"old": password, "new": "new passphrase"}).status_code == 401
 
 
+def test_failed_log_ins_from_elsewhere_never_lock_the_owner_out_of_the_form(tmp_path: Path) -> None:
+    """The review's lock-out attack on the lobby's form: failures are counted per username and address."""
+    from meeple.server.quotas import Quotas
+
+    app = create_web_app(
+        ServerConfig(db=f"sqlite:///{tmp_path / 'q.db'}", bot_workers=0, quotas=Quotas(logins_per_minute=2))
+    )
+    with TestClient(app, client=("10.0.0.1", 1)) as owner:
+        _signed_up(owner, "Vera")
+        owner.cookies.clear()
+        attacker = TestClient(app, client=("6.6.6.6", 1))
+        attacker.portal = owner.portal  # the same running app
+        wrong = {"username": "VERA", "password": "wrong guess"}
+        codes = [attacker.post("/login", data=wrong, follow_redirects=False).status_code for _ in range(3)]
+        assert codes == [401, 401, 429]
+        right = owner.post("/login", data={"username": "vera", "password": "long enough"}, follow_redirects=False)
+        assert right.status_code == 303 and "meeple_session=" in right.headers["set-cookie"]
+
+
 def test_an_invite_link_with_a_wrong_token_is_refused_in_the_pages_language(web: TestClient) -> None:
     table = web.post("/api/tables", json={"game": "caprice", "seats": ["human", "open"]}).json()["table"]
     r = web.get(f"/tables/{table}?token=guess&lang=fr", follow_redirects=False)

@@ -36,6 +36,7 @@ from rich.markup import escape
 from meeple.cli.moves import BOARD_WORDS, HELP_WORDS, QUIT_WORDS, Command, Moves, Problem, interpret
 from meeple.cli.render import Renderer, renderer_for
 from meeple.i18n import Message, _, current, known
+from meeple.server.accounts import SESSION_COOKIE
 from meeple.server.protocol import PROTOCOL_VERSION as PROTOCOL
 
 RECONNECT_FOR = 120.0
@@ -420,8 +421,77 @@ class OnlineSession:
         self.console.print(escape(_("The game is over. Its record: GET /api/tables/<id>/record.")))
 
 
-def take_seat(server: str, table: str | None, name: str, game: str | None = None, players: int = 0) -> tuple[str, str]:
-    """Take a seat under ``name``: the first open seat of ``table``, or else a quick-match seat of ``game``.
+def _base(server: str) -> tuple[str, str]:
+    """``(scheme, netloc)`` of ``--server``.
+
+    Raises:
+        OnlineError: not an http(s) address.
+    """
+    base = urlsplit(server if "://" in server else f"http://{server}")
+    if base.scheme not in ("http", "https") or not base.netloc:
+        raise OnlineError(
+            _("--server takes an address like http://127.0.0.1:8000, not {server!r}").format(server=server)
+        )
+    return base.scheme, base.netloc
+
+
+def _post(server: str, path: str, body: dict[str, Any], session: str | None = None) -> tuple[dict[str, Any], Any]:
+    """POST ``body`` as JSON to ``path`` of ``server`` (with the session cookie if any): the answer and its headers.
+
+    Raises:
+        OnlineError: the server refused (its message says why) or is unreachable.
+    """
+    import urllib.error
+    import urllib.request
+
+    url = urlunsplit((*_base(server), path, "", ""))
+    headers = {"Content-Type": "application/json"}
+    if session is not None:
+        headers["Cookie"] = f"{SESSION_COOKIE}={session}"
+    request = urllib.request.Request(url, json.dumps(body).encode(), headers)
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return json.loads(answer.read()), answer.headers
+    except urllib.error.HTTPError as exc:
+        detail = json.loads(exc.read() or b"{}").get("detail", exc.reason)
+        raise OnlineError(_("the server refused: {message}").format(message=detail)) from None
+    except OSError as exc:
+        raise OnlineError(_("cannot reach {server}: {error}").format(server=server, error=exc)) from None
+
+
+def log_in(server: str, username: str, password: str) -> str:
+    """Log in to ``server`` (``POST /api/session``); return the session token (the ``meeple_session`` cookie).
+
+    Raises:
+        OnlineError: a wrong username or password, a quota, or an unreachable server (the server's message).
+    """
+    from http.cookies import SimpleCookie
+
+    _answer, headers = _post(server, "/api/session", {"username": username, "password": password})
+    for value in headers.get_all("Set-Cookie") or []:
+        cookie = SimpleCookie(value)
+        if SESSION_COOKIE in cookie:
+            return cookie[SESSION_COOKIE].value
+    raise OnlineError(_("the server sent no session cookie"))
+
+
+def take_seat(
+    server: str,
+    table: str | None,
+    name: str | None,
+    game: str | None = None,
+    players: int = 0,
+    session: str | None = None,
+) -> tuple[str, str]:
+    """Take a seat: the first open seat of ``table``, or else a quick-match seat of ``game``.
+
+    Args:
+        server: the server's address (``http://HOST:PORT``).
+        table: the table id, or None for a quick match.
+        name: the player's name (None with a ``session``: the account's username).
+        game: the quick match's game (with ``table`` None).
+        players: the quick match's player count.
+        session: a session token (:func:`log_in`): the seat is bound to the account.
 
     Returns:
         ``(table, token)``.
@@ -429,34 +499,20 @@ def take_seat(server: str, table: str | None, name: str, game: str | None = None
     Raises:
         OnlineError: the server refused (full or started table, bad name: its message says which) or is unreachable.
     """
-    import urllib.error
-    import urllib.request
-
-    base = urlsplit(server if "://" in server else f"http://{server}")
-    if base.scheme not in ("http", "https") or not base.netloc:
-        raise OnlineError(
-            _("--server takes an address like http://127.0.0.1:8000, not {server!r}").format(server=server)
-        )
-    body: dict[str, Any] = {"name": name}
+    body: dict[str, Any] = {} if name is None else {"name": name}
     if table is not None:
         path = f"/api/tables/{quote(table)}/join"
     else:
         path, body = "/api/quickmatch", {**body, "game": game, "players": players}
-    url = urlunsplit((base.scheme, base.netloc, path, "", ""))
-    request = urllib.request.Request(url, json.dumps(body).encode(), {"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(request, timeout=30) as answer:
-            data = json.loads(answer.read())
-    except urllib.error.HTTPError as exc:
-        detail = json.loads(exc.read() or b"{}").get("detail", exc.reason)
-        raise OnlineError(_("the server refused: {message}").format(message=detail)) from None
-    except OSError as exc:
-        raise OnlineError(_("cannot reach {server}: {error}").format(server=server, error=exc)) from None
+    data, _headers = _post(server, path, body, session)
     return str(data["table"]), str(data["token"])
 
 
-def play_online(console: Console, server: str, table: str, token: str | None) -> int:
+def play_online(console: Console, server: str, table: str, token: str | None, login: str | None = None) -> int:
     """Connect to a server's table and play it in the terminal; return the exit code.
+
+    ``login`` (a :func:`log_in` session token) goes as the session cookie: a seat bound to the account opens without a
+    token.
 
     Raises:
         OnlineError: bad address, unreachable server, refused token, or a protocol error.
@@ -466,8 +522,18 @@ def play_online(console: Console, server: str, table: str, token: str | None) ->
 
     url = socket_url(server, table, token, current().lang)
 
+    headers = {"Cookie": f"{SESSION_COOKIE}={login}"} if login is not None else None
+
     def open_socket() -> Any:
-        return connect(url, open_timeout=10, max_size=2**24, ping_interval=PING, ping_timeout=PING, close_timeout=2)
+        return connect(
+            url,
+            additional_headers=headers,
+            open_timeout=10,
+            max_size=2**24,
+            ping_interval=PING,
+            ping_timeout=PING,
+            close_timeout=2,
+        )
 
     try:
         with open_socket() as socket:

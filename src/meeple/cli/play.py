@@ -537,6 +537,13 @@ def play(
             help="With --server: take a seat under this name, an open seat of --table, or else a quick match of GAME.",
         ),
     ] = None,
+    user: Annotated[
+        str | None,
+        typer.Option(
+            "--user",
+            help="With --server: log in as this account (the password is asked); its seats open without a token.",
+        ),
+    ] = None,
     auto: Annotated[
         bool,
         typer.Option("--auto/--no-auto", help="Play a decision with a single legal move for you (the log says so)."),
@@ -555,12 +562,15 @@ def play(
     Every variant flag of the game is also an option: --config B, --provisional-powers, --quick-game 7 ...
     (see `meeple rules GAME`). With --server URL --table ID --token T, play a seat of a server's table
     (`meeple serve` prints these lines). With --server URL --name NAME, take an open seat of --table ID, or a quick
-    match of GAME with --players N.
+    match of GAME with --players N. With --server URL --user NAME (the password is asked), play as that account:
+    a seat of --table bound to it opens without a token; else a seat of --table or a quick match of GAME is taken
+    and bound to it.
     """
-    if server is not None or table is not None or token is not None or name is not None:
-        if name is not None:
-            table, token = _take_seat(server, table, name, game, players)
-        _play_online(server, table, token)
+    if server is not None or table is not None or token is not None or name is not None or user is not None:
+        login = _log_in(server, user) if user is not None else None
+        if name is not None or (login is not None and table is None):
+            table, token = _take_seat(server, table, name, game, players, login)
+        _play_online(server, table, token, login)
         return
     os.environ.setdefault(WORKERS_ENV, "cores")  # a human waits: an ismcts:...:workers=auto bot uses every core
     if resume is not None:
@@ -647,28 +657,51 @@ def _resume(ctx: typer.Context, path: Path, game: str | None, record: Path | Non
         raise typer.Exit(code)
 
 
+def _log_in(server: str | None, user: str) -> str:
+    """``--user``: ask the password (not echoed) and log in; return the session token."""
+    import getpass
+
+    from meeple.cli.online import OnlineError, log_in
+
+    if server is None:
+        fail(_("--user logs in to a server: give --server URL too"))
+    try:
+        password = getpass.getpass(_("Password for {user}: ").format(user=user))
+    except (EOFError, KeyboardInterrupt):
+        fail(_("no password given"), code=1)
+    try:
+        return log_in(server, user, password)
+    except OnlineError as exc:
+        fail(exc, code=1)
+
+
 def _take_seat(
-    server: str | None, table: str | None, name: str, game: str | None, players: int | None
+    server: str | None,
+    table: str | None,
+    name: str | None,
+    game: str | None,
+    players: int | None,
+    session: str | None = None,
 ) -> tuple[str, str]:
-    """``--name``: join an open seat of ``table``, or a quick match of ``game``; return the table and the token."""
+    """``--name`` (or ``--user``): join an open seat of ``table``, or a quick match of ``game``; the table, token."""
     from meeple.cli.online import OnlineError, take_seat
 
     if server is None or (table is None and game is None):
         fail(_("--name takes a seat: give --server URL and --table ID, or --server URL and a GAME (quick match)"))
     count = load_game_or_exit(game, players, None).num_players if table is None and game is not None else 0
     try:
-        return take_seat(server, table, name, game, count)
+        return take_seat(server, table, name, game, count, session)
     except OnlineError as exc:
         fail(exc, code=1)
 
 
-def _play_online(server: str | None, table: str | None, token: str | None) -> None:
+def _play_online(server: str | None, table: str | None, token: str | None, session: str | None = None) -> None:
     from meeple.cli.online import OnlineError, play_online
 
     if server is None or table is None:
         fail(_("an online table needs --server URL and --table ID (and --token T to play a seat)"))
     try:
-        code = play_online(stdout_console(), server, table, token)
+        code = play_online(stdout_console(), server, table, token, session)
     except OnlineError as exc:
         fail(exc, code=1)
     if code:

@@ -193,7 +193,11 @@ def serve(
     ] = 60.0,
     logins_per_minute: Annotated[
         int,
-        typer.Option("--logins-per-minute", min=1, help="Log-in attempts per address, failed ones per username."),
+        typer.Option(
+            "--logins-per-minute",
+            min=1,
+            help="Log-in attempts per address a minute (failures per username and address: 3x that an hour).",
+        ),
     ] = 10,
     my_tables_per_minute: Annotated[
         int,

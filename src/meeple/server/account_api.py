@@ -38,7 +38,7 @@ from meeple.server.accounts import (
 )
 from meeple.server.db import TableRow
 from meeple.server.hashing import PasswordWork
-from meeple.server.quotas import Limiter, QuotaExceeded, quota_address
+from meeple.server.quotas import Limiter, QuotaExceeded, failure_key, quota_address
 from meeple.server.ratings import MAX_OFFSET, MAX_PAGE, leaderboard, ratings_of, recent_games
 from meeple.server.tables import NOTIFY_CHANNEL, TableService
 
@@ -119,10 +119,11 @@ def add_account_routes(app: FastAPI, state: dict[str, Any]) -> None:
     async def log_in(request: LogIn, http: Request) -> JSONResponse:
         """Log in: ``{username}`` and the session cookie; 401 for a wrong username or password (not saying which).
 
-        429 past ``--logins-per-minute`` attempts from one address, or failed ones for one username (then even the
-        right password waits for the window to pass).
+        429 past ``--logins-per-minute`` attempts from one address, or failed ones for one username from that address
+        (then even the right password from there waits for the window to pass; other addresses are not held back, so
+        nobody can lock an account out of logging in).
         """
-        key = request.username.lower()
+        key = failure_key(request.username, _address(http))
         limiter.hit("login", _address(http), "log-in attempts")
         wait = limiter.blocked("login_user", key)
         if wait is not None:

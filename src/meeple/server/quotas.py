@@ -19,7 +19,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 
-from limits import RateLimitItemPerMinute
+from limits import RateLimitItemPerHour, RateLimitItemPerMinute
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
@@ -50,8 +50,9 @@ class Quotas:
         waiting_hours: a table whose open seats nobody took for this long ends as abandoned.
         quickmatch_wait: seconds after which a quick-match table starts with bots in its open seats, unless its
             creator chose otherwise.
-        logins_per_minute: log-in attempts one address may make per minute, and failed ones per username
-            (``--logins-per-minute``); past it 429, even for the right password.
+        logins_per_minute: log-in attempts one address may make per minute (``--logins-per-minute``); failed ones
+            for one username from one address are limited to three times as many per hour. Past either, 429 for that
+            address, even for the right password; other addresses are never held back by it (no lock-out).
         signups_per_minute: accounts one address may create per minute (``--signups-per-minute``).
         my_tables_per_minute: "My tables" lists (``GET /api/me/tables``, the ``/me/tables`` page) one address, and
             one account, may ask for per minute (``--my-tables-per-minute``): each may load up to 100 tables.
@@ -115,6 +116,15 @@ def address_key(address: str) -> str:
     return hashlib.sha256(address.encode("utf-8", "replace")).hexdigest()[:24]
 
 
+def failure_key(username: str, address: str) -> str:
+    """The key of failed log-ins: one username from one client address (the username's case does not count).
+
+    Failures are counted per address so that nobody can lock an account out by failing on purpose from elsewhere;
+    guessing spread over many addresses is bounded by the per-address quotas and the password workers.
+    """
+    return f"{username.lower()} {address}"
+
+
 class Limiter:
     """The rate quotas of one process: moving windows per client address (and per connection for messages).
 
@@ -132,7 +142,7 @@ class Limiter:
             "joins": RateLimitItemPerMinute(max(1, quotas.joins_per_minute)),
             "chat": RateLimitItemPerMinute(max(1, quotas.chats_per_minute)),
             "login": RateLimitItemPerMinute(max(1, quotas.logins_per_minute)),
-            "login_user": RateLimitItemPerMinute(max(1, quotas.logins_per_minute)),
+            "login_user": RateLimitItemPerHour(max(1, 3 * quotas.logins_per_minute)),
             "signup": RateLimitItemPerMinute(max(1, quotas.signups_per_minute)),
             "my_tables": RateLimitItemPerMinute(max(1, quotas.my_tables_per_minute)),
         }

@@ -36,7 +36,7 @@ from meeple.server.accounts import (
     current_account,
 )
 from meeple.server.hashing import PasswordWork, PasswordWorkBusy
-from meeple.server.quotas import Limiter, QuotaExceeded, quota_address
+from meeple.server.quotas import Limiter, QuotaExceeded, failure_key, quota_address
 from meeple.server.ratings import MAX_PAGE, leaderboard
 
 PAGE = 25
@@ -141,7 +141,7 @@ def add_people_pages(
         try:
             asked = LogIn(username=username, password=password)
             limiter().hit("login", _address(request), "log-in attempts")
-            wait = limiter().blocked("login_user", asked.username.lower())
+            wait = limiter().blocked("login_user", failure_key(asked.username, _address(request)))
             if wait is not None:
                 raise QuotaExceeded(f"too many failed log-ins for this username; try again in {wait} s", wait, "login")
         except (ValidationError, QuotaExceeded) as exc:
@@ -152,7 +152,9 @@ def add_people_pages(
         if isinstance(account, Response):
             return account
         if account is None:
-            limiter().hit("login_user", asked.username.lower(), "failed log-ins for this username")
+            limiter().hit(
+                "login_user", failure_key(asked.username, _address(request)), "failed log-ins for this username"
+            )
             return await lobby_error(request, reader, reader.gettext("wrong username or password"), 401)
         token = await asyncio.to_thread(accounts().open_session, account.id)
         return back(request, lang, token)
