@@ -31,6 +31,8 @@ from meeple.cli.app import app
         (["--smtp", "smtp://mail.example.org:0x19"], "1 to 65535"),
         (["--smtp", "smtp://mail.example.org", "--mail-from", "games"], "--mail-from is an e-mail address"),
         (["--mail-from", "games@example.org"], "give --smtp too"),
+        (["--smtp", "smtp://mail.example.org", "--mails-per-day", "0"], "--mails-per-day"),
+        (["--my-tables-per-minute", "0"], "--my-tables-per-minute"),
         (["--seats", "human,human"], "give its GAME"),
         (["chess"], "chess"),
     ],
