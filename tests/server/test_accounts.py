@@ -470,3 +470,73 @@ def test_accounts_in_a_real_server_behind_a_proxy(tmp_path: Path) -> None:
         assert codes == [401, 401, 429]
     finally:
         server.stop()
+
+
+# ---------------------------------------------------------------------------------------------- a stolen session
+def _caprice_table(owner: TestClient) -> str:
+    seats = {"game": "caprice", "seats": ["human", "human"], "seed": seed_where("caprice", 2, 0)}
+    table: str = owner.post("/api/tables", json=seats).json()["table"]
+    return table
+
+
+def _socket_is_closed(ws: Any) -> bool:
+    """Read until the server closes the socket (True) or a state frame answers a sync (False)."""
+    ws.send_json({"type": "sync"})
+    try:
+        while True:
+            if ws.receive_json()["type"] == "state":
+                return False
+    except WebSocketDisconnect:
+        return True
+
+
+@pytest.mark.parametrize("ending", ["log out everywhere", "password change", "deletion"])
+def test_ending_the_sessions_shuts_a_thief_out_of_the_accounts_seats(client: TestClient, ending: str) -> None:
+    """The review's finding 2: a seat token minted, or a WebSocket opened, with a stolen session cookie must not
+    outlive the account's sessions; the owner comes back through a new session."""
+    sign_up(client, "Ivan")
+    table = _caprice_table(client)
+    thief = person(client)
+    thief.cookies.set(SESSION_COOKIE, client.cookies[SESSION_COOKIE])
+    minted = thief.post(f"/api/tables/{table}/token").json()["token"]
+    with thief.websocket_connect(f"/api/tables/{table}/ws") as ws:
+        assert ws.receive_json()["seat"] == 0
+        next_of(ws)
+        if ending == "log out everywhere":
+            assert client.delete("/api/sessions").status_code == 200
+            assert client.post("/api/session", json={"username": "ivan", "password": PASSWORD}).status_code == 200
+        elif ending == "password change":
+            r = client.post("/api/me/password", json={"old": PASSWORD, "new": "a brand new one"})
+            assert r.status_code == 200
+        else:
+            assert client.request("DELETE", "/api/me", json={"password": PASSWORD}).status_code == 200
+        assert _socket_is_closed(ws), "the thief's socket outlived the sessions"
+    stranger = person(client)
+    with stranger.websocket_connect(f"/api/tables/{table}/ws?token={minted}") as ws:
+        first = ws.receive_json()
+        assert first["type"] == "error" and first["code"] == "bad_token", first
+    if ending != "deletion":  # the owner's new session opens the seat, its old seat cookie notwithstanding
+        client.cookies.set(f"meeple_seat_{table}", minted)
+        with client.websocket_connect(f"/api/tables/{table}/ws") as ws:
+            assert ws.receive_json()["seat"] == 0
+
+
+def test_a_revoke_notification_from_another_process_closes_the_seats_sockets_here(client: TestClient) -> None:
+    """With PostgreSQL the process that revoked a seat tells the others (``revoke:<table> <seat>``, NOTIFY)."""
+    sign_up(client, "Nora")
+    table = _caprice_table(client)
+    hub = client.app.state.meeple["hub"]  # type: ignore[attr-defined]
+    watcher = person(client)
+    with (
+        client.websocket_connect(f"/api/tables/{table}/ws") as mine,
+        watcher.websocket_connect(f"/api/tables/{table}/ws") as spectator,
+    ):
+        assert mine.receive_json()["seat"] == 0 and spectator.receive_json()["seat"] is None
+        next_of(mine)
+        next_of(spectator)
+        client.portal.call(hub.refresh, f"revoke:{table} x")  # malformed: ignored
+        client.portal.call(hub.refresh, f"revoke:{table} 1")  # another seat: nothing here
+        assert not _socket_is_closed(mine)
+        client.portal.call(hub.refresh, f"revoke:{table} 0")
+        assert _socket_is_closed(mine)
+        assert not _socket_is_closed(spectator)

@@ -34,6 +34,7 @@ from meeple.server.accounts import (
     MeUpdate,
     NewAccount,
     PasswordChange,
+    account_seats,
     current_account,
 )
 from meeple.server.db import TableRow
@@ -166,10 +167,12 @@ def add_account_routes(app: FastAPI, state: dict[str, Any]) -> None:
         """
         account = await me_or_401(http)
         limiter.hit("login", _address(http), "log-in attempts")
+        seats = await asyncio.to_thread(bound_seats, state, account.id)
         try:
             tables = await passwords().run(accounts().delete, account, request.password)
         except AccountRefused as exc:
             raise HTTPException(exc.status, _text(http, exc.message)) from None
+        await revoke_seats(state, seats)
         await _resync(state, tables)
         return session_response(http, {"deleted": account.username}, None)
 
@@ -187,6 +190,7 @@ def add_account_routes(app: FastAPI, state: dict[str, Any]) -> None:
             token = await passwords().run(accounts().change_password, account, request.old, request.new)
         except AccountRefused as exc:
             raise HTTPException(exc.status, _text(http, exc.message)) from None
+        await revoke_account(state, account.id)
         return session_response(http, {"username": account.username}, token)
 
     @app.delete("/api/sessions", responses=_REFUSALS)
@@ -197,6 +201,7 @@ def add_account_routes(app: FastAPI, state: dict[str, Any]) -> None:
         """
         account = await me_or_401(http)
         closed = await asyncio.to_thread(accounts().close_sessions, account.id)
+        await revoke_account(state, account.id)
         return session_response(http, {"closed": closed}, None)
 
     _add_profile_routes(app, state)
@@ -258,6 +263,36 @@ def profile_of(accounts: Accounts, username: str) -> dict[str, Any] | None:
 def _leaderboard(accounts: Accounts, game: str, limit: int, offset: int) -> tuple[int, list[dict[str, Any]]]:
     with Session(accounts.engine) as s:
         return leaderboard(s, game, limit, offset)
+
+
+def bound_seats(state: dict[str, Any], account_id: int) -> list[tuple[str, int]]:
+    """The ``(table, seat)`` pairs bound to ``account_id`` (blocking: call it in a thread)."""
+    service: TableService = state["service"]
+    with Session(service.engine) as s:
+        return account_seats(s, account_id)
+
+
+async def revoke_seats(state: dict[str, Any], seats: list[tuple[str, int]]) -> None:
+    """Revoke every other way into ``seats``: new tokens nobody is told, their open connections dropped.
+
+    An account's sessions ended (log out everywhere, a password change, a deletion): a seat token minted with a
+    stolen session, or a WebSocket it opened, must not outlive them. The account's own devices come back through
+    its (new) session; a deleted account's seats are left to the substitute bots. Every process drops its
+    connections (``revoke:`` notifications on PostgreSQL).
+    """
+    if not seats:
+        return
+    service: TableService = state["service"]
+    await asyncio.to_thread(service.revoke_seats, seats)
+    hub = state.get("hub")
+    if hub is not None:
+        for table_id, seat in seats:
+            hub.drop_seat(table_id, seat)
+
+
+async def revoke_account(state: dict[str, Any], account_id: int) -> None:
+    """:func:`revoke_seats` for every seat bound to ``account_id``."""
+    await revoke_seats(state, await asyncio.to_thread(bound_seats, state, account_id))
 
 
 async def _resync(state: dict[str, Any], tables: list[str]) -> None:

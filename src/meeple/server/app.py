@@ -519,13 +519,8 @@ def create_app(config: ServerConfig) -> FastAPI:
         The seat is named by ``Authorization: Bearer TOKEN``, the page's seat cookie, or the session of the account
         it is bound to. Open connections stay.
         """
-        token = http.cookies.get(seat_cookie(table_id))
-        if authorization:
-            token = authorization.removeprefix("Bearer ").strip()
         await table(table_id)
-        seat = await check_token(state, table_id, token, client_address(http)) if token else None
-        if seat is None and not authorization:
-            seat = await account_seat(http, table_id)  # a seat bound to the session's account
+        seat = await presented_seat(state, http, table_id, authorization)
         if seat is None:
             raise _no_seat(http)
         new = await asyncio.to_thread(service().rotate_token, table_id, seat)
@@ -554,7 +549,8 @@ def create_app(config: ServerConfig) -> FastAPI:
             await websocket.send_denial_response(JSONResponse({"detail": exc.message}, 429, headers=headers))
             return
         try:
-            token = token or websocket.cookies.get(seat_cookie(table_id))
+            if token is None and await account_seat(websocket, table_id) is None:
+                token = websocket.cookies.get(seat_cookie(table_id))  # the session's seat comes before a cookie
             await _open(websocket, table_id, token, lang, address, view)
         finally:
             limiter.close_socket(address)
@@ -697,8 +693,12 @@ async def _serve(
         task = asyncio.current_task()
         if not conn.dropped or task is None:
             raise
-        task.uncancel()  # our own cancellation: the client stopped reading (Connection.drop)
-        state["refused"]("not_reading")
+        task.uncancel()  # our own cancellation: the client stopped reading (Connection.drop), or was revoked
+        if conn.revoked:
+            with contextlib.suppress(Exception):
+                await websocket.close(code=1008, reason="access to this seat was revoked: log in again")
+        else:
+            state["refused"]("not_reading")
     finally:
         hub.leave(live, conn)
         if seat is not None:
@@ -843,6 +843,25 @@ def _seat_holder_token(http: Request, table_id: str, authorization: str | None) 
     return http.cookies.get(seat_cookie(table_id))
 
 
+async def presented_seat(state: dict[str, Any], http: Request, table_id: str, authorization: str | None) -> int | None:
+    """The seat a request opens: by ``Authorization: Bearer TOKEN``, else the session's account, else the seat cookie.
+
+    The session comes before the cookie: a cookie left over from a revoked token (the account logged out everywhere
+    or changed its password) is not counted as a wrong token while the session opens the seat.
+
+    Raises:
+        QuotaExceeded: too many wrong tokens from the address (:func:`check_token`).
+    """
+    address = client_address(http)
+    if authorization:
+        return await check_token(state, table_id, authorization.removeprefix("Bearer ").strip(), address)
+    seat = await account_seat(http, table_id)
+    token = http.cookies.get(seat_cookie(table_id))
+    if seat is None and token:
+        seat = await check_token(state, table_id, token, address)
+    return seat
+
+
 def _seated_tables(http: Request, limit: int = 64) -> list[str]:
     """The tables whose seat cookie this browser holds (at most ``limit``): quick match does not seat it there again."""
     prefix = seat_cookie("")
@@ -872,10 +891,7 @@ def _lobby_routes(app: FastAPI, state: dict[str, Any]) -> None:
         return response
 
     async def holder(http: Request, table_id: str, authorization: str | None) -> int:
-        token = _seat_holder_token(http, table_id, authorization)
-        seat = await check_token(state, table_id, token, client_address(http)) if token else None
-        if seat is None and not authorization:
-            seat = await account_seat(http, table_id)
+        seat = await presented_seat(state, http, table_id, authorization)
         if seat is None:
             raise _no_seat(http)
         return seat

@@ -31,7 +31,7 @@ from meeple.server.live import LiveTable
 from meeple.server.people import PeopleTranslator
 from meeple.server.protocol import HelloMessage, SlimStateMessage
 from meeple.server.retry import is_transient, one_line, retrying
-from meeple.server.tables import NOTIFY_CHANNEL, TableService
+from meeple.server.tables import NOTIFY_CHANNEL, REVOKE_PREFIX, TableService
 from meeple.server.views import game_view, log_texts, perspective_of
 
 log = logging.getLogger("meeple.server")
@@ -90,7 +90,9 @@ class Connection:
         self.wake = asyncio.Event()
         self.closed = False
         self.dropped = False
-        """Disconnected by the server for not reading (:meth:`drop`)."""
+        """Disconnected by the server for not reading (:meth:`drop`), or revoked (:meth:`revoke`)."""
+        self.revoked = False
+        """The seat's access was revoked: the socket is closed with 1008 (:meth:`revoke`)."""
         self.busy_since: float | None = None
         """When the message being sent now started (monotonic seconds), None between messages."""
         self.reader: asyncio.Task[Any] | None = None
@@ -141,6 +143,11 @@ class Connection:
         self.closed = self.dropped = True
         if self.reader is not None:
             self.reader.cancel()
+
+    def revoke(self) -> None:
+        """The seat's access was revoked (the account's sessions ended): stop the reader, which closes with 1008."""
+        self.revoked = True
+        self.drop()
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue a message; a ``state`` frame replaces the one still waiting, if any (their logs joined)."""
@@ -249,12 +256,30 @@ class Hub:
             conn.drop()
         return len(stuck)
 
+    def drop_seat(self, table_id: str, seat: int) -> int:
+        """Disconnect this process's connections of ``seat`` at ``table_id`` (its access was revoked); how many.
+
+        They may reconnect with whatever still opens the seat (the account's new session).
+        """
+        live = self.service.tables.get(table_id)
+        if live is None:
+            return 0
+        gone = [c for c in list(live.conns) if c.seat == seat]
+        for conn in gone:
+            conn.revoke()
+        return len(gone)
+
     def resend(self, live: LiveTable, conn: Connection) -> None:
         """Send the current state again to one connection (a repeated move, a stale version, ``sync``)."""
         state_frames(live, [conn], force={conn})
 
     async def refresh(self, table_id: str) -> None:
         """Another process changed a table (or its chat: ``chat:<id>``): tell this process's connections."""
+        if table_id.startswith(REVOKE_PREFIX):
+            table, _, seat = table_id.removeprefix(REVOKE_PREFIX).partition(" ")
+            if seat.isdigit():
+                self.drop_seat(table, int(seat))
+            return
         if table_id.startswith(CHAT_PREFIX):
             live = self.service.tables.get(table_id.removeprefix(CHAT_PREFIX))
             if live is not None and self.chat is not None:

@@ -48,6 +48,8 @@ from meeple.server.retry import is_transient, one_line, retrying
 log = logging.getLogger("meeple.server")
 
 NOTIFY_CHANNEL = "meeple_tables"
+REVOKE_PREFIX = "revoke:"
+"""A notification ``revoke:<table> <seat>``: the seat's access was revoked; every process drops its connections."""
 """PostgreSQL channel on which a process announces that a table changed (payload: the table id)."""
 BOT_RETRY_MAX = 5.0
 """Seconds at most between two tries of a bot loop that met a database error."""
@@ -310,6 +312,24 @@ class TableService:
                 .values(token_hash=hash_token(token))
             )
         return token
+
+    def revoke_seats(self, seats: list[tuple[str, int]]) -> None:
+        """Give each ``(table, seat)`` a new token nobody is told (the old tokens and cookies stop opening it).
+
+        With PostgreSQL every process is told (``revoke:<table> <seat>``) to drop the seat's connections. The
+        account bound to the seat still opens it with a session. Used when an account's sessions end (issue #34).
+        """
+        if not seats:
+            return
+        with Session(self.engine) as s, s.begin():
+            for table_id, seat in seats:
+                s.execute(
+                    update(SeatRow)
+                    .where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+                    .values(token_hash=hash_token(secrets.token_urlsafe(24)))
+                )
+                if self.postgres:
+                    s.execute(select(func.pg_notify(NOTIFY_CHANNEL, f"{REVOKE_PREFIX}{table_id} {seat}")))
 
     def seat_of_token(self, table_id: str, token: str) -> int | None:
         """The seat whose token is ``token`` at ``table_id``, or None (compared by hash, in constant time)."""

@@ -507,12 +507,13 @@ def create_web_app(config: ServerConfig) -> FastAPI:
         return reader, live, seat, await _board(live, seat, reader)
 
     async def _seat(request: Request, table_id: str, token: str | None) -> int | None:
-        """The seat ``token`` opens (else the seat bound to the session's account), or None.
+        """The seat bound to the session's account, else the seat ``token`` opens, or None.
 
         429 after too many wrong tokens from the address.
         """
-        if not token:
-            return await account_seat(request, table_id)
+        seat = await account_seat(request, table_id)  # the session first: a revoked cookie is not a wrong token
+        if seat is not None or not token:
+            return seat
         try:
             return await check_token(app.state.meeple, table_id, token, client_address(request))
         except QuotaExceeded as exc:

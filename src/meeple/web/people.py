@@ -23,7 +23,7 @@ from sqlalchemy.orm import Session
 
 from meeple.core.registry import game_class, registered_games
 from meeple.i18n import LANGUAGES, Translator
-from meeple.server.account_api import profile_of, session_response
+from meeple.server.account_api import profile_of, revoke_account, session_response
 from meeple.server.accounts import (
     MAX_PASSWORD,
     MAX_USERNAME,
@@ -205,6 +205,7 @@ def add_people_pages(
             token = await passwords.run(accounts().change_password, me, asked.old, asked.new)
         except (ValidationError, AccountRefused, QuotaExceeded, PasswordWorkBusy) as exc:
             return await _refusal(request, reader, me.username, exc)
+        await revoke_account(app.state.meeple, me.id)
         return back(request, lang, token, f"/players/{me.username}")
 
     @app.post("/logout-everywhere", include_in_schema=False)
@@ -213,6 +214,7 @@ def add_people_pages(
         me = await current_account(request)
         if me is not None:
             await asyncio.to_thread(accounts().close_sessions, me.id)
+            await revoke_account(app.state.meeple, me.id)
         return back(request, lang, None)
 
     async def _refusal(request: Request, reader: Translator, username: str, exc: Exception) -> Response:
