@@ -549,8 +549,6 @@ def create_app(config: ServerConfig) -> FastAPI:
             await websocket.send_denial_response(JSONResponse({"detail": exc.message}, 429, headers=headers))
             return
         try:
-            if token is None and await account_seat(websocket, table_id) is None:
-                token = websocket.cookies.get(seat_cookie(table_id))  # the session's seat comes before a cookie
             await _open(websocket, table_id, token, lang, address, view)
         finally:
             limiter.close_socket(address)
@@ -594,8 +592,10 @@ def create_app(config: ServerConfig) -> FastAPI:
             await websocket.close(code=4404)
             return
         seat: int | None = None
-        if token is None:
+        if token is None:  # no ?token=: the session's seat, else the page's seat cookie (a revoked one is not tried)
             seat = await account_seat(websocket, table_id)
+            if seat is None:
+                token = websocket.cookies.get(seat_cookie(table_id))
         if token is not None:
             try:
                 seat = await check_token(state, table_id, token, address)
