@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 from meeple.core.action import Action, ActionCodec, short_repr
 from meeple.core.errors import InvalidActionError, InvalidParameterError, InvalidStateError
 from meeple.core.params import ParamSpec, build_params, describe_params, params_to_json
-from meeple.core.tensor import TensorLayout, TensorWriter
+from meeple.core.tensor import TensorLayout, TensorWriter, zeroed_buffer
 from meeple.i18n.message import VERBATIM, M, Message
 
 if TYPE_CHECKING:
@@ -72,6 +72,11 @@ class Game(ABC, Generic[P]):
     params_type: ClassVar[type[Any]]
     min_utility: ClassVar[float] = 0.0
     max_utility: ClassVar[float] = 1.0
+    direct_tensor: ClassVar[Any] = None
+    """The game's direct tensor encoder, if it has one: a module (its ``tensor``) with
+    ``values_from_state(state, player, layout) -> list[float]`` and optionally
+    ``fill_from_state(state, player, layout, view)``, which read a seat's tensor straight from the state with the
+    same values as encoding its observation (:meth:`_observation_values`, :meth:`_write_observation`)."""
 
     def __init__(self, **params: Any) -> None:
         self.params: P = build_params(self.params_type, params, self.name)
@@ -170,18 +175,31 @@ class Game(ABC, Generic[P]):
     def _observation_values(self, state: State[Any], player: int) -> list[float]:
         """The values of ``player``'s observation tensor of ``state`` (what ``observation_tensor`` returns).
 
-        The default encodes ``state.observation(player)`` (:meth:`_encode_observation`). A game may read its state
-        directly instead, for speed, provided the result is always equal to the default's (its tests compare them on
-        every decision of many games, for every seat).
+        The default encodes ``state.observation(player)`` (:meth:`_encode_observation`). A game with a
+        :attr:`direct_tensor` reads a seat's values straight from its state instead, for speed; they are always
+        equal to the default's (``tests/games/test_tensor_fast_path.py`` compares them on every decision of many
+        games, for every seat).
         """
-        return state.encoded_observation_values(player)
+        direct = self.direct_tensor
+        if direct is None or player is None or not 0 <= player < self.num_players:
+            return state.encoded_observation_values(player)
+        values: list[float] = direct.values_from_state(state, player, self.observation_tensor_layout())
+        return values
 
     def _write_observation(self, state: State[Any], player: int, out: Any) -> None:
         """Write :meth:`_observation_values` into ``out``, a float numpy vector of the tensor's size.
 
-        The default copies the values; a game with a direct encoder may write into the buffer instead (no Python
-        list converted to float32), with the same result (``tests/games/test_tensor_fast_path.py``).
+        A :attr:`direct_tensor` with ``fill_from_state`` writes a seat's values straight into ``out`` when it is a
+        writable contiguous float vector (:func:`meeple.core.tensor.zeroed_buffer`: no Python list converted);
+        otherwise the values are copied, and numpy raises its own error for a wrong size (``out`` unchanged).
         """
+        fill = getattr(self.direct_tensor, "fill_from_state", None)
+        if fill is not None and player is not None and 0 <= player < self.num_players:
+            layout = self.observation_tensor_layout()
+            view = zeroed_buffer(out, layout.size)
+            if view is not None:
+                fill(state, player, layout, view)
+                return
         out[:] = self._observation_values(state, player)
 
     def params_dict(self) -> dict[str, Any]:

@@ -6,7 +6,7 @@ Rules: capital_lux_2.md (whole spec); FR rulebook configuration table A-D.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from meeple.core.action import Action, ActionCodec
 from meeple.core.errors import InvalidParameterError
@@ -14,7 +14,7 @@ from meeple.core.game import Game
 from meeple.core.registry import register_game
 from meeple.core.rng import Rng
 from meeple.core.state import State
-from meeple.core.tensor import TensorLayout, TensorWriter, zeroed_buffer
+from meeple.core.tensor import TensorLayout, TensorWriter
 from meeple.games.capital_lux_2 import tensor
 from meeple.games.capital_lux_2.actions import (
     ACTION_TYPES,
@@ -53,6 +53,7 @@ class CapitalLux2Game(Game[CapitalLux2Params]):
     min_players = 1
     max_players = 4
     params_type = CapitalLux2Params
+    direct_tensor: ClassVar[Any] = tensor  # values_from_state (fill_from_state): a seat's tensor read from its state
 
     def _check_params(self) -> None:
         p = self.params
@@ -152,21 +153,6 @@ class CapitalLux2Game(Game[CapitalLux2Params]):
 
     def _encode_observation(self, observation: Mapping[str, Any], out: TensorWriter) -> None:
         tensor.encode(observation, out)
-
-    def _observation_values(self, state: State[Any], player: int) -> list[float]:
-        """A seat's tensor read straight from the state (:func:`tensor.values_from_state`, equal to the encoding)."""
-        if player is None or not 0 <= player < self.num_players:
-            return super()._observation_values(state, player)
-        return tensor.values_from_state(state, player, self.observation_tensor_layout())
-
-    def _write_observation(self, state: State[Any], player: int, out: Any) -> None:
-        """A seat's tensor written straight into a contiguous numpy vector (:func:`tensor.fill_from_state`)."""
-        layout = self.observation_tensor_layout()
-        view = zeroed_buffer(out, layout.size) if player is not None and 0 <= player < self.num_players else None
-        if view is None:
-            super()._write_observation(state, player, out)
-        else:
-            tensor.fill_from_state(state, player, layout, view)
 
     def _max_game_length(self) -> int:
         n = self.params.players

@@ -6,10 +6,10 @@ Rules: capitol.md (the spec decides; FR rulebook where it is silent).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from meeple.core import Action, ActionCodec, Game, InvalidParameterError, State, register_game
-from meeple.core.tensor import TensorLayout, TensorWriter, zeroed_buffer
+from meeple.core.tensor import TensorLayout, TensorWriter
 from meeple.games.capitol import tensor
 from meeple.games.capitol.actions import (
     ACTION_TYPES,
@@ -84,6 +84,7 @@ class Capitol(Game[CapitolParams]):
     min_players = 2
     max_players = 4
     params_type = CapitolParams
+    direct_tensor: ClassVar[Any] = tensor  # values_from_state (fill_from_state): a seat's tensor read from its state
 
     def _check_params(self) -> None:
         params = self.params
@@ -110,21 +111,6 @@ class Capitol(Game[CapitolParams]):
 
     def _encode_observation(self, observation: Mapping[str, Any], out: TensorWriter) -> None:
         tensor.encode(observation, out)
-
-    def _observation_values(self, state: State[Any], player: int) -> list[float]:
-        """A seat's tensor read straight from the state (:func:`tensor.values_from_state`, equal to the encoding)."""
-        if player is None or not 0 <= player < self.num_players:
-            return super()._observation_values(state, player)
-        return tensor.values_from_state(state, player, self.observation_tensor_layout())
-
-    def _write_observation(self, state: State[Any], player: int, out: Any) -> None:
-        """A seat's tensor written straight into a contiguous numpy vector (:func:`tensor.fill_from_state`)."""
-        layout = self.observation_tensor_layout()
-        view = zeroed_buffer(out, layout.size) if player is not None and 0 <= player < self.num_players else None
-        if view is None:
-            super()._write_observation(state, player, out)
-        else:
-            tensor.fill_from_state(state, player, layout, view)
 
     def _max_game_length(self) -> int:
         n = self.params.players

@@ -6,7 +6,7 @@ Rules: caprice.md (all sections); docs/decisions.md "Caprice".
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from meeple.core.action import Action, ActionCodec
 from meeple.core.errors import InvalidParameterError
@@ -79,6 +79,7 @@ class CapriceGame(Game[CapriceParams]):
     min_players = 2
     max_players = 4
     params_type = CapriceParams
+    direct_tensor: ClassVar[Any] = tensor  # values_from_state (fill_from_state): a seat's tensor read from its state
 
     def _check_params(self) -> None:
         fp = self.params.first_player
@@ -118,12 +119,6 @@ class CapriceGame(Game[CapriceParams]):
 
     def _encode_observation(self, observation: Mapping[str, Any], out: TensorWriter) -> None:
         tensor.encode(observation, out)
-
-    def _observation_values(self, state: Any, player: int) -> list[float]:
-        """A seat's tensor read straight from the state (:func:`tensor.values_from_state`, equal to the encoding)."""
-        if player is None or not 0 <= player < self.num_players:
-            return super()._observation_values(state, player)
-        return tensor.values_from_state(state, player, self.observation_tensor_layout())
 
     def _max_game_length(self) -> int:
         n = self.params.players

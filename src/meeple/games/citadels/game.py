@@ -6,11 +6,11 @@ Rules: citadels.md §5 (what the engine implements) and §2 (rulings).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from meeple.core import Action, ActionCodec, Game, InvalidParameterError, register_game
 from meeple.core.params import build_params
-from meeple.core.tensor import TensorLayout, TensorWriter, zeroed_buffer
+from meeple.core.tensor import TensorLayout, TensorWriter
 from meeple.games.citadels import tensor
 from meeple.games.citadels.actions import (
     ACTION_TYPES,
@@ -61,6 +61,7 @@ class Citadels(Game[CitadelsParams]):
     min_players = 3
     max_players = 7
     params_type = CitadelsParams
+    direct_tensor: ClassVar[Any] = tensor  # values_from_state (fill_from_state): a seat's tensor read from its state
 
     def __init__(self, **params: Any) -> None:
         """Build the game; 2 players are accepted only with ``variant_2p_ffg`` (see :meth:`_check_params`).
@@ -159,21 +160,6 @@ class Citadels(Game[CitadelsParams]):
 
     def _encode_observation(self, observation: Mapping[str, Any], out: TensorWriter) -> None:
         tensor.encode(observation, out)
-
-    def _observation_values(self, state: Any, player: int) -> list[float]:
-        """A seat's tensor read straight from the state (:func:`tensor.values_from_state`, equal to the encoding)."""
-        if player is None or not 0 <= player < self.num_players:
-            return super()._observation_values(state, player)
-        return tensor.values_from_state(state, player, self.observation_tensor_layout())
-
-    def _write_observation(self, state: Any, player: int, out: Any) -> None:
-        """A seat's tensor written straight into a contiguous numpy vector (:func:`tensor.fill_from_state`)."""
-        layout = self.observation_tensor_layout()
-        view = zeroed_buffer(out, layout.size) if player is not None and 0 <= player < self.num_players else None
-        if view is None:
-            super()._write_observation(state, player, out)
-        else:
-            tensor.fill_from_state(state, player, layout, view)
 
     def _max_game_length(self) -> int:
         per_round = 10 + 8 * _TURN_BOUND
