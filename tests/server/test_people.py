@@ -648,39 +648,9 @@ def test_the_terminal_mutes_spectators_again_after_a_reconnection(monkeypatch: p
 
     from meeple.cli import online
     from meeple.cli.online import OnlineSession
-    from meeple.server.protocol import PROTOCOL_VERSION
 
     monkeypatch.setattr(online.time, "sleep", lambda _s: None)
-    state = GameRecord("caprice", {"players": 2}, seed_where("caprice", 2, 0), []).replay()
-    action = state.legal_actions()[0]
-    seats = [
-        {"seat": i, "player": "human", "name": n, "open": False, "connected": True, "bot_played": False, "reason": None}
-        for i, n in enumerate(["Ann", "Bob"])
-    ]
-    legal = [
-        {
-            "code": state.game.codec.encode(action),
-            "text": state.action_to_string(action),
-            "message": state.offer_message(action, perspective=0).to_json(),
-            "json": action.to_json(),
-        }
-    ]
-    hello = {"type": "hello", "protocol": PROTOCOL_VERSION, "table": "t", "seat": 0, "game": "caprice", "params": {}}
-    frame = {
-        "type": "state",
-        "table": "t",
-        "seat": 0,
-        "current_player": 0,
-        "log_start": 0,
-        "clock": None,
-        "observation": dict(state.observation(0)),
-        "returns": None,
-        "version": 0,
-        "status": "live",
-        "legal_actions": legal,
-        "log": [],
-        "seats": seats,
-    }
+    hello, frame, _final = _caprice_frames(legal_for_me=True)
     first, second = _Socket([hello, frame]), _Socket([hello, frame])
     sockets = iter([second])
 
