@@ -22,7 +22,7 @@ import re
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import FastAPI, Header, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
@@ -81,6 +81,8 @@ from meeple.server.tables import TableService
 from meeple.server.views import game_view, log_texts
 
 log = logging.getLogger("meeple.server")
+
+R = TypeVar("R", bound=Response)
 
 LangQuery = Annotated[str | None, Query(description="language of the texts: en or fr (default: Accept-Language)")]
 AcceptLanguage = Annotated[str | None, Header(include_in_schema=False)]
@@ -167,6 +169,22 @@ class ServerConfig:
 def seat_cookie(table_id: str) -> str:
     """The name of the cookie that holds a browser's seat token at ``table_id`` (HttpOnly, SameSite=Strict)."""
     return f"meeple_seat_{table_id}"
+
+
+def with_seat_cookie(response: R, request: Request, table_id: str, token: str) -> R:
+    """``response`` setting the seat's cookie of ``table_id``: HttpOnly, SameSite=Strict, Secure over https.
+
+    It lasts :data:`SEAT_COOKIE_DAYS` days; set by a join, a quick match, or an invite link's page (meeple.web).
+    """
+    response.set_cookie(
+        seat_cookie(table_id),
+        token,
+        max_age=SEAT_COOKIE_DAYS * 86_400,
+        httponly=True,
+        samesite="strict",
+        secure=request.url.scheme == "https",
+    )
+    return response
 
 
 def client_address(connection: Request | WebSocket) -> str:
@@ -879,16 +897,7 @@ def _lobby_routes(app: FastAPI, state: dict[str, Any]) -> None:
     def seated(http: Request, table_id: str, seat: int, token: str, status: int = 201) -> JSONResponse:
         """The answer giving a seat's token, which also sets the page's seat cookie (HttpOnly, SameSite=Strict)."""
         response = JSONResponse({"table": table_id, "seat": seat, "token": token}, status_code=status)
-        secure = http.url.scheme == "https"
-        response.set_cookie(
-            seat_cookie(table_id),
-            token,
-            max_age=SEAT_COOKIE_DAYS * 86_400,
-            httponly=True,
-            samesite="strict",
-            secure=secure,
-        )
-        return response
+        return with_seat_cookie(response, http, table_id, token)
 
     async def holder(http: Request, table_id: str, authorization: str | None) -> int:
         seat = await presented_seat(state, http, table_id, authorization)

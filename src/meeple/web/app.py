@@ -39,6 +39,7 @@ from meeple.server.app import (
     create_app,
     cut,
     seat_cookie,
+    with_seat_cookie,
 )
 from meeple.server.clock import TURN_BASED_CHOICES, clock_view, is_turn_based
 from meeple.server.live import LiveTable, TableNotFound
@@ -90,10 +91,6 @@ STATUS = {
     "abandoned": N_("abandoned"),
 }
 """A table's status in words: marked here for the catalogs; the lobby template translates ``status`` by its id."""
-
-
-SEAT_COOKIE_DAYS = 60
-"""How long a browser keeps a seat's cookie (a game may be played over days)."""
 
 
 def _reader(request: Request, lang: str | None) -> Translator:
@@ -330,7 +327,7 @@ def create_web_app(config: ServerConfig) -> FastAPI:
             return await _lobby_error(request, reader, _problem(exc, reader), status)
         await lobby.announce(table_id, started)
         target = f"/tables/{table_id}" + (f"?lang={lang}" if lang in LANGUAGES else "")
-        return _with_seat_cookie(RedirectResponse(target, status_code=303), request, table_id, token)
+        return with_seat_cookie(RedirectResponse(target, status_code=303), request, table_id, token)
 
     @app.post("/tables/{table_id}/join", response_class=HTMLResponse, include_in_schema=False)
     async def join_page(
@@ -357,7 +354,7 @@ def create_web_app(config: ServerConfig) -> FastAPI:
             status = 429 if isinstance(exc, QuotaExceeded) else exc.status if isinstance(exc, SeatRefused) else 422
             return await _lobby_error(request, reader, _problem(exc, reader), status)
         await lobby.announce(table_id, started)
-        return _with_seat_cookie(RedirectResponse(target, status_code=303), request, table_id, token)
+        return with_seat_cookie(RedirectResponse(target, status_code=303), request, table_id, token)
 
     @app.get("/tables/{table_id}", response_class=HTMLResponse, include_in_schema=False)
     async def table_page(
@@ -374,7 +371,7 @@ def create_web_app(config: ServerConfig) -> FastAPI:
             if await _seat(request, table_id, token) is None:
                 raise HTTPException(403, _reader(request, lang).message(NO_SEAT))
             target = f"/tables/{table_id}" + (f"?lang={lang}" if lang in LANGUAGES else "")
-            return _with_seat_cookie(RedirectResponse(target, status_code=303), request, table_id, token)
+            return with_seat_cookie(RedirectResponse(target, status_code=303), request, table_id, token)
         reader, live, seat, board = await _view(request, table_id, lang)
         lobby: Lobby = app.state.meeple["lobby"]
         may_start, fill_at = await asyncio.to_thread(lobby.creator_choice, table_id, seat)
@@ -420,7 +417,7 @@ def create_web_app(config: ServerConfig) -> FastAPI:
             links=links,
             watch=f"{base}/tables/{table_id}",
         )
-        return _with_seat_cookie(page, request, table_id, token)
+        return with_seat_cookie(page, request, table_id, token)
 
     @app.get("/tables/{table_id}/replay-view", response_class=HTMLResponse, include_in_schema=False)
     async def replay_page(
@@ -586,19 +583,6 @@ def _problem(exc: Exception, reader: Translator) -> str:
     if isinstance(exc, ValidationError):
         return "; ".join(cut(str(e["msg"]), 200) for e in exc.errors()[:3])
     return cut(str(exc), 300)
-
-
-def _with_seat_cookie(response: Response, request: Request, table_id: str, token: str) -> Response:
-    """``response`` setting the seat's cookie of ``table_id`` (HttpOnly, SameSite=Strict, Secure over https)."""
-    response.set_cookie(
-        seat_cookie(table_id),
-        token,
-        max_age=SEAT_COOKIE_DAYS * 86_400,
-        httponly=True,
-        samesite="strict",
-        secure=request.url.scheme == "https",
-    )
-    return response
 
 
 def _board_args(
