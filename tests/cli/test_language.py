@@ -49,7 +49,7 @@ def test_a_move_typed_in_either_language_is_understood(cli: Cli, typed: str) -> 
 
 def test_a_refused_move_is_explained_in_french(cli: Cli) -> None:
     out = cli(["--lang", "fr", "play", "caprice", "--seed", "1"], input="xyz\n99\n" + "1\n" * 400).output
-    assert "'xyz' n'est pas un coup légal : tapez un numéro de coup" in out
+    assert "'xyz' n'est pas un coup légal\u202f: tapez un numéro de coup" in out
     assert "99 n'est pas un numéro de coup légal" in out
 
 

@@ -99,7 +99,7 @@ def test_an_account_gets_its_turn_e_mail_in_its_language(tmp_path: Path) -> None
                               "move_id": "b"})  # fmt: skip
                 acked(ws, "b")
             second = inbox.wait(2)[1]  # Ann's turn again; she last played in French
-            assert second["Subject"] == "À vous de jouer : Caprice"
+            assert second["Subject"] == "À vous de jouer\u202f: Caprice"
             assert len(inbox.messages) == 2  # Bob's turn: he has no address
 
 

@@ -75,7 +75,7 @@ def test_an_e_mail_says_whose_turn_at_which_table_with_one_link_in_the_recipient
     assert "Bob, it is your turn at the Caprice table with Ann." in body
     assert "https://games.example.org/tables/T1?lang=en" in body and body.count("https://") == 1
     assert "2027-01-15 08:00 UTC" in body  # the deadline, in UTC
-    assert french["Subject"] == "À vous de jouer : Caprice"
+    assert french["Subject"] == "À vous de jouer\u202f: Caprice"
     assert "https://games.example.org/tables/T1?lang=fr" in french.get_content()
 
 
@@ -160,7 +160,7 @@ def test_an_away_player_gets_one_e_mail_per_turn_and_a_connected_one_none(
     with _server(tmp_path, port) as client:
         table, tokens = _turn_based(client)
         (first,) = inbox.wait(1)  # seat 0's first turn: nobody is connected
-        assert first["To"] == "ann@example.org" and first["Subject"] == "À vous de jouer : Caprice"
+        assert first["To"] == "ann@example.org" and first["Subject"] == "À vous de jouer\u202f: Caprice"
         assert f"https://games.example.org/tables/{table}?lang=fr" in first.get_content()
         with (
             client.websocket_connect(f"/api/tables/{table}/ws?token={tokens[0]}") as ann,

@@ -98,15 +98,30 @@ def test_every_legal_move_is_on_the_board_itself_not_only_in_the_list(name: str,
     assert not missing, missing
 
 
-@pytest.mark.parametrize(("lang", "words"), [("en", ("C1 blue", "C2 pink", "C3 mauve")), ("fr", ("C2 rose",))])
-def test_capitol_zones_carry_their_colour_word_and_the_rulebooks_legend(lang: str, words: tuple[str, ...]) -> None:
-    """Issue "Comfort": the zone colour labels match the rulebooks' colours (capitol.md §1; docs/decisions.md)."""
+@pytest.mark.parametrize(
+    ("lang", "words", "italian"),
+    [
+        ("en", ("Zone 1", "blue", "pink", "mauve"), "Italian rulebook, board: blue = blue, pink = white, mauve = red"),
+        (
+            "fr",
+            ("Zone 1", "bleu", "rose", "mauve"),
+            "règle italienne, plateau\u202f: bleu = bleu, rose = blanc, mauve = rouge",
+        ),
+    ],
+)
+def test_capitol_zones_carry_their_colour_word_and_the_rulebooks_legend(
+    lang: str, words: tuple[str, ...], italian: str
+) -> None:
+    """Issue "Comfort": the zone colour labels match the rulebooks' colours (capitol.md §1; docs/decisions.md); issue
+    #43 item 8: in words a player reads ("Zone 1", "blue"), never the ids ``Z1``/``C1``, the legend included."""
     html = _html(load_game("capitol", players=2).new_initial_state(1), 0, lang)
     for word in words:
         assert word in html
     legend = html.split('class="colour-legend"')[1].split("</details>")[0]
-    assert legend.count("<li>") == 3
-    assert ("C1 blue, C2 white, C3 red" if lang == "en" else "C1 bleu, C2 blanc, C3 rouge") in legend
+    assert legend.count("<li>") == 2
+    assert italian in legend
+    visible = re.sub(r"<[^>]+>", " ", html)
+    assert not re.findall(r"\b[ZC]\d\b", visible)
 
 
 @pytest.mark.parametrize(("name", "players"), GAMES)
@@ -126,7 +141,7 @@ def test_the_end_screen_shows_only_at_the_end_and_reads_the_same_in_every_world(
         step += 1
     for seat in range(players):
         html = _html(state, seat, "en")
-        assert 'id="results"' in html and 'table class="breakdown"' in html
+        assert 'id="results"' in html and 'table class="breakdown' in html
         for lang in ("en", "fr"):
             world = state.resample_from_infostate(seat, rng.fork())
             assert _html(world, seat, lang) == _html(state, seat, lang), f"{name} seat {seat} at the end"

@@ -50,7 +50,7 @@ from meeple.server.quotas import Limiter, QuotaExceeded
 from meeple.server.tables import TableService
 from meeple.server.views import game_view
 from meeple.web.boards import badges, board_context, display_name, log_lines, move_texts, name_the_moves, who
-from meeple.web.games import companion_for, seat_name, variant_words
+from meeple.web.games import companion_for, quoted, seat_name, variant_words
 from meeple.web.people import add_people_pages
 from meeple.web.replays import replay_steps, step_of
 
@@ -649,10 +649,10 @@ def summary_html(text: str, game: str, reader: Translator) -> Markup:
 
         def code(match: re.Match[str]) -> str:
             name = match.group(1).split("=")[0]
-            if match.group(1).startswith("«"):
+            if match.group(1).startswith(("«", "“")):
                 return match.group(1)
             if name in words:
-                return "«" + str(escape(reader.gettext(words[name].label))) + "»"
+                return str(escape(quoted(reader.gettext(words[name].label), reader)))
             return f"<code>{match.group(1)}</code>"
 
         return MARKDOWN_CODE.sub(code, line)
@@ -698,7 +698,11 @@ def _secrets(game: str, observation: Mapping[str, Any], reader: Translator) -> l
 
 
 def _game_card(name: str) -> dict[str, Any]:
-    """A game for the lobby: title, pitch, player counts and its variants in words (``variants``)."""
+    """A game for the lobby: title, pitch, player counts and its variants in words (``variants``).
+
+    A variant's ``doc`` is its help for players (``Variant.help``), else the parameter's own description; its
+    ``choices`` are the values the lobby offers, ``words`` every value's word (the rules page names any value).
+    """
     cls = game_class(name)
     params = cls.describe_params()
     choosable = [p for p in params if p.choices and p.name != "players"]
@@ -714,9 +718,14 @@ def _game_card(name: str) -> dict[str, Any]:
             {
                 "name": p.name,
                 "label": words[p.name].label,
-                "doc": p.doc,
+                "doc": words[p.name].help or p.doc,
                 "default": str(p.default),
-                "choices": [(str(c), words[p.name].values.get(c, str(c))) for c in p.choices or ()],
+                "choices": [
+                    (str(c), words[p.name].values.get(c, str(c)))
+                    for c in p.choices or ()
+                    if c not in words[p.name].hidden
+                ],
+                "words": {str(c): words[p.name].values.get(c, str(c)) for c in p.choices or ()},
             }
             for p in choosable
         ],
@@ -729,6 +738,6 @@ def _variants_in_force(name: str, params: dict[str, Any]) -> list[dict[str, str]
     out = []
     for v in card["variants"]:
         chosen = str(params.get(v["name"], v["default"]))
-        value = dict(v["choices"]).get(chosen, chosen)
+        value = v["words"].get(chosen, chosen)
         out.append({"label": v["label"], "value": value, "doc": v["doc"]})
     return out

@@ -99,7 +99,10 @@ def badges(
     me: int | None,
     names: Sequence[str | None] = (),
 ) -> list[dict[str, Any]]:
-    """One badge per seat: name, who plays it, online/away (humans), bot-played, the game's facts (gold, cards...)."""
+    """One badge per seat: name, who plays it, online/away (humans), bot-played, the game's facts (gold, cards...).
+
+    ``score`` is the seat's public score in words ("12 points", "" for a game without one), the side panel's chip.
+    """
     out = []
     for s in range(players):
         info = seats[s] if seats is not None and s < len(seats) else None
@@ -113,6 +116,7 @@ def badges(
                 "bot_played": bool(info and info["bot_played"]),
                 "account": info.get("account") if info is not None else None,
                 "facts": web.seat_facts(observation, s, reader),
+                "score": web.seat_score(observation, s, reader),
             }
         )
     return out
@@ -126,7 +130,9 @@ def log_lines(
     events: Sequence[Message] = (),
     names: Sequence[str | None] = (),
 ) -> list[dict[str, Any]]:
-    """The log as ``{"number", "actor", "text"}``: moves numbered from 1, seats by name, words without ids.
+    """The log as ``{"number", "actor", "seat", "text"}``: moves numbered from 1, seats by name, words without ids.
+
+    ``seat`` is the actor's seat (its colour in the side panel), None for a line of the rules (no actor).
 
     A line that is one of the rules' public ``events`` (a character revealed, a theft...) follows its move without a
     number of its own (``number`` None). A run of another seat's hidden steps is one line, so one number: the count
@@ -142,6 +148,7 @@ def log_lines(
             {
                 "number": None if event else number,
                 "actor": display_name(actor, reader, me, names) if actor >= 0 else "",
+                "seat": actor if actor >= 0 else None,
                 "text": web.say(message, reader),
             }
         )

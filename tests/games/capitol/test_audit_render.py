@@ -94,7 +94,7 @@ def test_zone_colours_in_french() -> None:
 
     with language("fr"):
         text = show(fresh(2).observation(0), 0)
-    assert "C2 rose" in text and "règle italienne, plateau : C1 bleu, C2 blanc, C3 rouge" in text
+    assert "C2 rose" in text and "règle italienne, plateau\u202f: C1 bleu, C2 blanc, C3 rouge" in text
 
 
 def test_tile_counts_agree_in_number() -> None:

@@ -19,7 +19,7 @@ from rich.text import Text
 
 from meeple.games.capital_lux_2.observation import CapitalLux2Observation, Card
 from meeple.games.capital_lux_2.powers import POWERS
-from meeple.games.capital_lux_2.vocabulary import COLOUR, LETTER, RATING, rob_card
+from meeple.games.capital_lux_2.vocabulary import COLOUR, DRAFT, LETTER, RATING, rob_card
 from meeple.i18n import N_, Message, _, known, ngettext, tr
 
 _STYLES = ("bold white on blue", "bold black on pink1", "bold black on yellow", "bold white on green4")
@@ -220,13 +220,13 @@ def _rob(obs: CapitalLux2Observation) -> RenderableType:
     return Panel(text, title="ROB")
 
 
-_PHASES = {"draft": N_("draft"), "play": N_("play"), "resolution": N_("resolution"), "end": N_("end")}
+_PHASES = {"play": N_("play"), "resolution": N_("resolution"), "end": N_("end")}
 """The observation's ``phase`` in words."""
 
 
 def render(obs: CapitalLux2Observation, seat: int | None) -> RenderableType:
     """Draw a Capital Lux 2 observation for ``seat`` (``None`` = public view)."""
-    phase = known(_PHASES.get(obs["phase"], obs["phase"]))
+    phase = tr(DRAFT) if obs["phase"] == "draft" else known(_PHASES.get(obs["phase"], obs["phase"]))
     head = Text(
         _("Capital Lux 2 — round {round}/3, {phase}").format(round=obs["round"], phase=phase), style="bold cyan"
     )

@@ -42,6 +42,9 @@ TILE_NAME: Final[dict[str, Message]] = {t.tile_id: Message(t.name_en, None, TILE
 ROB_KIND: Final[tuple[Message, ...]] = tuple(Message(k, None, "capital lux 2 rob") for k in ROB_KIND_NAMES)
 RED: Final = Message("red", None, "capital lux 2 rob")
 BONUS: Final = Message("bonus", None, "capital lux 2 rob")
+DRAFT: Final = Message("draft", None, "capital lux 2 phase")
+"""The round's first phase, when the players make up their hands (rulebook: "se composent une main"); a context of
+its own, since Citadels' draft is "choix des personnages"."""
 RATING: Final[dict[str, Message]] = {
     name: Message(name, None, "capital lux 2 rating") for name in ("lost", *(n for _, n in SOLO_RATINGS))
 }
@@ -57,4 +60,4 @@ def rob_card(code: int) -> Message:
 
 def vocabulary() -> list[Message]:
     """Return every word of Capital Lux 2 (for the catalogs' template)."""
-    return [*COLOUR, *LETTER, *TILE_NAME.values(), *ROB_KIND, RED, BONUS, *RATING.values()]
+    return [*COLOUR, *LETTER, *TILE_NAME.values(), *ROB_KIND, RED, BONUS, *RATING.values(), DRAFT]

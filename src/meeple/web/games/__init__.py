@@ -35,10 +35,22 @@ SEAT_IN_TEXT = re.compile(r"\bseat \{seat\}", re.IGNORECASE)
 
 @dataclass(frozen=True)
 class Variant:
-    """A variant flag as players read it: a label and a word per value (``N_`` msgids, translated when shown)."""
+    """A variant flag as players read it (``N_`` msgids, translated when shown).
+
+    Attributes:
+        label: its name ("Quick game").
+        values: a word per value ("7 districts").
+        help: what it does, in a player's words, for the lobby and the rules page (issue #43 item 8: no parameter
+            name, value code or source tag such as ``fr1``, ``(IT)`` or ``FFG``; the command line keeps the
+            parameter's own description).
+        hidden: values the lobby does not offer (one it could not complete: Capital Lux 2's tiles chosen one by one
+            need a list the form has no field for).
+    """
 
     label: str
     values: Mapping[Any, str] = field(default_factory=dict)
+    help: str = ""
+    hidden: tuple[Any, ...] = ()
 
 
 @dataclass
@@ -50,7 +62,8 @@ class Results:
             a place).
         headline: one sentence ("Seat 2 wins", "You beat ROB by 10 — good").
         tie_rule: the rule that breaks equal scores, in words (named always, not only when it was used).
-        tables: breakdown tables ``{"caption", "head": [str], "rows": [[str | int]]}``.
+        tables: breakdown tables ``{"caption", "head": [str], "rows": [[str | int]]}`` (and ``"seats"``: the seat of
+            each column after the first, for its colour; :func:`score_sheet`).
         won: the reader's seat won (None: a spectator or a shared table).
     """
 
@@ -59,6 +72,49 @@ class Results:
     tie_rule: str
     tables: list[dict[str, Any]] = field(default_factory=list)
     won: bool | None = None
+
+
+def quoted(label: str, reader: Translator) -> str:
+    """A name quoted in the reader's language: “Quick game” in English, «\u202fPartie rapide\u202f» in French."""
+    return reader.gettext("“{label}”").format(label=label)
+
+
+def score_sheet(
+    caption: str, corner: str, players: Sequence[str], lines: Sequence[tuple[str, Sequence[Any]]]
+) -> dict[str, Any]:
+    """An end-screen table as a score sheet: one column per player, one row per kind of points, the total last.
+
+    Players across and kinds of points down keep the table inside a 360 px screen for every player count, with its
+    total visible without scrolling sideways (issue #43 item 8).
+
+    Args:
+        caption: the table's caption.
+        corner: the head of the rows' labels ("" for none).
+        players: the players' names, by seat.
+        lines: ``(label, one value per player)``, top to bottom.
+
+    Returns:
+        ``{"caption", "head", "rows", "seats"}`` (:class:`Results` ``tables``; ``seats``: each column's seat).
+    """
+    return {
+        "caption": caption,
+        "head": [corner, *players],
+        "rows": [[label, *values] for label, values in lines],
+        "seats": list(range(len(players))),
+    }
+
+
+def either(options: Sequence[str], reader: Translator) -> str:
+    """Options as one sentence: "Choose a character to rob, take 2 gold or draw cards" (the first word capitalised).
+
+    A prompt names every kind of move on the board (issue #43 item 8), joined the reader's way ("…, … ou …").
+    """
+    if not options:
+        return ""
+    text = options[0]
+    if len(options) > 1:
+        text = reader.gettext("{options} or {last}").format(options=", ".join(options[:-1]), last=options[-1])
+    return text[:1].upper() + text[1:]
 
 
 def seat_name(seat: int, reader: Translator, me: int | None = None) -> str:
@@ -93,7 +149,7 @@ class WebGame:
         """``message`` with every vocabulary word in its human form and seats counted from 1 (nested args too)."""
         rule = self.words.get((message.context, message.msgid))
         if rule is not None:
-            return rule(message)
+            message = rule(message)  # then its arguments, which may be words too
         args: dict[str, Any] = {}
         changed = False
         for key, value in message.args.items():
@@ -102,7 +158,9 @@ class WebGame:
                 new = value + 1
             changed = changed or new is not value
             args[key] = new
-        return Message(message.msgid, args, message.context, message.plural) if changed else message
+        if not changed:
+            return message
+        return Message(message.msgid, args, message.context, message.plural)
 
     def say(self, message: Message | Mapping[str, Any], reader: Translator) -> str:
         """Render a message (or its JSON form) in the reader's language, in human words."""
@@ -110,7 +168,7 @@ class WebGame:
         return reader.message(self.human(found))
 
     def flag_words(self, text: str, reader: Translator) -> str:
-        """``text`` with every variant flag's name, value and ``True``/``False`` in words ("«Quick game»: 7")."""
+        """``text`` with every variant flag's name, value and ``True``/``False`` in words ("“Quick game”: 7")."""
         values = {str(v): word for variant in self.variants.values() for v, word in variant.values.items()}
 
         def word(match: re.Match[str]) -> str:
@@ -120,10 +178,11 @@ class WebGame:
             variant = self.variants.get(name)
             if variant is None:
                 return reader.gettext(values[name]) if name in values else match.group(0)
-            out = "«" + reader.gettext(variant.label) + "»"
+            out = quoted(reader.gettext(variant.label), reader)
             if value is not None:
                 known = {str(k): w for k, w in variant.values.items()}
-                out += ": " + (reader.gettext(known[value]) if value in known else value)
+                said = reader.gettext(known[value]) if value in known else value
+                out = reader.gettext("{label}: {value}").format(label=out, value=said)
             return out
 
         return FLAG_IN_TEXT.sub(word, text)
@@ -144,6 +203,10 @@ class WebGame:
     def seat_facts(self, observation: Mapping[str, Any], seat: int, reader: Translator) -> list[str]:
         """Short public facts of a seat for its badge ("3 gold", "4 cards", "crown"); none here."""
         return []
+
+    def seat_score(self, observation: Mapping[str, Any], seat: int, reader: Translator) -> str:
+        """A seat's public score in words for the side panel's bar ("12 points"); "" when the game shows none."""
+        return ""
 
     def secrets(self, observation: Mapping[str, Any], reader: Translator) -> list[str]:
         """What only this seat knew, in words (its hand...), for the replay's full view; none here."""
@@ -236,4 +299,15 @@ def variant_words(game: str, names: Sequence[str]) -> dict[str, Variant]:
     return {n: known.get(n, Variant(n)) for n in names}
 
 
-__all__ = ["GENERIC", "Results", "Variant", "WebGame", "companion_for", "seat_name", "variant_words"]
+__all__ = [
+    "GENERIC",
+    "Results",
+    "Variant",
+    "WebGame",
+    "companion_for",
+    "either",
+    "score_sheet",
+    "quoted",
+    "seat_name",
+    "variant_words",
+]

@@ -10,9 +10,65 @@ from pathlib import Path
 from typing import Any
 
 from meeple.i18n import N_, Message, Translator
-from meeple.web.games import Results, Variant, WebGame, seat_name
+from meeple.web.games import Results, Variant, WebGame, score_sheet, seat_name
 
 NO, YES = N_("no"), N_("yes")
+
+ICONS: dict[str, str] = {
+    # set A (Commencement)
+    "agent": (
+        '<path fill-rule="evenodd" d="M2 8Q12 3 22 8L20 15Q16 18 12 13Q8 18 4 15ZM'
+        "5.5 10a2.2 1.6 0 1 0 4.4 0a2.2 1.6 0 1 0-4.4 0ZM"
+        '14.1 10a2.2 1.6 0 1 0 4.4 0a2.2 1.6 0 1 0-4.4 0Z"/>'
+    ),
+    "clerc": (
+        '<path d="M'
+        "12 2.5a1.6 1.6 0 0 1 1.5 2C17 6 18 9 18 14l2.5 3.5h-17L6 14c0-5 1-8 4.5-9.5a1.6 1.6 0 0 1 1.5-2Z"
+        'M9.5 19h5a2.5 2.5 0 0 1-5 0Z"/>'
+    ),
+    "marchand": (
+        '<path fill-rule="evenodd" d="M3 12a9 9 0 1 0 18 0a9 9 0 1 0-18 0ZM'
+        '8 12a4 4 0 1 1 8 0a4 4 0 1 1-8 0Z"/><circle cx="12" cy="12" r="1.8"/>'
+    ),
+    "savant": '<path d="M2 5Q7 3 11.3 6V20Q7 17 2 19ZM22 5Q17 3 12.7 6V20Q17 17 22 19Z"/>',
+    # set B
+    "infiltre": '<path d="M12 1.5 14.2 13H9.8ZM6.5 13h11v2h-11ZM11 15h2v5h-2ZM9.5 20h5v2.5h-5Z"/>',
+    "prophete": (
+        '<path fill-rule="evenodd" d="M1 12Q12 1 23 12Q12 23 1 12ZM'
+        '7.5 12a4.5 4.5 0 1 0 9 0a4.5 4.5 0 1 0-9 0Z"/><circle cx="12" cy="12" r="2.2"/>'
+    ),
+    "disciple": (
+        '<path d="M'
+        "12 1.5C14 7 19.5 9 18.5 15A6.5 6.5 0 0 1 5.5 15C5 11 8 9 9 6C10 9 11 10 12 10.5C12.5 7 11 4.5 12 1.5Z"
+        '"/>'
+    ),
+    "proselytiste": (
+        '<path d="M2 9h4l11-5.5v17L6 15H2ZM19 10.8h4v2.4h-4ZM18.6 6.2l3.2-2 1.2 2-3.2 2ZM'
+        '18.6 17.8l3.2 2 1.2-2-3.2-2Z"/>'
+    ),
+    # set C
+    "recruteur": '<path d="M4.5 2h2.5v20H4.5ZM7 3h14l-3.5 4.5L21 12H7Z"/>',
+    "missionnaire": '<path d="M11 1.5h2v21h-2ZM3.5 4.5h13.5l3 3-3 3H3.5ZM20.5 12.5H7l-3 3 3 3h13.5Z"/>',
+    "aristocrate": '<path d="M2 17.5 3 6.5 8 11.5 12 3.5 16 11.5 21 6.5 22 17.5ZM2 19h20v2.5H2Z"/>',
+    "explorateur": '<path d="M12 1 14.6 9.4 23 12 14.6 14.6 12 23 9.4 14.6 1 12 9.4 9.4Z"/>',
+    # set D
+    "etranger": '<path d="M1.5 15h21l-4 6.5h-13ZM11 2.5V14H3.5ZM13 4.5V14h6.5Z"/>',
+    "mentaliste": (
+        '<path fill-rule="evenodd" d="M2 12a10 10 0 1 0 20 0a10 10 0 1 0-20 0ZM'
+        "5 12a7 7 0 1 1 14 0a7 7 0 1 1-14 0ZM8 12a4 4 0 1 0 8 0a4 4 0 1 0-8 0ZM"
+        '10.5 12a1.5 1.5 0 1 1 3 0a1.5 1.5 0 1 1-3 0Z"/>'
+    ),
+    "sentinelle": (
+        '<path fill-rule="evenodd" d="M4.5 2h3v2.5h2.3V2h4.4v2.5h2.3V2h3v7l-2.5 2v11h-11V11l-2.5-2ZM'
+        '10 22v-5a2 2 0 0 1 4 0v5Z"/>'
+    ),
+    "dualiste": (
+        '<path d="M2.5 4 4 2.5 21.5 20 20 21.5ZM21.5 4 20 2.5 2.5 20 4 21.5ZM'
+        '3 15.5l5.5 5.5-1.4 1.4-5.5-5.5ZM21 15.5l-5.5 5.5 1.4 1.4 5.5-5.5Z"/>'
+    ),
+}
+"""Each power tile's icon (inside a 24×24 ``<symbol>``, filled with the family's colour): our own drawing, shown on
+the tile above its Capital district and on every card of its colour (issue #43 item 4)."""
 
 
 def _card(message: Message) -> Message:
@@ -47,12 +103,35 @@ class CapitalLux2Web(WebGame):
                 "C": N_("set C (provisional)"),
                 "D": N_("set D (provisional)"),
                 "random": N_("one at random per colour"),
-                "custom": N_("chosen (tiles field)"),
+                "custom": N_("chosen one by one"),
             },
+            N_(
+                "The power tile of each colour: the rulebook's first set (Commencement), one of the three other sets "
+                "(stand-ins: their real texts are not known), or one at random per colour."
+            ),
+            hidden=("custom",),
         ),
-        "provisional_powers": Variant(N_("Allow the provisional power tiles"), {False: NO, True: YES}),
-        "merchant_gold_covers_excess": Variant(N_("Merchant: gold may pay an excess"), {False: NO, True: YES}),
-        "clerc_excludes_pink": Variant(N_("Cleric: not from the pink district"), {False: NO, True: YES}),
+        "provisional_powers": Variant(
+            N_("Allow the provisional power tiles"),
+            {False: NO, True: YES},
+            N_("Allows the stand-in tiles of the three other sets, whose real texts are not known."),
+        ),
+        "merchant_gold_covers_excess": Variant(
+            N_("Merchant: gold may pay an excess"),
+            {False: NO, True: YES},
+            N_(
+                "With the Merchant: when the districts are counted, a player may pay gold to keep a district that "
+                "went over the Capital's."
+            ),
+        ),
+        "clerc_excludes_pink": Variant(
+            N_("Cleric: not from the pink district"),
+            {False: NO, True: YES},
+            N_(
+                "The Cleric takes a card from a Capital district other than the pink one, as in the first Capital "
+                "Lux; otherwise from any district."
+            ),
+        ),
         "tiles": Variant(N_("Chosen power tiles")),
         "agent_modifiers": Variant(N_("The Agent's modifier tokens")),
         "rob_deck": Variant(N_("ROB's deck")),
@@ -77,10 +156,11 @@ class CapitalLux2Web(WebGame):
             "letter": [reader.message(m) for m in LETTER],
             "tile": {t: reader.message(p.label_message) for t, p in POWERS.items()},
             "effect": {t: self.effect(p.effect, reader) for t, p in POWERS.items()},
+            "icon": ICONS,
         }
 
     def effect(self, text: str, reader: Translator) -> str:
-        """A power tile's text with its variant flags named in words ("«Merchant: gold may pay an excess»")."""
+        """A power tile's text with its variant flags named in words ("“Merchant: gold may pay an excess”")."""
         return self.flag_words(reader.gettext(text), reader)
 
     def tooltips(self, reader: Translator) -> dict[str, str]:
@@ -113,6 +193,11 @@ class CapitalLux2Web(WebGame):
         if observation.get("emperor") == seat:
             facts.append(reader.gettext("Emperor"))
         return facts
+
+    def seat_score(self, observation: Mapping[str, Any], seat: int, reader: Translator) -> str:
+        """The points anyone can count (:meth:`public_points`; the face-down Bonus pile left out)."""
+        points = self.public_points(observation, seat)
+        return reader.ngettext("{n} point", "{n} points", points).format(n=points)
 
     @staticmethod
     def public_points(observation: Mapping[str, Any], seat: int) -> int:
@@ -147,11 +232,14 @@ class CapitalLux2Web(WebGame):
 
     def round_phase(self, observation: Mapping[str, Any], reader: Translator) -> str:
         """The header's line, e.g. "Round 2 of 3 · draft" (§5: three rounds, each a draft then play)."""
-        phase = {"draft": N_("draft"), "play": N_("play"), "end": N_("game over")}
-        word = phase.get(str(observation.get("phase")), N_("play"))
-        return reader.gettext("Round {round} of 3 · {phase}").format(
-            round=observation["round"], phase=reader.gettext(word)
-        )
+        from meeple.games.capital_lux_2.vocabulary import DRAFT
+
+        phase = {"play": N_("play"), "end": N_("game over")}
+        if observation.get("phase") == "draft":
+            word = reader.message(DRAFT)
+        else:
+            word = reader.gettext(phase.get(str(observation.get("phase")), N_("play")))
+        return reader.gettext("Round {round} of 3 · {phase}").format(round=observation["round"], phase=word)
 
     def tiebreak_keys(self, observation: Mapping[str, Any], seats: int) -> list[tuple[float, ...]]:
         """The fewest gold first (§14)."""
@@ -167,22 +255,21 @@ class CapitalLux2Web(WebGame):
         """Per participant: City points per colour, the Bonus pile, gold (2 each), powers, total (§13)."""
         from meeple.games.capital_lux_2.vocabulary import COLOUR
 
-        head = [reader.gettext("Player"), *(reader.message(c) for c in COLOUR)]
-        head += [
-            reader.gettext("Bonus pile"),
-            reader.gettext("Gold (×2)"),
-            reader.gettext("Powers"),
-            reader.gettext("Total"),
-        ]
-        rows = []
         finals = observation.get("scores") or list(scores)
-        for p, name in enumerate(self._names(observation, reader, me)):
-            city = list(observation["cities"][p]["totals"])
-            bonus = sum(c["value"] for c in observation.get("bonus_piles", [[]] * len(finals))[p])
-            gold = 2 * observation["gold"][p]
-            total = int(finals[p])
-            rows.append([name, *city, bonus, gold, total - sum(city) - bonus - gold, total])
-        return [{"caption": reader.gettext("Points"), "head": head, "rows": rows}]
+        players = range(len(finals))
+        city = [list(observation["cities"][p]["totals"]) for p in players]
+        piles = observation.get("bonus_piles", [[]] * len(finals))
+        bonus = [sum(c["value"] for c in piles[p]) for p in players]
+        gold = [2 * observation["gold"][p] for p in players]
+        total = [int(finals[p]) for p in players]
+        lines = [(reader.message(c), [city[p][d] for p in players]) for d, c in enumerate(COLOUR)]
+        lines += [
+            (reader.gettext("Bonus pile"), bonus),
+            (reader.gettext("Gold (×2)"), gold),
+            (reader.gettext("Powers"), [total[p] - sum(city[p]) - bonus[p] - gold[p] for p in players]),
+            (reader.gettext("Total"), total),
+        ]
+        return [score_sheet(reader.gettext("Points"), "", self._names(observation, reader, me), lines)]
 
     def results(
         self,

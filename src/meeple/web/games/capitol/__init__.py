@@ -6,23 +6,75 @@ issue #33.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from meeple.i18n import N_, Message, Translator
+from meeple.i18n.message import join
 from meeple.web.games import Variant, WebGame, seat_name
 
 NO, YES = N_("no"), N_("yes")
 
 
 def _card_word(msgid: str) -> Any:
-    """A Capitol card as players name it: ``Roof 7``, ``Floor 3``, ``Permit C3·5`` (the engine: ``roof7``...)."""
+    """A Capitol card as players name it: ``Roof 7``, ``Floor 3``, ``Permit mauve 5`` (the engine: ``roof7``...).
+
+    A permit names its colour group by the word its zones carry on the board (docs/decisions.md "Colour names"),
+    never by the group's id ``C3``.
+    """
 
     def rewrite(message: Message) -> Message:
-        return Message(msgid, dict(message.args))
+        args = dict(message.args)
+        if "colour" in args:
+            args["colour"] = _colour(str(args["colour"]))
+        return Message(msgid, args)
 
     return rewrite
+
+
+def _colour(group: str) -> Message:
+    """A colour group's word as the French board prints it ("blue", "pink", "mauve"; capitol.md §1 "Colours")."""
+    from meeple.games.capitol.vocabulary import colour_word
+
+    return colour_word(group)
+
+
+ZONE_NAME = re.compile(r"Z(\d+)")
+"""An engine zone name (``Z6``): the board's zones numbered 1 to 9."""
+
+
+def _zone(name: str, group: str) -> Message:
+    """A zone as players read it: "zone 6 (pink)", not ``Z6 (C2)`` (issue #43 item 8)."""
+    found = ZONE_NAME.fullmatch(name)
+    number = int(found.group(1)) if found else name
+    return Message(N_("zone {number} ({colour})"), {"number": number, "colour": _colour(group)})
+
+
+def _tile_in_zone(message: Message) -> Message:
+    """Rewrite "place the tile in Z6 (C2)" as "place the tile in zone 6 (pink)"."""
+    return Message(N_("place the tile in {zone}"), {"zone": _zone(message.args["zone"], message.args["colour"])})
+
+
+def _building_in_zone(message: Message) -> Message:
+    """Rewrite "place the round-roofed building of height 2 in Z3 (C1)" as "... in zone 3 (blue)"."""
+    args = {k: v for k, v in message.args.items() if k not in ("zone", "colour")}
+    args["zone"] = _zone(message.args["zone"], message.args["colour"])
+    return Message(N_("place the {roof}-roofed building of height {height} in {zone}"), args)
+
+
+def _scored_zones(message: Message) -> Message:
+    """A round's scoring line: its zones ("Z1 2, Z5 3", verbatim) as "zone 1: 2, zone 5: 3" in the reader's words."""
+    zones = message.args.get("zones")
+    text = str(zones) if zones is not None else ""
+    parts = [
+        Message(N_("zone {number}: {points}"), {"number": int(z), "points": int(p)})
+        for z, p in re.findall(r"Z(\d+) (\d+)", text)
+    ]
+    if not parts:
+        return message
+    return Message(message.msgid, {**message.args, "zones": join(parts)}, message.context, message.plural)
 
 
 TILE_TIPS = {
@@ -67,7 +119,10 @@ class CapitolWeb(WebGame):
     words = {
         ("capitol", "roof{value}"): _card_word(N_("Roof {value}")),
         ("capitol", "floor{value}"): _card_word(N_("Floor {value}")),
-        ("capitol", "permit{colour}-{value}"): _card_word(N_("Permit {colour}·{value}")),
+        ("capitol", "permit{colour}-{value}"): _card_word(N_("Permit {colour} {value}")),
+        (None, "place the tile in {zone} ({colour})"): _tile_in_zone,
+        (None, "place the {roof}-roofed building of height {height} in {zone} ({colour})"): _building_in_zone,
+        (None, "scores {n} point in round {round} ({zones})"): _scored_zones,
     }
     variants = {
         "end_draw": Variant(
@@ -76,6 +131,10 @@ class CapitolWeb(WebGame):
                 "draw_six": N_("draw 6 cards (French rules)"),
                 "refill_to_six": N_("refill the hand to 6 (Italian rules)"),
             },
+            N_(
+                "At the end of a round each player draws 6 cards (French rules), or draws until holding 6 (Italian "
+                "rules)."
+            ),
         ),
         "floor_placement": Variant(
             N_("Where floors go"),
@@ -83,23 +142,43 @@ class CapitolWeb(WebGame):
                 "free": N_("on any unfinished building (French rules)"),
                 "tallest_incomplete_only": N_("only on the tallest unfinished one"),
             },
+            N_(
+                "The floors of a floor card go on any of your unfinished buildings or start a new one (French rules), "
+                "or only on the tallest unfinished one (Italian rules)."
+            ),
         ),
         "shared_first_blocks_second": Variant(
-            N_("A shared first place leaves no second place"), {False: NO, True: YES}
+            N_("A shared first place leaves no second place"),
+            {False: NO, True: YES},
+            N_(
+                "When players share the first place of a zone (equal tallest buildings), nobody takes the second "
+                "place (French rules)."
+            ),
         ),
         "zero_bid": Variant(
-            N_("When every bid is empty"), {"tie_rule": N_("the Consul's tie rule decides"), "no_sale": N_("no sale")}
+            N_("When every bid is empty"),
+            {"tie_rule": N_("the Consul's tie rule decides"), "no_sale": N_("no sale")},
+            N_(
+                "When nobody bids a card, the tie rule around the Consul gives the tile for nothing, or nobody gets it."
+            ),
         ),
         "fountain_no_space": Variant(
             N_("A fountain with no free space"),
             {"skip_auction": N_("is not auctioned"), "award_no_place": N_("is auctioned and then removed")},
+            N_(
+                "When no small space is free on the board, the fountain is not auctioned, or it is auctioned and then "
+                "put away."
+            ),
         ),
         "amph_bonus_timing": Variant(
             N_("Amphitheatre bonus cards"),
             {"with_own_draw": N_("drawn with one's own cards"), "after_all_draws": N_("drawn after everyone")},
+            N_("The extra cards of an amphitheatre are drawn with one's own six, or once everyone has drawn."),
         ),
         "exhausted_pile": Variant(
-            N_("An empty draw pile"), {"flip_fifo": N_("turn its discards over"), "shuffle": N_("shuffle its discards")}
+            N_("An empty draw pile"),
+            {"flip_fifo": N_("turn its discards over"), "shuffle": N_("shuffle its discards")},
+            N_("When a draw pile runs out, its discard pile is turned over (the oldest card on top), or shuffled."),
         ),
         "played_card": Variant(
             N_("Cards played in construction"),
@@ -107,10 +186,26 @@ class CapitolWeb(WebGame):
                 "revealed": N_("shown, then discarded (Italian rules)"),
                 "face_down": N_("discarded face down (French rules)"),
             },
+            N_(
+                "A card played in construction is shown, then discarded (Italian rules), or discarded face down "
+                "(French rules): the others then see its kind and what it does, not its value."
+            ),
         ),
-        "floor_shortage": Variant(N_("Too few floors left"), {"take_remaining": N_("take what remains")}),
-        "final_round_end_phase": Variant(N_("End phase of round 4"), {"skip": N_("skipped"), "play": N_("played")}),
-        "final_tiebreak": Variant(N_("Equal final scores"), {"shared": N_("share the win")}),
+        "floor_shortage": Variant(
+            N_("Too few floors left"),
+            {"take_remaining": N_("take what remains")},
+            N_("A floor card played when fewer than 2 floors are left takes the floors that remain."),
+        ),
+        "final_round_end_phase": Variant(
+            N_("End phase of round 4"),
+            {"skip": N_("skipped"), "play": N_("played")},
+            N_("Whether the cards are drawn once more after the last scoring."),
+        ),
+        "final_tiebreak": Variant(
+            N_("Equal final scores"),
+            {"shared": N_("share the win")},
+            N_("Players with the same final score share the win."),
+        ),
         "first_consul": Variant(N_("First Consul")),
         "board_layout": Variant(N_("Board layout"), {"provisional_54": N_("provisional (54 small spaces)")}),
     }
@@ -130,7 +225,13 @@ class CapitolWeb(WebGame):
             data = action["json"]
             if data["type"] == "place_building":
                 build_here.setdefault(data["zone"], []).append((action["code"], data["height"], ROOFS[data["roof"]]))
-        return {**names, "build_here": build_here, "building_words": _building_words(view, seat, reader, names)}
+        zones = [reader.gettext("Zone {number}").format(number=z + 1) for z in range(len(view["observation"]["zones"]))]
+        return {
+            **names,
+            "build_here": build_here,
+            "building_words": _building_words(view, seat, reader, names),
+            "zone": zones,
+        }
 
     def tooltips(self, reader: Translator) -> dict[str, str]:
         """The three tiles' effects (capitol.md §5.2)."""
@@ -173,6 +274,11 @@ class CapitolWeb(WebGame):
             facts.append(reader.gettext("Consul"))
         return facts
 
+    def seat_score(self, observation: Mapping[str, Any], seat: int, reader: Translator) -> str:
+        """The seat's points so far (public: every scoring is public, capitol.md §5.2 phase 3)."""
+        points = observation["players"][seat]["score"]
+        return reader.ngettext("{n} point", "{n} points", points).format(n=points)
+
     def secrets(self, observation: Mapping[str, Any], reader: Translator) -> list[str]:
         """The seat's hand (capitol.md §1)."""
         from meeple.games.capitol.vocabulary import CARD
@@ -197,15 +303,18 @@ class CapitolWeb(WebGame):
     ) -> list[dict[str, Any]]:
         """Every round's zone table (the points each seat scored per zone) and the totals (capitol.md §5.2, §6)."""
         seats = len(observation["players"])
+        zones = observation["zones"]
         head = [reader.gettext("Zone")] + [seat_name(s, reader, me) for s in range(seats)]
         tables = []
         for scoring in observation["scorings"]:
             rows: list[list[Any]] = [
-                [observation["zones"][z]["name"], *points] for z, points in enumerate(scoring["zones"]) if any(points)
+                [self.say(_zone(zones[z]["name"], zones[z]["colour"]), reader), *points]
+                for z, points in enumerate(scoring["zones"])
+                if any(points)
             ]
             rows.append([reader.gettext("Total"), *scoring["total"]])
             caption = reader.gettext("Scoring of round {round}").format(round=scoring["round"])
-            tables.append({"caption": caption, "head": head, "rows": rows})
+            tables.append({"caption": caption, "head": head, "rows": rows, "seats": list(range(seats))})
         return tables
 
 
@@ -237,7 +346,7 @@ def _names_in(reader: Translator) -> dict[str, Any]:
         ROOF_NAMES,
         TILE_NAMES,
     )
-    from meeple.games.capitol.vocabulary import CARD, CARD_TYPE_NAME, ROOF_NAME, TILE_NAME, colour_legend, colour_word
+    from meeple.games.capitol.vocabulary import CARD, CARD_TYPE_NAME, ROOF_NAME, TILE_NAME, colour_word
 
     return {
         "card": [WEB.say(m, reader) for m in CARD],
@@ -249,9 +358,30 @@ def _names_in(reader: Translator) -> dict[str, Any]:
         "tile_name": {name: reader.message(TILE_NAME[i]) for i, name in enumerate(TILE_NAMES)},
         "roof_name": {name: reader.message(ROOF_NAME[i]) for i, name in enumerate(ROOF_NAMES)},
         "colour_word": {c: reader.message(colour_word(c)) for c in COLOURS},
-        "colour_legend": colour_legend(reader.message),
+        "colour_legend": _legend(reader),
         "tile_tip": {name: reader.gettext(text) for name, text in TILE_TIPS.items()},
     }
+
+
+def _legend(reader: Translator) -> list[str]:
+    """How the other rulebooks name the colour groups, one line per source, in words (capitol.md §1 "Colours").
+
+    "Italian rulebook, board: blue = blue, pink = white, mauve = red": the board's word for each group (the French
+    board's, as every zone here reads) and that source's word; no group id (``C1``).
+    """
+    from meeple.games.capitol.data import COLOUR_SOURCES, COLOURS
+    from meeple.games.capitol.vocabulary import COLOUR_SOURCE, colour_word
+
+    line = reader.gettext("{label}: {value}")
+    return [
+        line.format(
+            label=reader.message(COLOUR_SOURCE[source]),
+            value=", ".join(
+                f"{reader.message(colour_word(c))} = {reader.message(colour_word(c, source))}" for c in COLOURS
+            ),
+        )
+        for source in COLOUR_SOURCES[1:]
+    ]
 
 
 def _building_words(view: dict[str, Any], seat: int | None, reader: Translator, names: Mapping[str, Any]) -> Any:
@@ -261,7 +391,7 @@ def _building_words(view: dict[str, Any], seat: int | None, reader: Translator, 
     def words(owner: int, height: int, roof: str) -> str:
         floors = reader.ngettext("{n} floor", "{n} floors", height).format(n=height)
         where = f", {roof_word} {names['roof_name'][roof]}" if roof != "none" else f" ({unroofed})"
-        return f"{seat_name(owner, reader, seat)}: {floors}{where}"
+        return reader.gettext("{seat}: {text}").format(seat=seat_name(owner, reader, seat), text=floors + where)
 
     return words
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from meeple.i18n import N_, Message, Translator
-from meeple.web.games import Results, Variant, WebGame, seat_name
+from meeple.web.games import Results, Variant, WebGame, score_sheet, seat_name
 
 
 def _in_words(message: Message) -> Message:
@@ -48,10 +48,18 @@ class CapriceWeb(WebGame):
         "third_symbol_exchange": Variant(
             N_("A drawn third copy of a symbol"),
             {"optional": N_("may be exchanged (French rules)"), "mandatory": N_("must be exchanged")},
+            N_(
+                "When you draw a third copy of a symbol you hold twice, you may exchange it (French rules), or it is "
+                "always set aside and replaced."
+            ),
         ),
         "symbol_order": Variant(
             N_("Final order of the symbols"),
             {"best": N_("the best one, found for you"), "manual": N_("chosen by each player")},
+            N_(
+                "At the end, the best order of each player's symbols is found for them, or each player chooses it "
+                "symbol by symbol."
+            ),
         ),
         "first_player": Variant(N_("First player")),
     }
@@ -103,7 +111,7 @@ class CapriceWeb(WebGame):
     def breakdown(
         self, observation: Mapping[str, Any], scores: Sequence[float], reader: Translator, me: int | None
     ) -> list[dict[str, Any]]:
-        """Every player's symbols in their order and the points each tower gave them (§11-13)."""
+        """Every player's symbols in their order, then the points each tower gave them (§11-13)."""
         from meeple.games.caprice.rules import codes, tower_points
         from meeple.games.caprice.vocabulary import PIECE
 
@@ -111,15 +119,22 @@ class CapriceWeb(WebGame):
         if not reveal:
             return []
         towers = [codes(t) for t in observation["towers"]]
-        head = [reader.gettext("Player"), reader.gettext("Symbols, bottom to top")]
-        head += [reader.gettext("Tower {space}").format(space=space) for space in observation["spaces"]]
-        head.append(reader.gettext("Total"))
-        rows = []
-        for s, order in enumerate(reveal["orders"]):
-            per_tower = [tower_points(codes(order), t) for t in towers]
-            symbols = ", ".join(reader.message(PIECE[x]) for x in order)
-            rows.append([seat_name(s, reader, me), symbols, *per_tower, reveal["points"][s]])
-        return [{"caption": reader.gettext("Symbols revealed and points per tower"), "head": head, "rows": rows}]
+        names = [seat_name(s, reader, me) for s in range(len(reveal["orders"]))]
+        symbols = {
+            "caption": reader.gettext("Symbols revealed, bottom to top"),
+            "head": [reader.gettext("Player"), reader.gettext("Symbols")],
+            "rows": [
+                [names[s], ", ".join(reader.message(PIECE[x]) for x in order)]
+                for s, order in enumerate(reveal["orders"])
+            ],
+        }
+        per_tower = [[tower_points(codes(order), t) for t in towers] for order in reveal["orders"]]
+        lines = [
+            (reader.gettext("Tower {space}").format(space=space), [points[t] for points in per_tower])
+            for t, space in enumerate(observation["spaces"])
+        ]
+        lines.append((reader.gettext("Total"), list(reveal["points"])))
+        return [symbols, score_sheet(reader.gettext("Points per tower"), "", names, lines)]
 
 
 WEB = CapriceWeb()

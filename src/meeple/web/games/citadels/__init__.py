@@ -9,8 +9,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from meeple.i18n import N_, Translator
-from meeple.web.games import Variant, WebGame, seat_name
+from meeple.i18n import N_, Message, Translator, term
+from meeple.web.games import Variant, WebGame, either, score_sheet, seat_name
 
 ABILITIES: tuple[str, ...] = (
     "",
@@ -25,21 +25,35 @@ ABILITIES: tuple[str, ...] = (
 )
 """A character's ability in one line, by rank (citadels.md §4), for tooltips and the rules page."""
 
-PROMPTS: tuple[tuple[str, str], ...] = (
-    ("pick_character", N_("Choose your character for this round")),
-    ("discard_character", N_("Choose a character to put aside face down")),
-    ("assassinate", N_("Choose a character to assassinate")),
-    ("rob", N_("Choose a character to rob")),
-    ("confirm_exchange", N_("Choose the cards to put under the deck, then confirm the exchange")),
-    ("swap_hands", N_("Swap hands with a player, or exchange cards with the deck")),
-    ("keep_card", N_("Keep {keep} of the {drawn} cards you drew")),
-    ("take_gold", N_("Take 2 gold or draw cards")),
-    ("destroy_district", N_("Choose a district to destroy, or leave them all")),
-    ("recover_district", N_("Take the destroyed district back into your hand for 1 gold?")),
-    ("build_district", N_("Build a district from your hand, use an ability, or end your turn")),
-    ("end_turn", N_("Use an ability or end your turn")),
+PROMPTS: tuple[tuple[str, Message], ...] = (
+    ("pick_character", term("citadels prompt", "choose your character for this round")),
+    ("discard_character", term("citadels prompt", "choose a character to put aside face down")),
+    (
+        "recover_district",
+        term("citadels prompt", "take the destroyed district back into your hand for 1 gold, or leave it"),
+    ),
+    ("assassinate", term("citadels prompt", "choose a character to assassinate")),
+    ("rob", term("citadels prompt", "choose a character to rob")),
+    ("swap_hands", term("citadels prompt", "swap hands with a player")),
+    ("exchange_cards", term("citadels prompt", "exchange cards with the deck")),
+    ("select_card", term("citadels prompt", "choose the cards to put under the deck")),
+    ("confirm_exchange", term("citadels prompt", "confirm the exchange")),
+    ("cancel_exchange", term("citadels prompt", "cancel the exchange")),
+    ("keep_card", term("citadels prompt", "keep {keep} of the {drawn} cards you drew")),
+    ("destroy_district", term("citadels prompt", "choose a district to destroy")),
+    ("decline_destroy", term("citadels prompt", "leave them all")),
+    ("take_gold", term("citadels prompt", "take 2 gold")),
+    ("draw_cards", term("citadels prompt", "draw cards")),
+    ("take_income", term("citadels prompt", "take your income")),
+    ("build_district", term("citadels prompt", "build a district from your hand")),
+    ("discard_for_gold", term("citadels prompt", "discard a card for 1 gold (Laboratory)")),
+    ("use_smithy", term("citadels prompt", "use the Smithy")),
+    ("end_turn", term("citadels prompt", "end your turn")),
 )
-"""The first legal action type found decides the prompt (citadels.md §3-4)."""
+"""What each kind of move asks, in the order a prompt names them: a prompt names every kind that is legal, so that
+its words match the board ("Choose a character to rob, take 2 gold or draw cards"; citadels.md §3-4). The context
+``citadels prompt`` keeps them apart from the moves' own words: a prompt asks ("prenez 2 pièces d'or"), a move says
+what it does ("prendre 2 pièces d'or")."""
 
 
 class CitadelsWeb(WebGame):
@@ -74,15 +88,50 @@ class CitadelsWeb(WebGame):
     )
     variants = {
         "quick_game": Variant(
-            N_("Quick game"), {"off": N_("no: 8 districts"), "7": N_("7 districts"), "6": N_("6 districts")}
+            N_("Quick game"),
+            {"off": N_("no: 8 districts"), "7": N_("7 districts"), "6": N_("6 districts")},
+            N_("A shorter game: it ends once a city has 7 or 6 districts instead of 8."),
         ),
         "killed_king_takes_crown": Variant(
-            N_("An assassinated King still takes the crown"), {False: N_("no"), True: N_("yes")}
+            N_("An assassinated King still takes the crown"),
+            {False: N_("no"), True: N_("yes")},
+            N_(
+                "The rulebook's variant: the King's player takes the crown at the end of the round, even when "
+                "assassinated."
+            ),
         ),
-        "deck": Variant(N_("District deck"), {"fr1": N_("French 1st edition"), "en": N_("English edition")}),
-        "great_wall": Variant(N_("Add the Great Wall (English deck)"), {False: N_("no"), True: N_("yes")}),
-        "variant_2p_ffg": Variant(N_("Two-player variant (2 characters each)"), {False: N_("no"), True: N_("yes")}),
-        "variant_3p_ffg": Variant(N_("Three-player variant (2 characters each)"), {False: N_("no"), True: N_("yes")}),
+        "deck": Variant(
+            N_("District deck"),
+            {"fr1": N_("French 1st edition"), "en": N_("English edition")},
+            N_(
+                "The district cards: the French first edition's (4 Churches, 2 Palaces) or the English edition's "
+                "(3 Churches, 3 Palaces)."
+            ),
+        ),
+        "great_wall": Variant(
+            N_("Add the Great Wall (English deck)"),
+            {False: N_("no"), True: N_("yes")},
+            N_(
+                "With the English edition's deck: the Great Wall is added (cost 6; the Warlord pays 1 more to destroy "
+                "a district in its city)."
+            ),
+        ),
+        "variant_2p_ffg": Variant(
+            N_("Two-player variant (2 characters each)"),
+            {False: N_("no"), True: N_("yes")},
+            N_(
+                "For two players, as in the English edition: each plays two characters, the characters put aside "
+                "are face down, and the game ends at 8 districts."
+            ),
+        ),
+        "variant_3p_ffg": Variant(
+            N_("Three-player variant (2 characters each)"),
+            {False: N_("no"), True: N_("yes")},
+            N_(
+                "For three players, as in the English edition: each plays two characters, the Assassin included, and "
+                "the game ends at 8 districts."
+            ),
+        ),
         "max_rounds": Variant(N_("Round limit")),
     }
     tie_rule = N_("Equal scores: the most district value wins, then the most gold; still equal, the win is shared.")
@@ -109,14 +158,16 @@ class CitadelsWeb(WebGame):
         return out
 
     def prompt(self, view: dict[str, Any], seat: int | None, reader: Translator) -> str:
-        """Citadels' decisions, from the legal actions and the pending decision (citadels.md §3-4)."""
+        """Every kind of move the seat has, in words (citadels.md §3-4; issue #43 item 8)."""
         types = {a["json"]["type"] for a in view["legal_actions"]}
         pending = view["observation"].get("pending") or {}
-        for kind, text in PROMPTS:
-            if kind in types:
-                drawn = len(pending.get("cards") or ())
-                return reader.gettext(text).format(keep=pending.get("keep", 1), drawn=drawn)
-        return super().prompt(view, seat, reader)
+        drawn = len(pending.get("cards") or ())
+        said = [
+            reader.message(text).format(keep=pending.get("keep", 1), drawn=drawn)
+            for kind, text in PROMPTS
+            if kind in types
+        ]
+        return either(said, reader) if said else super().prompt(view, seat, reader)
 
     def seat_facts(self, observation: Mapping[str, Any], seat: int, reader: Translator) -> list[str]:
         """Gold, cards in hand, districts built, points so far (§5.2 rule 21, from the public cities), the crown."""
@@ -131,6 +182,11 @@ class CitadelsWeb(WebGame):
         if observation["crown"] == seat:
             facts.append(reader.gettext("crown"))
         return facts
+
+    def seat_score(self, observation: Mapping[str, Any], seat: int, reader: Translator) -> str:
+        """The points of the seat's public city (§5.2 rule 21)."""
+        points = observation["scores"][seat]["total"]
+        return reader.ngettext("{n} point", "{n} points", points).format(n=points)
 
     def secrets(self, observation: Mapping[str, Any], reader: Translator) -> list[str]:
         """The seat's characters and hand (citadels.md §3)."""
@@ -158,31 +214,20 @@ class CitadelsWeb(WebGame):
     def breakdown(
         self, observation: Mapping[str, Any], scores: Sequence[float], reader: Translator, me: int | None
     ) -> list[dict[str, Any]]:
-        """Districts, five colours, first complete city, other complete city, total, gold (§5.2 rule 21)."""
-        head = [
-            reader.gettext("Player"),
-            reader.gettext("Districts"),
-            reader.gettext("Five colours"),
-            reader.gettext("First complete city"),
-            reader.gettext("Complete city"),
-            reader.gettext("Total"),
-            reader.gettext("Gold"),
+        """Districts, five colours, first complete city, other complete city, gold, total (§5.2 rules 21-22)."""
+        seats = range(len(observation["scores"]))
+        score = observation["scores"]
+        lines = [
+            (reader.gettext("Districts"), [score[s]["districts"] for s in seats]),
+            (reader.gettext("Five colours"), [score[s]["five_colours"] for s in seats]),
+            (reader.gettext("First complete city"), [score[s]["first_complete"] for s in seats]),
+            (reader.gettext("Complete city"), [score[s]["complete"] for s in seats]),
+            (reader.gettext("Gold left (breaks ties)"), [observation["seats"][s]["gold"] for s in seats]),
+            (reader.gettext("Total"), [score[s]["total"] for s in seats]),
         ]
-        rows = []
-        for s, score in enumerate(observation["scores"]):
-            rows.append(
-                [
-                    seat_name(s, reader, me),
-                    score["districts"],
-                    score["five_colours"],
-                    score["first_complete"],
-                    score["complete"],
-                    score["total"],
-                    observation["seats"][s]["gold"],
-                ]
-            )
         caption = reader.gettext("Points (district costs; University and Dragon Gate count 8)")
-        return [{"caption": caption, "head": head, "rows": rows}]
+        names = [seat_name(s, reader, me) for s in seats]
+        return [score_sheet(caption, "", names, lines)]
 
 
 WEB = CitadelsWeb()
