@@ -1,0 +1,218 @@
+"""The words of the table (issue #43 item 8), without a browser: prompts that name every kind of move on the board,
+variant help texts without codes, French punctuation on every French page, the phases' words, nothing offered to a
+spectator that only a seat can use."""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from meeple.core.registry import load_game
+from meeple.core.rng import Rng
+from meeple.i18n import translator
+from meeple.server.app import ServerConfig
+from meeple.server.views import game_view
+from meeple.web import create_web_app
+from meeple.web.app import render_board
+from meeple.web.games import companion_for
+from tests.i18n.test_french_typography import french_slips
+
+GAMES = ("citadels", "capitol", "capital_lux_2", "caprice")
+
+SAYS = {
+    "citadels": {
+        "pick_character": "choose your character",
+        "discard_character": "put aside",
+        "assassinate": "assassinate",
+        "rob": "rob",
+        "swap_hands": "swap hands",
+        "exchange_cards": "exchange cards",
+        "select_card": "put under the deck",
+        "confirm_exchange": "confirm",
+        "cancel_exchange": "cancel",
+        "keep_card": "keep",
+        "take_gold": "take 2 gold",
+        "draw_cards": "draw cards",
+        "take_income": "income",
+        "build_district": "build",
+        "discard_for_gold": "discard a card for 1 gold",
+        "use_smithy": "Smithy",
+        "end_turn": "end your turn",
+        "destroy_district": "destroy",
+        "decline_destroy": "leave them all",
+        "recover_district": "take the destroyed district back",
+        "decline_recover": "leave it",
+    },
+    "capitol": {
+        "play_card": "play a card",
+        "pass": "pass",
+        "add_to_bid": "add cards",
+        "seal_bid": "seal",
+        "place_tile": "zone",
+        "draw_card": "draw",
+        "place_building": "zone",
+        "place_roof": "roof",
+        "place_floor": "floor",
+    },
+    "capital_lux_2": {"keep_card": "keep", "play_to_city": "City", "play_to_capital": "Capital"},
+    "caprice": {
+        "place": "place",
+        "move": "move",
+        "skip_move": "skip",
+        "keep_symbol": "keep",
+        "exchange_symbol": "exchange",
+        "order_symbol": "order",
+    },
+}
+"""Per game, each kind of move and a word its prompt must hold when that kind is legal (a power's own question in
+Capital Lux 2 is the engine's pending decision, said as such)."""
+
+
+@pytest.mark.parametrize(
+    ("game", "players"),
+    [("citadels", 3), ("citadels", 6), ("capitol", 3), ("capital_lux_2", 1), ("capital_lux_2", 3), ("caprice", 3)],
+)
+def test_a_prompt_names_every_kind_of_move_on_the_board(game: str, players: int) -> None:
+    """ "Choose a character to rob" beside "take 2 gold": the prompt names them all."""
+    web = companion_for(game)
+    missing: dict[str, set[str]] = {}
+    for seed in (1, 2, 3):
+        state = load_game(game, players=players).new_initial_state(seed)
+        rng = Rng(seed)
+        while not state.is_terminal():
+            seat = state.current_player()
+            view = game_view(state, seat, state.history_messages(seat), translator("en"))
+            prompt = web.prompt(view, seat, translator("en")).lower()
+            pending = view["observation"].get("pending")
+            types = {a["json"]["type"] for a in view["legal_actions"]}
+            if not (game == "capital_lux_2" and pending and pending.get("player") == seat):
+                for kind in types:
+                    if SAYS[game][kind].lower() not in prompt:
+                        missing.setdefault(kind, set()).add(prompt)
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+    assert not missing, {k: sorted(v)[:2] for k, v in missing.items()}
+
+
+CODE = re.compile(
+    r"\bfr1\b|\ben\b(?= \(|\)|$|,)|\((?:FR|IT|CL1|EN)\)|VARIANTE|\bFFG\b|'[a-z_]+'|\b[a-z]+(?:_[a-z0-9]+)+\b"
+    r"|\bTrue\b|\bFalse\b|=\w"
+)
+"""What a variant's help must not read: a deck code, a source tag, a quoted value, a parameter name, a Python bool."""
+
+
+@pytest.fixture
+def web(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_web_app(ServerConfig(db=f"sqlite:///{tmp_path / 'w.db'}", bot_workers=0))) as client:
+        yield client
+
+
+def _smalls(page: str) -> list[str]:
+    return [html.unescape(re.sub(r"<[^>]+>", "", s)) for s in re.findall(r"<small>(.*?)</small>", page, re.S)]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_variant_help_texts_read_without_codes(web: TestClient, lang: str) -> None:
+    lobby = web.get(f"/?lang={lang}").text
+    texts = _smalls(lobby)
+    for game in GAMES:
+        rules = web.get(f"/rules/{game}?lang={lang}").text
+        texts += _smalls(rules.split('class="variants"')[1].split("</dl>")[0])
+    assert len(texts) > 20
+    coded = [(CODE.findall(t), t[:90]) for t in texts if CODE.search(t)]
+    assert not coded, coded[:6]
+    words = [t for t in texts if "custom" in t.lower() or "tiles field" in t or "champ tiles" in t]
+    assert not words, words
+
+
+def test_the_lobby_offers_only_what_it_can_complete(web: TestClient) -> None:
+    """Capital Lux 2's tiles chosen one by one need a list the form has no field for: not offered."""
+    card = web.get("/").text.split('id="game-capital_lux_2"')[1].split("</article>")[0]
+    assert 'value="custom"' not in card and 'value="A"' in card
+
+
+def test_a_spectator_is_offered_nothing_only_a_seat_can_use(web: TestClient) -> None:
+    answer = web.post("/api/tables", json={"game": "caprice", "seats": ["human", "bot:random"]}).json()
+    table, token = answer["table"], answer["seats"][0]["token"]
+    watching = web.get(f"/tables/{table}").text
+    assert 'id="alert-toggle"' not in watching and "Tell me when it is my turn" not in watching
+    assert 'id="chat-mute"' not in watching and "New link for my seat" not in watching
+    seated = web.get(f"/tables/{table}?token={token}").text  # the invite link's cookie, then the seat's page
+    assert 'id="alert-toggle"' in seated and 'id="chat-mute"' in seated
+
+
+def test_each_game_names_its_own_phases_in_french() -> None:
+    """Capital Lux 2's draft is not Citadels' "choix des personnages"; Citadels' second phase is not "Tour 1 · tours
+    de jeu" (the French rulebook: "appeler les personnages")."""
+    fr = translator("fr")
+    lux = load_game("capital_lux_2", players=3).new_initial_state(1)
+    assert lux.observation(0)["phase"] == "draft"
+    said = companion_for("capital_lux_2").round_phase(lux.observation(0), fr)
+    assert "composition des mains" in said and "personnages" not in said
+    state = load_game("citadels", players=4).new_initial_state(1)
+    while state.observation(None)["phase"] == "draft":
+        state.apply_action(state.legal_actions()[0])
+    said = companion_for("citadels").round_phase(state.observation(None), fr)
+    assert said == "Tour 1 · appel des personnages", said
+
+
+TEXT_ATTRIBUTES = re.compile(r'\s(?:title|aria-label|placeholder)="([^"]*)"')
+
+
+def _french_text(page: str) -> str:
+    """A page's words: its text and the attributes read aloud or shown on hover, without the scripts."""
+    page = re.sub(r"<script.*?</script>|<style.*?</style>|<svg.*?</svg>", " ", page, flags=re.S)
+    said = " \n ".join(TEXT_ATTRIBUTES.findall(page))
+    return html.unescape(re.sub(r"<[^>]+>", "\n", page) + "\n" + said)
+
+
+def _slips(text: str) -> list[str]:
+    return [s for line in text.splitlines() for s in french_slips(line.strip()) if line.strip()]
+
+
+def _boards(game: str, players: int) -> Iterator[str]:
+    state = load_game(game, players=players).new_initial_state(5)
+    rng = Rng(5)
+    step = 0
+    while True:
+        if step % 25 == 0 or state.is_terminal():
+            for seat in (state.current_player() if not state.is_terminal() else 0, None):
+                reader = -3 if seat is None else seat
+                yield render_board(state, seat, state.history_messages(reader), translator("fr"))
+        if state.is_terminal():
+            return
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randrange(len(legal))])
+        step += 1
+
+
+@pytest.mark.parametrize(
+    ("game", "players"), [("citadels", 4), ("capitol", 3), ("capital_lux_2", 3), ("capital_lux_2", 1), ("caprice", 2)]
+)
+def test_every_french_board_spaces_its_punctuation(game: str, players: int) -> None:
+    """The boards of a whole game in French (a seat's and a spectator's, the end screen): prompts, badges, log,
+    pieces' names and tooltips, the results."""
+    slips: list[str] = []
+    for board in _boards(game, players):
+        slips += _slips(_french_text(board))
+    assert not slips, sorted(set(slips))[:10]
+
+
+def test_every_french_page_spaces_its_punctuation(web: TestClient) -> None:
+    answer = web.post("/api/tables", json={"game": "citadels", "seats": ["human", "bot:random", "bot:random"]})
+    table, token = answer.json()["table"], answer.json()["seats"][0]["token"]
+    pages = ["/?lang=fr", f"/tables/{table}?token={token}&lang=fr", f"/tables/{table}?lang=fr"]
+    pages += [f"/rules/{game}?lang=fr" for game in GAMES] + [f"/leaderboard/{game}?lang=fr" for game in GAMES]
+    slips: list[str] = []
+    for path in pages:
+        page = web.get(path)
+        assert page.status_code == 200, path
+        slips += [f"{path}: {s}" for s in _slips(_french_text(page.text))]
+    created = web.post("/tables?lang=fr", data={"game": "caprice", "param_players": "2"}).text  # the invitations
+    slips += [f"invite: {s}" for s in _slips(_french_text(created))]
+    assert not slips, slips[:10]
