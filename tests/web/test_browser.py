@@ -137,7 +137,7 @@ def test_the_lobby_creates_a_table_and_shows_the_invitations(server: ServerProce
     page.close()
 
 
-SIZES = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
+SIZES = {"desktop": {"width": 1366, "height": 900}, "phone": {"width": 390, "height": 844}}
 
 
 def _shoot(page: Any, game: str, stage: str, lang: str = "en") -> None:
@@ -161,6 +161,24 @@ def _shoot(page: Any, game: str, stage: str, lang: str = "en") -> None:
             image.convert("RGB").quantize(colors=64).save(path, optimize=True)
 
 
+def _shoot_the_players_bar(page: Any, game: str) -> None:
+    """``<game>-phone-players.png``: the phone's players bar opened onto the badges and the log (issue #43 item 2)."""
+    page.set_viewport_size(SIZES["phone"])
+    page.evaluate("window.scrollTo(0, 0)")
+    page.locator(".panel-toggle").click()
+    page.locator(".side-panel .badge").first.wait_for()
+    page.wait_for_timeout(300)
+    path = SCREENSHOTS / f"{game}-phone-players.png"
+    page.screenshot(path=str(path))
+    page.locator(".panel-toggle").click()
+    try:
+        from PIL import Image
+    except ImportError:
+        return
+    with Image.open(path) as image:
+        image.convert("RGB").quantize(colors=64).save(path, optimize=True)
+
+
 def _screenshot_languages() -> set[str]:
     """The languages ``MEEPLE_SCREENSHOTS`` asks for: ``1`` (or ``en``) English, ``fr`` French, ``en,fr`` both."""
     asked = {x.strip() for x in os.environ.get("MEEPLE_SCREENSHOTS", "").split(",") if x.strip()}
@@ -170,7 +188,8 @@ def _screenshot_languages() -> set[str]:
 @pytest.mark.parametrize("lang", ["en", "fr"])
 @pytest.mark.parametrize("game", ["citadels", "capitol", "capital_lux_2", "caprice"])
 def test_write_the_screenshots(server: ServerProcess, browser: Any, game: str, lang: str) -> None:
-    """docs/screenshots/<game>[-fr]-<desktop|phone>-<start|middle|end>.png: one table at both sizes (French: phone).
+    """docs/screenshots/<game>[-fr]-<desktop|phone>-<start|middle|end>.png: one table at both sizes (French: phone);
+    ``<game>-phone-players.png``: the phone's players bar open (English).
 
     Written only when asked: ``MEEPLE_SCREENSHOTS=1`` (English), ``=fr``, ``=en,fr``.
     """
@@ -190,6 +209,8 @@ def test_write_the_screenshots(server: ServerProcess, browser: Any, game: str, l
             page.wait_for_timeout(400)
     page.evaluate("window.scrollTo(0, 0)")
     _shoot(page, game, "middle", lang)
+    if lang == "en":
+        _shoot_the_players_bar(page, game)
     _play_to_the_end(page)
     page.wait_for_timeout(500)
     page.locator("#results").scroll_into_view_if_needed()

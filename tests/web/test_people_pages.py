@@ -144,7 +144,7 @@ def test_profile_and_leaderboard_pages_in_both_languages(web: TestClient) -> Non
     assert web.get("/players/" + "x" * 200).status_code == 404
     board = web.get("/leaderboard/caprice?lang=en").text
     assert "Leaderboard: Caprice" in board and "Nobody has played a rated game of this yet." in board
-    assert "Classement: Caprice" in web.get("/leaderboard/caprice?lang=fr").text
+    assert "Classement\u202f: Caprice" in web.get("/leaderboard/caprice?lang=fr").text
     assert web.get("/leaderboard/chess").status_code == 404
     assert web.get("/leaderboard/caprice?page=0").status_code == 422
     assert web.get("/leaderboard/caprice?page=401").status_code == 422

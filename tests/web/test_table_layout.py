@@ -264,6 +264,8 @@ def test_no_word_is_broken_inside_on_a_phone_or_a_desktop(page: Any, game: str, 
             for size in (SMALL, DESKTOP):
                 show(page, game, fragment, lang, size)
                 broken.update(page.evaluate(WORDS))
+                wide = page.evaluate("document.documentElement.scrollWidth")
+                assert wide <= size["width"], f"{game} {lang}: {wide} px wide on a {size['width']} px screen"
     assert not broken, sorted(broken)[:12]
 
 

@@ -110,7 +110,7 @@ def test_my_tables_shows_the_turn_and_opens_the_seat_on_a_phone(server: ServerPr
     assert box is not None and box["height"] >= 43.5  # a tap target
     card.locator("a").click()
     page.wait_for_url(f"**/tables/{table}*")
-    page.locator(".badge.mine").wait_for()  # her seat, by her session: no token in any link
+    page.locator(".badge.mine").wait_for(state="attached")  # her seat, by her session: no token in any link
     assert page.locator(".clock").first.text_content().strip() != ""
     french = bob.new_page()
     french.goto(f"{server.url}/me/tables?lang=fr")

@@ -36,7 +36,7 @@ def test_a_clock_reads_in_minutes_hours_or_days(seconds: int, english: str, fren
 
 def test_the_lobby_form_creates_a_turn_based_table(web: TestClient) -> None:
     lobby = web.get("/?lang=fr").text
-    assert "Tour par tour : temps par coup" in lobby and "3 jours par coup" in lobby
+    assert "Tour par tour\u202f: temps par coup" in lobby and "3 jours par coup" in lobby
     form = {"game": "caprice", "param_players": "2", "seat_0": "human", "seat_1": "human", "per_move": "259200"}
     page = web.post("/tables", data=form)
     assert page.status_code == 200, page.text

@@ -71,6 +71,8 @@ SAYS = {
 }
 """Per game, each kind of move and a word its prompt must hold when that kind is legal (a power's own question in
 Capital Lux 2 is the engine's pending decision, said as such)."""
+NOT_OFFERED = {"caprice": {"exchange_symbol": "exchange"}, "citadels": {"take_gold": "2 gold", "rob": "rob"}}
+"""Words a prompt must not hold when that kind of move is not legal (a drawn symbol that is no third copy)."""
 
 
 @pytest.mark.parametrize(
@@ -94,6 +96,9 @@ def test_a_prompt_names_every_kind_of_move_on_the_board(game: str, players: int)
                 for kind in types:
                     if SAYS[game][kind].lower() not in prompt:
                         missing.setdefault(kind, set()).add(prompt)
+            for kind, word in NOT_OFFERED.get(game, {}).items():  # nor one that is not on the board
+                if types and kind not in types and word in prompt:
+                    missing.setdefault(f"not {kind}", set()).add(prompt)
             legal = state.legal_actions()
             state.apply_action(legal[rng.randrange(len(legal))])
     assert not missing, {k: sorted(v)[:2] for k, v in missing.items()}

@@ -74,6 +74,8 @@ class CapriceWeb(WebGame):
     def prompt(self, view: dict[str, Any], seat: int | None, reader: Translator) -> str:
         """Caprice's decisions (caprice.md §5-13)."""
         types = {a["json"]["type"] for a in view["legal_actions"]}
+        if types == {"keep_symbol"}:  # not a third copy: there is nothing to exchange (§4)
+            return reader.gettext("You drew a symbol: keep it")
         for kind, text in PROMPTS:
             if kind in types:
                 return reader.gettext(text)
