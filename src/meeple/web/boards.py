@@ -130,26 +130,31 @@ def log_lines(
     events: Sequence[Message] = (),
     names: Sequence[str | None] = (),
 ) -> list[dict[str, Any]]:
-    """The log as ``{"number", "actor", "seat", "text"}``: moves numbered from 1, seats by name, words without ids.
+    """The log as ``{"number", "actor", "seat", "text", "said"}``: moves numbered from 1, seats by name, no ids.
 
-    ``seat`` is the actor's seat (its colour in the side panel), None for a line of the rules (no actor).
+    ``seat`` is the actor's seat (its colour in the side panel), None for a line of the rules (no actor); ``said`` is
+    the line as shown, "Seat 2: build Market" (its colon spaced the reader's way).
 
     A line that is one of the rules' public ``events`` (a character revealed, a theft...) follows its move without a
     number of its own (``number`` None). A run of another seat's hidden steps is one line, so one number: the count
     is what the reader saw, never how many hidden steps there were.
     """
     event_ids = {id(m) for m in events}
+    said = reader.gettext("{seat}: {text}")
     out: list[dict[str, Any]] = []
     number = 0
     for actor, message in log:
         event = id(message) in event_ids
         number += 0 if event else 1
+        name = display_name(actor, reader, me, names) if actor >= 0 else ""
+        text = web.say(message, reader)
         out.append(
             {
                 "number": None if event else number,
-                "actor": display_name(actor, reader, me, names) if actor >= 0 else "",
+                "actor": name,
                 "seat": actor if actor >= 0 else None,
-                "text": web.say(message, reader),
+                "text": text,
+                "said": said.format(seat=name, text=text) if name else text,
             }
         )
     return out
