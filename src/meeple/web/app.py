@@ -559,7 +559,11 @@ def create_web_app(config: ServerConfig) -> FastAPI:
             title=cls.title,
             table=table_id if params or table_id else None,
             summary=summary_html(
-                companion_for(game).flag_words(reader.message(cls.rules_summary_message()), reader), game, reader
+                companion_for(game).flag_words(
+                    _without_parameter_list(reader.message(cls.rules_summary_message()), game), reader
+                ),
+                game,
+                reader,
             ),
             variants=_variants_in_force(game, params),
             tooltips=companion_for(game).tooltips(reader),
@@ -678,6 +682,34 @@ def summary_html(text: str, game: str, reader: Translator) -> Markup:
         elif lines:
             out.append(f"<p>{inline(' '.join(x.strip() for x in lines))}</p>")
     return Markup("\n".join(out))
+
+
+def _without_parameter_list(text: str, game: str) -> str:
+    """A rules summary without its section listing the parameters as the command line types them.
+
+    That section ("## Variant flags": "- `deck` = fr1 (...) | en (...)") is for ``meeple rules``; the rules page lists
+    the variants itself, with their help in a player's words (issue #43 item 8).
+    """
+    names = tuple(p.name for p in game_class(game).describe_params())
+
+    def is_parameter(item: str) -> bool:
+        return item.lstrip("-* `").startswith(names)
+
+    blocks = text.strip().split("\n\n")
+    kept: list[str] = []
+    skipping = False
+    for block in blocks:
+        lines = block.strip().splitlines()
+        heading = bool(lines) and lines[0].startswith("#")
+        rest = lines[1:] if heading else lines
+        items = [x for x in rest if x.lstrip().startswith(("- ", "* "))]
+        if heading:
+            skipping = bool(items) and all(is_parameter(x) for x in items)
+        elif skipping and not (items and all(is_parameter(x) for x in items)):
+            skipping = False
+        if not skipping:
+            kept.append(block)
+    return "\n\n".join(kept)
 
 
 def _title(game: str) -> str:
