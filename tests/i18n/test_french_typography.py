@@ -41,7 +41,7 @@ def test_every_french_text_of_the_catalog_spaces_its_punctuation() -> None:
         if not message.id:
             continue
         for text in message.string if isinstance(message.string, tuple) else (message.string,):
-            slips += french_slips(text)
+            slips += french_slips(str(text or ""))
     assert not slips, f"{len(slips)} slips, e.g. " + "\n".join(slips[:15])
 
 

@@ -127,9 +127,9 @@ def test_on_a_phone_the_players_are_a_bar_that_opens_onto_the_panel(page: Any, g
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
 
-def _seat_colours(page: Any) -> dict[str, list[tuple[str, str]]]:
+def _seat_colours(page: Any) -> dict[str, list[tuple[str, str, str]]]:
     """Every element of a seat (``seat-cN``) with its computed --seat colour and the number shown beside it."""
-    found: dict[str, list[tuple[str, str]]] = page.evaluate(
+    found: dict[str, list[tuple[str, str, str]]] = page.evaluate(
         """() => {
           const out = {};
           document.querySelectorAll('[class*="seat-c"]').forEach(e => {

@@ -8,6 +8,7 @@ docs/screenshots/{waiting-table,my-tables}-{desktop,phone}-{en,fr}.png.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -112,6 +113,8 @@ def test_my_tables_shows_the_turn_and_opens_the_seat_on_a_phone(server: ServerPr
     page.wait_for_url(f"**/tables/{table}*")
     page.locator(".badge.mine").wait_for(state="attached")  # her seat, by her session: no token in any link
     assert page.locator(".clock").first.text_content().strip() != ""
+    chip = page.locator(".panel-toggle .chip.current .chip-clock")  # the phone's bar: the clock of the seat to play
+    assert chip.is_visible() and re.fullmatch(r"[23] d \d+ h", chip.text_content()), chip.text_content()
     french = bob.new_page()
     french.goto(f"{server.url}/me/tables?lang=fr")
     assert "Mes tables" in french.locator("h1").text_content() and "3 jours par coup" in french.content()
