@@ -69,7 +69,10 @@ def test_a_whole_game_through_the_page_ends_as_the_record_replays(
     page = browser.new_page()
     page.goto(f"{server.url}/tables/{table}?token={tokens[0]}&lang=fr")
     assert page.locator("html").get_attribute("lang") == "fr"
+    assert page.locator("#alert-toggle").is_visible()  # a seat may ask to be told of its turn...
     shown = _play_to_the_end(page)
+    page.wait_for_selector("#results")
+    assert not page.locator("#alert-toggle").is_visible()  # ...and a finished game has no turn to tell of
     record = GameRecord.from_json(http_json(f"{server.url}/api/tables/{table}/record"))
     assert shown == record.replay().returns()
     page.goto(f"{server.url}/tables/{table}/replay-view?version=3&seat=0")

@@ -224,3 +224,31 @@ def test_every_french_page_spaces_its_punctuation(web: TestClient) -> None:
     created = web.post("/tables?lang=fr", data={"game": "caprice", "param_players": "2"}).text  # the invitations
     slips += [f"invite: {s}" for s in _slips(_french_text(created))]
     assert not slips, slips[:10]
+
+
+CHIP = re.compile(r'<span class="chip seat-c(\d+)[^"]*">.*?<span class="chip-score">([^<]*)</span>', re.S)
+RESULT = re.compile(r'<li class="result seat-c(\d+)[^"]*".*?<span class="score">([^<]*)</span>', re.S)
+BADGE = re.compile(r'<li class="badge seat-c(\d+).*?</li>', re.S)
+FACT = re.compile(r'<span class="fact">([^<]*)</span>')
+
+
+@pytest.mark.parametrize(
+    ("game", "players"), [("citadels", 4), ("capitol", 3), ("capital_lux_2", 3), ("capital_lux_2", 2)]
+)
+def test_at_the_end_the_side_panel_gives_each_seat_its_final_score(game: str, players: int) -> None:
+    """The players' bar and badges say the score sheet's total once the game is over (Capital Lux 2's running
+    "7 points + 3 Bonus cards" once stood beside a Total of 23), in English and French."""
+    state = load_game(game, players=players).new_initial_state(3)
+    rng = Rng(3)
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randrange(len(legal))])
+    for lang in ("en", "fr"):
+        for seat in (0, None):
+            page = render_board(state, seat, state.history_messages(-3 if seat is None else seat), translator(lang))
+            results = dict(RESULT.findall(page))
+            chips = dict(CHIP.findall(page))
+            assert len(results) == players and chips == results, (lang, chips, results)
+            for match in BADGE.finditer(page):
+                facts = FACT.findall(match.group(0))
+                assert results[match.group(1)] in facts, (lang, facts, results[match.group(1)])

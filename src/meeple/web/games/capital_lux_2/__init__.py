@@ -195,7 +195,7 @@ class CapitalLux2Web(WebGame):
         return facts
 
     def seat_score(self, observation: Mapping[str, Any], seat: int, reader: Translator) -> str:
-        """The points anyone can count (:meth:`public_points`; the face-down Bonus pile left out)."""
+        """The points anyone can count (:meth:`public_points`); at the end the score sheet's Total (§13)."""
         points = self.public_points(observation, seat)
         return reader.ngettext("{n} point", "{n} points", points).format(n=points)
 
@@ -203,15 +203,19 @@ class CapitalLux2Web(WebGame):
     def public_points(observation: Mapping[str, Any], seat: int) -> int:
         """The points of ``seat`` anyone can count: its City's card values plus 2 per gold (§13, §3).
 
-        The Bonus pile is face down (§11, §16): its cards are left out, and only their number is shown.
+        The Bonus pile is face down (§11, §16): its cards are left out, and only their number is shown. At the end
+        (the observation's final ``scores``), the seat's final score.
         """
+        final = observation.get("scores")
+        if final is not None and seat < len(final):
+            return int(final[seat])
         city = sum(card["value"] for district in observation["cities"][seat]["districts"] for card in district)
         return int(city + 2 * observation["gold"][seat])
 
     def running_score(self, observation: Mapping[str, Any], seat: int, reader: Translator) -> str:
         """The badge's running score, e.g. "23 points + 2 Bonus cards": :meth:`public_points`, the Bonus pile's size."""
         points = self.public_points(observation, seat)
-        bonus = (observation.get("bonus_counts") or [0] * (seat + 1))[seat]
+        bonus = (observation.get("bonus_counts") or [0] * (seat + 1))[seat] if "scores" not in observation else 0
         said = reader.ngettext("{n} point", "{n} points", points).format(n=points)
         if not bonus:
             return said
