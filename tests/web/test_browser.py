@@ -143,15 +143,25 @@ def test_the_lobby_creates_a_table_and_shows_the_invitations(server: ServerProce
 SIZES = {"desktop": {"width": 1366, "height": 900}, "phone": {"width": 390, "height": 844}}
 
 
-def _shoot(page: Any, game: str, stage: str, lang: str = "en") -> None:
+SHOW_TOP = """selector => {
+  const top = document.querySelector(selector), bar = document.querySelector('.turnbar');
+  window.scrollTo(0, top.getBoundingClientRect().top + window.scrollY - (bar ? bar.offsetHeight : 0) - 8);
+}"""
+"""Scroll so that an element's top stands just under the sticky turn bar (the end screen's heading in view)."""
+
+
+def _shoot(page: Any, game: str, stage: str, lang: str = "en", top: str | None = None) -> None:
     """The viewport saved as small PNGs (a 64-colour palette when Pillow is there): English at both sizes, as
-    ``<game>-<size>-<stage>.png``; another language at phone size only, as ``<game>-<lang>-phone-<stage>.png``."""
+    ``<game>-<size>-<stage>.png``; another language at phone size only, as ``<game>-<lang>-phone-<stage>.png``.
+    ``top``: the selector of an element to show from its top, under the turn bar, at each size."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     for name, size in SIZES.items():
         if lang != "en" and name != "phone":
             continue
         page.set_viewport_size(size)
         page.wait_for_timeout(300)
+        if top is not None:
+            page.evaluate(SHOW_TOP, top)
         # no piece caught in flight (a bot's move may have just redrawn the board)
         page.wait_for_function("() => document.getAnimations().every(a => a.playState !== 'running')", timeout=5000)
         path = SCREENSHOTS / (f"{game}-{name}-{stage}.png" if lang == "en" else f"{game}-{lang}-{name}-{stage}.png")
@@ -216,9 +226,8 @@ def test_write_the_screenshots(server: ServerProcess, browser: Any, game: str, l
         _shoot_the_players_bar(page, game)
     _play_to_the_end(page)
     page.wait_for_timeout(500)
-    page.locator("#results").scroll_into_view_if_needed()
     assert page.locator("html").get_attribute("lang") == lang
-    _shoot(page, game, "end", lang)
+    _shoot(page, game, "end", lang, top="#results")
     page.close()
 
 

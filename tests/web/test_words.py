@@ -211,6 +211,17 @@ def test_every_french_board_spaces_its_punctuation(game: str, players: int) -> N
     assert not slips, sorted(set(slips))[:10]
 
 
+@pytest.mark.parametrize(("game", "players"), [("citadels", 4), ("capital_lux_2", 3)])
+def test_french_boards_agree_in_number_and_say_no_english_word(game: str, players: int) -> None:
+    """ "1 quartiers sur 8" was a Citadels city of one district (French: 0 and 1 take the singular); "garder une carte
+    du draft" a Capital Lux 2 log line (the French rulebook's word is "paquet")."""
+    slips: set[str] = set()
+    for board in _boards(game, players):
+        text = _french_text(board)
+        slips.update(re.findall(r"\b[01] quartiers\b|\bdraft\b", text, re.I))
+    assert not slips, slips
+
+
 def test_every_french_page_spaces_its_punctuation(web: TestClient) -> None:
     answer = web.post("/api/tables", json={"game": "citadels", "seats": ["human", "bot:random", "bot:random"]})
     table, token = answer.json()["table"], answer.json()["seats"][0]["token"]
