@@ -102,6 +102,7 @@ def badges(
     """One badge per seat: name, who plays it, online/away (humans), bot-played, the game's facts (gold, cards...).
 
     ``score`` is the seat's public score in words ("12 points", "" for a game without one), the side panel's chip.
+    The reader's own seat is online: it is reading the page (drawn before its WebSocket says so).
     """
     out = []
     for s in range(players):
@@ -112,7 +113,7 @@ def badges(
                 "seat": s,
                 "name": display_name(s, reader, me, names),
                 "who": who(info["player"], reader) if info is not None else "",
-                "online": bool(info["connected"]) if human and info is not None else None,
+                "online": bool(info["connected"] or s == me) if human and info is not None else None,
                 "bot_played": bool(info and info["bot_played"]),
                 "account": info.get("account") if info is not None else None,
                 "facts": web.seat_facts(observation, s, reader),
