@@ -199,6 +199,24 @@ def serve(
             help="Log-in attempts per address a minute (failures per username and address: 3x that an hour).",
         ),
     ] = 10,
+    logins_per_username: Annotated[
+        int,
+        typer.Option(
+            "--logins-per-username",
+            min=1,
+            help="Log-in attempts at one username from devices it never logged in from, per 10 minutes, whatever"
+            " their addresses.",
+        ),
+    ] = 10,
+    min_password_score: Annotated[
+        int,
+        typer.Option(
+            "--min-password-score",
+            min=0,
+            max=4,
+            help="The lowest strength (zxcvbn score, 0-4) of a new password; 0 accepts any of 8-128 characters.",
+        ),
+    ] = 3,
     my_tables_per_minute: Annotated[
         int,
         typer.Option(
@@ -306,6 +324,8 @@ def serve(
         waiting_hours=waiting_hours,
         quickmatch_wait=quickmatch_wait,
         logins_per_minute=logins_per_minute,
+        logins_per_username=logins_per_username,
+        min_password_score=min_password_score,
         signups_per_minute=signups_per_minute,
         my_tables_per_minute=my_tables_per_minute,
     )

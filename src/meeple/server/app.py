@@ -48,6 +48,7 @@ from meeple.server.health import DATABASE
 from meeple.server.hub import VIEWS, Connection, Hub, Listener
 from meeple.server.live import LiveTable, MoveRefused, SeatState, TableNotFound
 from meeple.server.lobby import RATED_LOG_IN, Lobby, Match, SeatRefused
+from meeple.server.logins import LoginGate
 from meeple.server.metrics import Metrics, started, stopped
 from meeple.server.mytables import MyTable, count_request, my_tables
 from meeple.server.notify import Addresses, Notifier, SmtpSettings, account_addresses, remember_lang
@@ -257,10 +258,12 @@ def create_app(config: ServerConfig) -> FastAPI:
         hub.chat = ChatService(engine, limiter, service.now, lambda reason: state["refused"](reason))
         service.metrics = bots.metrics = metrics
         metrics.watch(lambda: list(service.tables.values()), bots)
-        accounts = await asyncio.to_thread(Accounts, engine, service.now)
+        accounts = await asyncio.to_thread(Accounts, engine, service.now, None, config.quotas.min_password_score)
         passwords = PasswordWork(config.password_hash_workers, config.password_hash_queue)
         metrics.watch_passwords(passwords)
+        logins = await asyncio.to_thread(LoginGate, engine, limiter)
         state.update(service=service, hub=hub, engine=engine, lobby=lobby, accounts=accounts, passwords=passwords)
+        state.update(logins=logins)
         started(metrics)
         app.state.meeple = state  # the web pages (meeple.web) reach the service through it
         await asyncio.to_thread(service.wake_all)
@@ -325,10 +328,11 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     @app.exception_handler(QuotaExceeded)
     async def too_many(request: Request, exc: QuotaExceeded) -> JSONResponse:
-        """429 with ``Retry-After``."""
+        """429 with ``Retry-After`` (the message in ``Accept-Language`` where it has a translated form)."""
         state["refused"](exc.reason)
         headers = {"Retry-After": str(exc.retry_after)}
-        return JSONResponse({"detail": exc.message}, status_code=429, headers=headers)
+        reader = translator(language_from_accept(request.headers.get("accept-language")))
+        return JSONResponse({"detail": exc.words(reader)}, status_code=429, headers=headers)
 
     @app.exception_handler(PasswordWorkBusy)
     async def busy(request: Request, exc: PasswordWorkBusy) -> JSONResponse:
