@@ -51,6 +51,10 @@ PERSONAL = N_("it holds your username, your e-mail address or this site's name")
 """The reason when the weakest part of a password is the user's own name or address (zxcvbn gives none)."""
 GENERAL = N_("it is made of common words, names or patterns")
 """The reason when zxcvbn names none."""
+SHORT = N_("it is too short to be safe whatever its characters")
+"""The reason for a short password zxcvbn names nothing in: with the default score, 8 characters are never enough."""
+SHORT_LENGTH = 10
+"""Below this length a password zxcvbn finds nothing common in is called short."""
 
 _LOCK = threading.Lock()
 """zxcvbn keeps each call's user inputs in a module-level dictionary: one check at a time."""
@@ -75,12 +79,12 @@ def weakness(password: str, user_inputs: Iterable[str] = (), min_score: int = MI
     return M(
         "this password is too easy to guess: {reason}. Choose a longer one: a few unrelated words are easy to"
         " remember and hard to guess",
-        reason=Message(_reason(result), {}),
+        reason=Message(_reason(result, len(password)), {}),
     )
 
 
-def _reason(result: Mapping[str, Any]) -> str:
-    """The English msgid of why zxcvbn found a password weak."""
+def _reason(result: Mapping[str, Any], length: int) -> str:
+    """The English msgid of why zxcvbn found a password of ``length`` characters weak."""
     sequence = result.get("sequence")
     if isinstance(sequence, list) and sequence:
         longest = max(sequence, key=lambda match: len(str(match.get("token", ""))))
@@ -88,4 +92,6 @@ def _reason(result: Mapping[str, Any]) -> str:
             return PERSONAL
     feedback = result.get("feedback")
     warning = feedback.get("warning", "") if isinstance(feedback, dict) else ""
+    if not warning and length < SHORT_LENGTH:
+        return SHORT
     return REASONS.get(str(warning), GENERAL)
