@@ -217,6 +217,14 @@ def serve(
             help="The lowest strength (zxcvbn score, 0-4) of a new password; 0 accepts any of 8-128 characters.",
         ),
     ] = 3,
+    reads_per_minute: Annotated[
+        int,
+        typer.Option(
+            "--reads-per-minute",
+            min=1,
+            help="Pages and API reads (GET) one address may make per minute; static files and probes do not count.",
+        ),
+    ] = 300,
     my_tables_per_minute: Annotated[
         int,
         typer.Option(
@@ -326,6 +334,7 @@ def serve(
         logins_per_minute=logins_per_minute,
         logins_per_username=logins_per_username,
         min_password_score=min_password_score,
+        reads_per_minute=reads_per_minute,
         signups_per_minute=signups_per_minute,
         my_tables_per_minute=my_tables_per_minute,
     )

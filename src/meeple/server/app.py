@@ -77,6 +77,7 @@ from meeple.server.protocol import (
     TableView,
 )
 from meeple.server.quotas import Limiter, QuotaExceeded, Quotas, quota_address
+from meeple.server.reads import Listing, ReadQuota
 from meeple.server.retry import is_outage, is_transient, one_line
 from meeple.server.tables import TableService
 from meeple.server.views import game_view, log_texts
@@ -263,7 +264,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         metrics.watch_passwords(passwords)
         logins = await asyncio.to_thread(LoginGate, engine, limiter)
         state.update(service=service, hub=hub, engine=engine, lobby=lobby, accounts=accounts, passwords=passwords)
-        state.update(logins=logins)
+        state.update(logins=logins, listing=Listing(service))
         started(metrics)
         app.state.meeple = state  # the web pages (meeple.web) reach the service through it
         await asyncio.to_thread(service.wake_all)
@@ -308,6 +309,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         redoc_url=None,
         openapi_url="/openapi.json" if config.api_docs else None,
     )
+    app.add_middleware(ReadQuota, limiter=limiter, on_refused=lambda reason: state["refused"](reason))
     app.add_middleware(
         SecurityMiddleware,
         public_urls=config.public_urls,
@@ -362,7 +364,7 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     async def table(table_id: str) -> LiveTable:
         try:
-            return await service().get(table_id)
+            return await service().read(table_id)  # a finished table is not kept in memory for a read
         except TableNotFound:
             raise HTTPException(404, f"no table {cut(table_id)!r}") from None
 
@@ -448,7 +450,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         ``Accept-Language``, else English).
         """
         reader = _reader(lang, accept_language)
-        rows = await asyncio.to_thread(service().list_rows, limit, before, status)
+        rows = await state["listing"].rows(limit, before, status)
         return [
             {
                 "table": r.id,

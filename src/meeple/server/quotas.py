@@ -59,6 +59,8 @@ class Quotas:
             minutes, whatever their addresses (``--logins-per-username``; lichess's 10); a known device's failures
             are bounded by as many (:mod:`.logins`).
         signups_per_minute: accounts one address may create per minute (``--signups-per-minute``).
+        reads_per_minute: pages and API reads (GET, HEAD) one address may make per minute; static files and the
+            probes do not count (``--reads-per-minute``; :mod:`.reads`).
         min_password_score: the lowest zxcvbn score (0-4) of a password chosen at sign-up or at a password change
             (``--min-password-score``; :mod:`.passwords`; 0 accepts any password of 8-128 characters).
         my_tables_per_minute: "My tables" lists (``GET /api/me/tables``, the ``/me/tables`` page) one address, and
@@ -85,6 +87,7 @@ class Quotas:
     logins_per_username: int = 10
     signups_per_minute: int = 5
     min_password_score: int = 3
+    reads_per_minute: int = 300
     my_tables_per_minute: int = 30
 
 
@@ -164,6 +167,7 @@ class Limiter:
             "login_device": RateLimitItemPerMinute(max(1, quotas.logins_per_username), 10),
             "signup": RateLimitItemPerMinute(max(1, quotas.signups_per_minute)),
             "my_tables": RateLimitItemPerMinute(max(1, quotas.my_tables_per_minute)),
+            "reads": RateLimitItemPerMinute(max(1, quotas.reads_per_minute)),
         }
         self.sockets: Counter[str] = Counter()
         """Open WebSockets per client address."""

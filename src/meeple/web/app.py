@@ -178,6 +178,7 @@ def create_web_app(config: ServerConfig) -> FastAPI:
         config: the server's configuration (``meeple serve`` builds it).
     """
     app = create_app(config)
+    app.state.refusal_page = _refusal_page  # the read quota's 429 for pages (meeple.server.reads)
     app.add_middleware(GZipMiddleware, minimum_size=500)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
 
@@ -187,7 +188,7 @@ def create_web_app(config: ServerConfig) -> FastAPI:
 
     async def table(table_id: str) -> LiveTable:
         try:
-            return await service().get(table_id)
+            return await service().read(table_id)  # a finished table is not kept in memory for a page
         except TableNotFound:
             raise HTTPException(404, f"no table {cut(table_id)!r}") from None
 
@@ -478,7 +479,7 @@ def create_web_app(config: ServerConfig) -> FastAPI:
 
     async def _tables() -> list[dict[str, Any]]:
         """The newest tables: id, game, status, seats (who plays, connected) — nothing secret."""
-        rows = await asyncio.to_thread(service().list_rows, 50)
+        rows = await app.state.meeple["listing"].rows(50)
         return [
             {
                 "id": row.id,
@@ -567,6 +568,11 @@ def create_web_app(config: ServerConfig) -> FastAPI:
         )
 
     return app
+
+
+def _refusal_page(scope: Any, reader: Translator, text: str) -> bytes:
+    """The page of a read refused past ``--reads-per-minute``: ``text``, in the reader's language."""
+    return bytes(_page("busy.html", reader, Request(scope), message=text).body)
 
 
 def _needed(name: str | None, reader: Translator) -> str:
