@@ -10,8 +10,8 @@ within a few MiB. A table stored with such parameters (by an older version) is r
 
 from __future__ import annotations
 
+import contextlib
 import json
-import sqlite3
 import time
 import urllib.error
 import urllib.request
@@ -19,11 +19,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy.orm import Session
 
 from meeple.core import InvalidParameterError, load_game
 from meeple.core.registry import game_class
+from meeple.server.db import TableRow, make_engine
 from tests.core.param_extremes import BUILTIN, Case, all_cases
-from tests.server.helpers import ServerProcess, http_json
+from tests.server.helpers import ServerProcess, http_json, postgres
 
 ISSUE = {"game": "capital_lux_2", "params": {"players": 2, "rob_deck": "left=10000000/0/0"}, "seats": ["human"] * 2}
 REFUSED_MIB = 2.0
@@ -130,43 +132,67 @@ def test_every_parameters_extremes_and_past_them_through_a_running_server(tmp_pa
         server.stop()
 
 
-def test_a_stored_table_outside_the_ranges_is_refused_when_the_server_loads_it(tmp_path: Path) -> None:
-    """A table stored by an older version with the issue's parameters: the server ends it as abandoned with a log
-    line when it loads it at start (every live table is due then), keeps its row, and serves the others."""
-    db = tmp_path / "s.db"
-    log = tmp_path / "server.log"
-    server = ServerProcess(f"sqlite:///{db}", log=log).start()
+def _rewrite_params(db: str, table: str, **changed: Any) -> None:
+    """Change a stored table's parameters in the database, as an older version could have stored them."""
+    engine = make_engine(db)
     try:
-        status, text = _post(server.url, {"game": "capital_lux_2", "params": {"players": 2}, "seats": ["human"] * 2})
-        assert status == 201, text
-        stored = json.loads(text)["table"]
-        status, text = _post(server.url, {"game": "caprice", "seats": ["human", "bot:random"]})
-        assert status == 201, text
-        other = json.loads(text)["table"]
+        with Session(engine) as s, s.begin():
+            row = s.get(TableRow, table)
+            assert row is not None
+            row.params = {**row.params, **changed}
     finally:
-        server.stop()
-    with sqlite3.connect(db) as conn:
-        row = conn.execute("SELECT params FROM tables WHERE id = ?", (stored,)).fetchone()
-        params = {**json.loads(row[0]), "rob_deck": "left=10000000/0/0"}
-        conn.execute("UPDATE tables SET params = ? WHERE id = ?", (json.dumps(params), stored))
-    server = ServerProcess(f"sqlite:///{db}", log=log).start()
-    try:
-        assert server.proc is not None
-        deadline = time.monotonic() + 30
-        while "ended as abandoned: its stored parameters are refused" not in log.read_text():
-            assert time.monotonic() < deadline, "the stored table was not refused at start"
-            time.sleep(0.2)
-        with pytest.raises(urllib.error.HTTPError) as caught:
-            http_json(f"{server.url}/api/tables/{stored}")
-        assert caught.value.code == 404
-        detail = json.loads(caught.value.read())["detail"]
-        assert f"table '{stored}' cannot be loaded" in detail and "rob_deck" in detail and "at most 20" in detail
-        listed = {t["table"]: t for t in http_json(f"{server.url}/api/tables?limit=10")}
-        assert listed[stored]["status"] == "abandoned" and listed[other]["status"] == "live"
-        assert http_json(f"{server.url}/api/tables/{other}")["status"] == "live"
-        assert _rss_kib(server.proc.pid) < 300 * 1024
-    finally:
-        server.stop()
-    assert log.read_text().count("its stored parameters are refused") == 1, "refused once, then no longer due"
-    with sqlite3.connect(db) as conn:
-        assert conn.execute("SELECT status FROM tables WHERE id = ?", (stored,)).fetchone() == ("abandoned",)
+        engine.dispose()
+
+
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
+def test_a_stored_table_outside_the_ranges_is_refused_when_the_server_loads_it(tmp_path: Path, database: str) -> None:
+    """A table stored by an older version with the issue's parameters: a server ends it as abandoned with a log line
+    when it loads it at start (every live table is due then), keeps its row, and serves the others. On PostgreSQL two
+    processes start on it: one of them ends it, once."""
+    with contextlib.ExitStack() as stack:
+        db = (
+            f"sqlite:///{tmp_path / 's.db'}" if database == "sqlite" else stack.enter_context(postgres(tmp_path / "pg"))
+        )
+        server = ServerProcess(db, log=tmp_path / "first.log").start()
+        try:
+            body = {"game": "capital_lux_2", "params": {"players": 2}, "seats": ["human"] * 2}
+            status, text = _post(server.url, body)
+            assert status == 201, text
+            stored = json.loads(text)["table"]
+            status, text = _post(server.url, {"game": "caprice", "seats": ["human", "bot:random"]})
+            assert status == 201, text
+            other = json.loads(text)["table"]
+        finally:
+            server.stop()
+        _rewrite_params(db, stored, rob_deck="left=10000000/0/0")
+        logs = [tmp_path / f"{name}.log" for name in (["one"] if database == "sqlite" else ["one", "two"])]
+        servers = [ServerProcess(db, log=log).start() for log in logs]
+        try:
+            refusal = "ended as abandoned: its stored parameters are refused"
+            deadline = time.monotonic() + 30
+            while not any(refusal in log.read_text() for log in logs):
+                assert time.monotonic() < deadline, "the stored table was not refused at start"
+                time.sleep(0.2)
+            for server in servers:
+                assert server.proc is not None
+                with pytest.raises(urllib.error.HTTPError) as caught:
+                    http_json(f"{server.url}/api/tables/{stored}")
+                assert caught.value.code == 404
+                detail = json.loads(caught.value.read())["detail"]
+                assert f"table '{stored}' cannot be loaded" in detail and "rob_deck" in detail, detail
+                assert "at most 20 of a kind" in detail
+                listed = {t["table"]: t for t in http_json(f"{server.url}/api/tables?limit=10")}
+                assert listed[stored]["status"] == "abandoned" and listed[other]["status"] == "live"
+                assert http_json(f"{server.url}/api/tables/{other}")["status"] == "live"
+                assert _rss_kib(server.proc.pid) < 300 * 1024
+        finally:
+            for server in servers:
+                server.stop()
+        assert sum(log.read_text().count(refusal) for log in logs) == 1, "refused once, then no longer due"
+        engine = make_engine(db)
+        try:
+            with Session(engine) as s:
+                row = s.get(TableRow, stored)
+                assert row is not None and row.status == "abandoned" and row.deadline is None
+        finally:
+            engine.dispose()
