@@ -143,7 +143,9 @@ def main() -> None:
                 results.setdefault((tree or "this tree", name), []).append(result)
                 print(tree or "this tree", name, result, flush=True)
     print()
-    print("| tree | request | status | request time | longest stall of a concurrent GET | RSS kept | RSS after restart |")
+    print(
+        "| tree | request | status | request time | longest stall of a concurrent GET | RSS kept | RSS after restart |"
+    )
     print("|---|---|---|---|---|---|---|")
     for (tree, name), runs in results.items():
         med = {k: statistics.median(r[k] for r in runs) for k in ("seconds", "stall", "rss_growth_mib")}

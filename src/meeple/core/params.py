@@ -314,7 +314,18 @@ def _check_bounds(game: str, name: str, value: Any, bounds: Bounds | None) -> No
     """Refuse ``value`` of parameter ``name`` outside its :class:`Bounds`, saying what is allowed."""
     if bounds is None:
         return
-    if _out_of_range(value, bounds) is not None:
+    problem = _out_of_range(value, bounds)
+    if problem == "items":  # the same words as for a list refused before its items were read (build_params)
+        raise InvalidParameterError(
+            M(
+                "{game} parameter {name!r} has {length} items; allowed: {allowed}",
+                game=game,
+                name=name,
+                length=len(value),
+                allowed=allowed_text(bounds, tuple),
+            )
+        )
+    if problem is not None:
         if name == "players":
             raise InvalidParameterError(
                 M(
