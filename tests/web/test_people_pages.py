@@ -224,3 +224,23 @@ def test_an_invite_link_with_a_wrong_token_is_refused_in_the_pages_language(web:
     assert r.status_code == 403 and "ce jeton n'ouvre aucune place à cette table" in r.text
     r = web.get(f"/tables/{table}?token=guess", follow_redirects=False)
     assert r.status_code == 403 and "this token opens no seat at this table" in r.text
+
+
+@pytest.mark.parametrize(
+    ("params", "words", "french"),
+    [
+        ({"param_players": "10000000"}, "caprice is played by 2 to 4 players, not 10000000", "de 2 à 4 joueurs"),
+        ({"param_players": "1"}, "caprice is played by 2 to 4 players, not 1", "de 2 à 4 joueurs"),
+        ({"param_players": "3", "param_first_player": "-2"}, "first_player&#39; cannot be -2; allowed: -1..3", "-1..3"),
+    ],
+)
+def test_the_lobby_form_checks_every_parameter_before_it_reads_the_seats(
+    web: TestClient, params: dict, words: str, french: str
+) -> None:
+    """Issue 41, item 1: the form read one seat per player it was told of (ten million seats for players=10000000)
+    before any check; the parameter layer refuses first, as the API and the command line do."""
+    form = {"game": "caprice", **params}
+    page = web.post("/tables", data=form)
+    assert words in page.text and 'role="alert"' in page.text
+    assert french in web.post("/tables?lang=fr", data=form).text
+    assert web.get("/api/tables").json() == []

@@ -46,7 +46,7 @@ from meeple.server.hardening import CSP, SecurityMiddleware
 from meeple.server.hashing import PasswordWork, PasswordWorkBusy
 from meeple.server.health import DATABASE
 from meeple.server.hub import VIEWS, Connection, Hub, Listener
-from meeple.server.live import LiveTable, MoveRefused, SeatState, TableNotFound
+from meeple.server.live import LiveTable, MoveRefused, SeatState, TableNotFound, TableRefused
 from meeple.server.lobby import RATED_LOG_IN, Lobby, Match, SeatRefused
 from meeple.server.logins import LoginGate
 from meeple.server.metrics import Metrics, started, stopped
@@ -365,25 +365,18 @@ def create_app(config: ServerConfig) -> FastAPI:
     async def table(table_id: str) -> LiveTable:
         try:
             return await service().read(table_id)  # a finished table is not kept in memory for a read
-        except TableNotFound:
-            raise HTTPException(404, f"no table {cut(table_id)!r}") from None
+        except TableNotFound as exc:
+            raise HTTPException(
+                404, str(exc) if isinstance(exc, TableRefused) else f"no table {cut(table_id)!r}"
+            ) from None
 
     @app.get("/api/games")
     def games() -> list[dict[str, Any]]:
-        """The games a table can be created for: player counts and variant flags (``meeple rules``)."""
-        out = []
-        for name in registered_games():
-            cls = game_class(name)
-            out.append(
-                {
-                    "game": name,
-                    "params": [
-                        {"name": p.name, "type": p.type_name, "default": p.default, "choices": p.choices, "doc": p.doc}
-                        for p in cls.describe_params()
-                    ],
-                }
-            )
-        return out
+        """The games a table can be created for: player counts, variant flags and their ranges (``meeple rules``)."""
+        return [
+            {"game": name, "params": [p.to_json() for p in game_class(name).describe_params()]}
+            for name in registered_games()
+        ]
 
     @app.post(
         "/api/tables",

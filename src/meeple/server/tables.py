@@ -24,7 +24,7 @@ import time
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from sqlalchemy import JSON, Connection, Engine, bindparam, delete, func, insert, select, update
 from sqlalchemy.orm import Session
@@ -36,7 +36,7 @@ from meeple.server import clock as clocks
 from meeple.server.bots import BotPool, bot_seed
 from meeple.server.db import AccountRow, EventRow, PresenceRow, SeatRow, TableRow, is_postgresql
 from meeple.server.health import DATABASE, Health
-from meeple.server.live import LiveTable, MoveRefused, SeatState, TableNotFound, check_move
+from meeple.server.live import LiveTable, MoveRefused, SeatState, TableNotFound, TableRefused, check_move
 from meeple.server.metrics import Metrics
 from meeple.server.notify import Notifier, turn_notice
 from meeple.server.policy import SeatPolicy
@@ -452,8 +452,11 @@ class TableService:
             if row is None:
                 raise TableNotFound(f"no table {table_id!r}")
             session.expunge(row)
+        try:
+            game = load_game(row.game, **row.params)  # the parameters' ranges, before anything is built from them
+        except InvalidParameterError as exc:
+            self._refuse_stored(table_id, exc)
         with self.engine.connect() as s:
-            game = load_game(row.game, **row.params)
             live = LiveTable(
                 id=row.id,
                 game=row.game,
@@ -470,6 +473,26 @@ class TableService:
             )
             self._sync(s, live, self._lock_row(s, table_id, lock=False))
         return live
+
+    def _refuse_stored(self, table_id: str, error: InvalidParameterError) -> NoReturn:
+        """End a stored table whose parameters are refused (stored by an older version) as ``abandoned``; raise.
+
+        Its row, seats and moves stay (nothing is deleted); it is no longer due, so no process loads it again.
+
+        Raises:
+            TableRefused: always, saying why.
+        """
+        with self.engine.begin() as conn:
+            ended = conn.execute(
+                update(TableRow)
+                .where(TableRow.id == table_id, TableRow.status.in_(("live", "waiting")))
+                .values(status="abandoned", deadline=None, rev=TableRow.rev + 1)
+            ).rowcount
+            if ended and self.postgres:
+                conn.execute(select(func.pg_notify(NOTIFY_CHANNEL, table_id)))
+        if ended:
+            log.warning("table %s ended as abandoned: its stored parameters are refused (%s)", table_id, error)
+        raise TableRefused(f"table {table_id!r} cannot be loaded: {error}")
 
     # ------------------------------------------------------------------ catching up with the database
     def _read_sync(self, live: LiveTable) -> None:

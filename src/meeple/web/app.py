@@ -25,6 +25,7 @@ from markupsafe import Markup, escape
 from pydantic import ValidationError
 
 from meeple.core.errors import InvalidParameterError, MeepleError
+from meeple.core.params import build_params
 from meeple.core.records import GameRecord
 from meeple.core.registry import game_class, registered_games
 from meeple.core.state import SPECTATOR
@@ -235,8 +236,7 @@ def create_web_app(config: ServerConfig) -> FastAPI:
                 value = form.get(f"param_{p.name}")
                 if isinstance(value, str) and value != "":
                     params[p.name] = value
-            default_players = next(int(p.default) for p in spec.describe_params() if p.name == "players")
-            players = int(params.get("players", default_players))
+            players = int(build_params(spec.params_type, params, game).players)  # in range before seats are read
             seats = [str(form.get(f"seat_{s}") or "human") for s in range(players)]
             clock = _form_clock(form)
             rated = form.get("rated") == "1"
