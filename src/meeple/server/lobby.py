@@ -43,7 +43,6 @@ QUICKMATCH_GRACE = 120.0
 """Seconds a quick-match seat's human may be away on their turn before the substitute bot plays it (strangers
 leave; nobody waits forever)."""
 _QUICKMATCH_LOCK = 0x71756963  # PostgreSQL advisory lock namespace of quick match ("quic")
-
 RATED_LOG_IN = M("log in to play at a rated table")
 """Why a guest is refused a seat at a rated table (401)."""
 
