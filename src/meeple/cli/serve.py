@@ -141,6 +141,15 @@ def serve(
             help="Turn e-mails one account may be sent per UTC day (with --smtp); past it none until the next day.",
         ),
     ] = MAILS_PER_DAY,
+    allow_origins: Annotated[
+        str | None,
+        typer.Option(
+            "--allow-origins",
+            envvar="MEEPLE_ALLOW_ORIGINS",
+            help="More origins (comma-separated scheme://host[:port]) whose pages may post and open WebSockets,"
+            " besides --public-url, this server's address and, listening there, localhost.",
+        ),
+    ] = None,
     forwarded_allow_ips: Annotated[
         str | None,
         typer.Option(
@@ -250,6 +259,7 @@ def serve(
         fail(_("--mail-from is the sender of the e-mails sent through --smtp: give --smtp too"))
     console = stdout_console()
     base = (public_url or f"http://{_reachable_host(host)}:{port}").rstrip("/")
+    origins = _origins(allow_origins, host, port, base)
     if game is not None:
         table_id, tokens = _host_table(url, game, seats, players, variant, ctx.args, clock, grace)
         intro = _("Table {table} ({game}). Invite each player with their line:").format(table=table_id, game=game)
@@ -288,6 +298,8 @@ def serve(
         policy=policy,
         quotas=quotas,
         public_urls=(public_url,) if public_url else (),
+        origins=tuple(origins),
+        trust_host=forwarded_allow_ips is not None,
         api_docs=api_docs,
         metrics_allow_ips=metrics_allow_ips,
         smtp=mail,
@@ -325,6 +337,20 @@ def serve(
     server.run(sockets=[listening])
     if not server.started:
         raise typer.Exit(STARTUP_FAILURE)  # uvicorn logged why
+
+
+def _origins(allow_origins: str | None, host: str, port: int, base: str) -> list[str]:
+    """The origins pages may come from: this server's address (:func:`default_origins`) and ``--allow-origins``.
+
+    Exits with code 2 and one line for an entry that is not an origin.
+    """
+    from meeple.server.hardening import default_origins, parse_origins
+
+    try:
+        extra = parse_origins(allow_origins or "")
+    except ValueError as exc:
+        fail(exc)
+    return list(dict.fromkeys(default_origins(host, port, base) + extra))
 
 
 def _reachable_host(host: str) -> str:

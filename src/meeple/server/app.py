@@ -136,8 +136,11 @@ class ServerConfig:
         policy: the seats and bots a table may have, and a bot move's wall-clock cap
             (``--allow-bot-specs``, ``--allow-bot-tables``, ``--bot-move-seconds``).
         quotas: quotas per client address and sizes (``--tables-per-minute``... ``--no-rate-limits``).
-        public_urls: origins besides the request's ``Host`` that pages and WebSockets may come from
-            (``--public-url``).
+        public_urls: the addresses players use (``--public-url``): the invitations' links, and origins pages and
+            WebSockets may come from.
+        origins: more origins pages and WebSockets may come from (``--allow-origins``; by default this server's own
+            address: :func:`meeple.server.hardening.default_origins`).
+        trust_host: the ``Host`` a request came to is an origin too (behind a proxy: ``--forwarded-allow-ips``).
         api_docs: serve ``/docs`` and ``/openapi.json`` (``--api-docs``; off by default on a public server).
         metrics_allow_ips: who may read ``/metrics``: comma-separated addresses or CIDR networks, ``*`` for anyone
             (default: loopback; :mod:`meeple.server.ops`).
@@ -157,6 +160,8 @@ class ServerConfig:
     policy: SeatPolicy = SeatPolicy()
     quotas: Quotas = Quotas()
     public_urls: tuple[str, ...] = ()
+    origins: tuple[str, ...] = ()
+    trust_host: bool = False
     api_docs: bool = False
     metrics_allow_ips: str = LOOPBACK
     smtp: SmtpSettings | None = None
@@ -307,7 +312,8 @@ def create_app(config: ServerConfig) -> FastAPI:
     )
     app.add_middleware(
         SecurityMiddleware,
-        public_urls=config.public_urls,
+        public_urls=config.public_urls + config.origins,
+        trust_host=config.trust_host,
         body_bytes=config.quotas.body_bytes,
         on_refused=lambda reason: state["refused"](reason),
     )
