@@ -12,7 +12,7 @@ import subprocess
 import sys
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -137,3 +137,142 @@ def test_default_origins_and_allow_origins() -> None:
 def test_a_bad_allow_origins_is_refused_at_the_command_line(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["serve", "--db", f"sqlite:///{tmp_path / 's.db'}", "--allow-origins", "x.org"])
     assert result.exit_code == 2 and "--allow-origins" in result.output and "scheme://host" in result.output
+
+
+# ---------------------------------------------------------------------------------------------- 12. the password
+def _serve_until_serving(
+    args: list[str],
+    umask: int | None = None,
+    env: dict[str, str] | None = None,
+    while_up: Callable[[], None] = lambda: None,
+) -> tuple[str, str]:
+    """Run ``meeple serve ARGS`` until it prints "Serving on", ask it for a page, call ``while_up``, stop it; return
+    stdout and stderr."""
+    port = free_port()
+    command = [sys.executable, "-m", "meeple", "serve", "--port", str(port), "--bot-workers", "0", *args]
+    proc = subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "COLUMNS": "300", **(env or {})},
+        preexec_fn=(lambda: os.umask(umask)) if umask is not None else None,  # noqa: PLW1509 - no threads here
+    )
+    try:
+        assert proc.stdout is not None
+        out = [proc.stdout.readline()]
+        while out[-1] and "Serving on" not in out[-1]:
+            out.append(proc.stdout.readline())
+        from tests.server.helpers import wait_for_server
+
+        wait_for_server(f"http://127.0.0.1:{port}")
+        while_up()
+    finally:
+        proc.terminate()
+        rest, err = proc.communicate(timeout=60)
+    return "".join(out) + rest, err
+
+
+def test_the_serving_line_and_the_log_hide_the_database_password(tmp_path: Path) -> None:
+    from tests.server.helpers import postgres
+
+    with postgres(tmp_path / "pg") as db:  # trust authentication: any password is accepted
+        url = db.replace("postgres@", "postgres:hunter2@")
+        out, err = _serve_until_serving(["--db", url])
+    assert "Serving on" in out and "postgres:***@127.0.0.1" in out, out
+    assert "hunter2" not in out + err
+
+
+@pytest.mark.parametrize("url", ["postgresql+psycopg://u:hunter2@db.example:port/x", "mysql://u:hunter2@db/x"])
+def test_a_bad_database_url_is_refused_without_its_password(url: str) -> None:
+    result = CliRunner().invoke(cli, ["serve", "--db", url])
+    assert result.exit_code == 2 and "--db" in result.output, result.output
+    assert "hunter2" not in result.output and "u:***@" in result.output
+
+
+def test_shown_url_hides_the_password_in_the_user_part_and_the_query() -> None:
+    from meeple.server.db import shown_url
+
+    assert shown_url("postgresql+psycopg://meeple:s3cr%40t@127.0.0.1/meeple") == (
+        "postgresql+psycopg://meeple:***@127.0.0.1/meeple"
+    )
+    assert shown_url("postgresql://u:p@ss@h/db") == "postgresql://u:***@h/db"  # an @ left unencoded
+    assert (
+        shown_url("postgresql+psycopg:///m?host=/run&password=hunter2")
+        == "postgresql+psycopg:///m?host=/run&password=***"
+    )
+    assert shown_url("sqlite:////var/lib/meeple/server.db") == "sqlite:////var/lib/meeple/server.db"
+
+
+# ---------------------------------------------------------------------------------------------- 14. file modes
+def test_the_data_directory_is_created_0700_and_the_database_0600_whatever_the_umask(tmp_path: Path) -> None:
+    """``meeple serve`` with its default database (``server.db`` in the user data directory) under umask 000."""
+    home = tmp_path / "data"
+    folder = home / "meeple"
+    modes: dict[str, int] = {}
+
+    def look() -> None:
+        modes.update({p.name: stat.S_IMODE(p.stat().st_mode) for p in [folder, *folder.iterdir()]})
+
+    _serve_until_serving([], umask=0, env={"XDG_DATA_HOME": str(home)}, while_up=look)
+    assert modes == {"meeple": 0o700, "server.db": 0o600, "server.db-wal": 0o600, "server.db-shm": 0o600}
+
+
+def test_an_existing_database_keeps_its_mode(tmp_path: Path) -> None:
+    from meeple.server.db import make_engine
+
+    path = tmp_path / "kept.db"
+    path.touch(mode=0o640)
+    path.chmod(0o640)
+    make_engine(f"sqlite:///{path}").dispose()
+    assert stat.S_IMODE(path.stat().st_mode) == 0o640
+
+
+def test_the_systemd_unit_creates_what_only_its_user_reads() -> None:
+    unit = (Path(__file__).resolve().parents[2] / "deploy" / "meeple@.service").read_text()
+    assert "\nUMask=0077\n" in unit and "\nStateDirectoryMode=0700\n" in unit
+
+
+# ---------------------------------------------------------------------------------------------- 15. read-only URL
+def _migrated(path: Path) -> None:
+    from meeple.server.db import make_engine, migrate
+
+    engine = make_engine(f"sqlite:///{path}")
+    migrate(engine)
+    engine.dispose()
+
+
+def _one_line(done: subprocess.CompletedProcess[str], *words: str) -> None:
+    assert done.returncode == 1, done
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: "), done.stderr
+    assert "Traceback" not in done.stderr + done.stdout
+    for word in words:
+        assert word in lines[0], lines[0]
+
+
+def test_a_read_only_database_url_is_one_line_and_creates_nothing(tmp_path: Path) -> None:
+    _migrated(tmp_path / "s.db")
+    cwd = tmp_path / "cwd"
+    cwd.mkdir()
+    for name in ("s.db", "missing.db"):
+        url = f"sqlite:///file:{tmp_path / name}?mode=ro&uri=true"
+        command = [sys.executable, "-m", "meeple", "serve", "--port", str(free_port()), "--bot-workers", "0"]
+        done = subprocess.run([*command, "--db", url], cwd=cwd, capture_output=True, text=True, timeout=120)
+        _one_line(done, "read-only", "mode=ro")
+        assert list(cwd.iterdir()) == [], "nothing is created (no file: folder)"
+    assert not (tmp_path / "missing.db").exists()
+
+
+def test_a_read_only_file_at_the_newest_revision_is_one_line(tmp_path: Path) -> None:
+    """Migrating a database at the newest revision writes nothing: the write comes later, and once failed there
+    with a 67-line traceback."""
+    _migrated(tmp_path / "s.db")
+    (tmp_path / "s.db").chmod(0o444)
+    # root writes anywhere: without CAP_DAC_OVERRIDE it obeys the permissions, as any other user would
+    prefix = ["setpriv", "--bounding-set=-dac_override,-dac_read_search", "--"] if os.geteuid() == 0 else []
+    command = [*prefix, sys.executable, "-m", "meeple", "serve", "--port", str(free_port()), "--bot-workers", "0"]
+    done = subprocess.run(
+        [*command, "--db", f"sqlite:///{tmp_path / 's.db'}"], capture_output=True, text=True, timeout=120
+    )
+    _one_line(done, "cannot write the database", "readonly")

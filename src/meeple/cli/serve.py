@@ -23,6 +23,7 @@ from meeple.cli.common import GAME_OPTIONS, fail, load_game_or_exit, stdout_cons
 from meeple.core.errors import MeepleError
 from meeple.i18n import _
 from meeple.server.clock import parse_clock
+from meeple.server.db import shown_url
 from meeple.server.notify import MAILS_PER_DAY, SmtpSettings
 from meeple.server.protocol import ClockSpec, CreateTable
 
@@ -314,7 +315,7 @@ def serve(
     except ValueError as exc:  # a bad --metrics-allow-ips
         fail(exc)
     listening = _listen(host, port)
-    serving = _("Serving on {base} (database {db})").format(base=base, db=url)
+    serving = _("Serving on {base} (database {db})").format(base=base, db=shown_url(url))
     console.print(escape(serving), soft_wrap=True)
     sys.stdout.flush()  # the invitations must reach a pipe or a log before the server runs
     proxies = {"proxy_headers": True, "forwarded_allow_ips": forwarded_allow_ips} if forwarded_allow_ips else {}
