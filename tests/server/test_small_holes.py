@@ -276,3 +276,33 @@ def test_a_read_only_file_at_the_newest_revision_is_one_line(tmp_path: Path) -> 
         [*command, "--db", f"sqlite:///{tmp_path / 's.db'}"], capture_output=True, text=True, timeout=120
     )
     _one_line(done, "cannot write the database", "readonly")
+
+
+# ---------------------------------------------------------------------------------------------- 15. language link
+def _language_link(html: str, code: str) -> str:
+    import html as entities
+    import re
+
+    found = re.search(rf'<a href="([^"]*)" hreflang="{code}"', html)
+    assert found, "no language switch"
+    return entities.unescape(found[1])
+
+
+def test_the_language_link_encodes_every_query_key_so_no_link_plants_a_seat_cookie(strict: TestClient) -> None:
+    from urllib.parse import parse_qsl, urlsplit
+
+    created = _table(strict, ["human", "human"])
+    table, token = created["table"], created["seats"][1]["token"]
+    key = f"a&token={token}&b"  # a crafted link's key: decoded, it would read as a token parameter
+    for path in (
+        f"/tables/{table}?a%26token%3D{token}%26b=1&step=%26x",
+        f"/?a%26token%3D{token}%26b=1&token=t&lang=en",
+    ):
+        strict.cookies.clear()
+        answer = strict.get(path, follow_redirects=False)
+        assert answer.status_code == 200, path
+        link = _language_link(answer.text, "fr")
+        query = parse_qsl(urlsplit(link).query, keep_blank_values=True)
+        assert "token" not in dict(query) and (key, "1") in query and ("lang", "fr") in query, link
+        followed = strict.get(link, follow_redirects=False)
+        assert followed.status_code == 200 and "meeple_seat_" not in followed.headers.get("set-cookie", "")

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any
+from urllib.parse import quote, urlencode
 
 from fastapi import FastAPI, Form, HTTPException, Query, Request
 from fastapi.middleware.gzip import GZipMiddleware
@@ -127,9 +128,8 @@ def _page(name: str, reader: Translator, request: Request, **context: Any) -> HT
         tr=reader.message,
         lang=reader.lang,
         languages=LANGUAGES,
-        path=request.url.path,
         flags=lambda game, text: companion_for(game).flag_words(text, reader),
-        query=dict(request.query_params),
+        lang_links=language_links(request),
         status_words=STATUS,
         duration=lambda seconds: duration(seconds, reader),
         turn_based_choices=TURN_BASED_CHOICES,
@@ -139,6 +139,17 @@ def _page(name: str, reader: Translator, request: Request, **context: Any) -> HT
     if request.query_params.get("lang") in LANGUAGES:
         response.set_cookie("lang", reader.lang, max_age=365 * 86400, samesite="lax")
     return response
+
+
+def language_links(request: Request) -> dict[str, str]:
+    """The page's address in each language (the switch at the top): its path and query, ``lang`` set, no ``token``.
+
+    Every key and value is URL-encoded: a crafted link's query key (``a%26token%3DT``) must not come back as a
+    ``token=`` of the switch's link, which would plant a seat cookie (issue #41, item 15).
+    """
+    kept = [(k, v) for k, v in request.query_params.multi_items() if k not in ("lang", "token")]
+    path = quote(request.url.path)
+    return {code: f"{path}?{urlencode([*kept, ('lang', code)])}" for code in LANGUAGES}
 
 
 def _days_per_move(clock: dict[str, Any] | None) -> int:
