@@ -306,3 +306,86 @@ def test_the_language_link_encodes_every_query_key_so_no_link_plants_a_seat_cook
         assert "token" not in dict(query) and (key, "1") in query and ("lang", "fr") in query, link
         followed = strict.get(link, follow_redirects=False)
         assert followed.status_code == 200 and "meeple_seat_" not in followed.headers.get("set-cookie", "")
+
+
+# ---------------------------------------------------------------------------------------------- 13. after cleaning
+def _chat(client: TestClient, text: str) -> dict[str, Any]:
+    """Send one chat line at a new table; the next chat or error frame."""
+    from tests.server.helpers import next_of
+
+    table = client.post("/api/tables", json={"game": "caprice", "seats": ["human", "human"]}).json()["table"]
+    with client.websocket_connect(f"/api/tables/{table}/ws") as ws:
+        next_of(ws)
+        ws.send_json({"type": "chat", "text": text})
+        while True:
+            frame: dict[str, Any] = ws.receive_json()
+            if frame["type"] in ("chat", "error"):
+                chat = client.app.state.meeple["hub"].chat  # type: ignore[attr-defined]
+                frame["stored"] = [e.text for e in chat.recent(table)]
+                return frame
+
+
+def test_a_chat_line_is_bounded_once_normalised(strict: TestClient) -> None:
+    """500 x U+FB2C passed the 500-character check and became 1,500 characters (a server error on PostgreSQL)."""
+    grown = _chat(strict, "\ufb2c" * 500)
+    assert grown["type"] == "error" and grown["code"] == "bad_message" and "at most 500 characters" in grown["message"]
+    assert grown["stored"] == []
+    shrunk = _chat(strict, "e\u0301" * 500)  # 1,000 characters sent, 500 once composed: allowed
+    assert shrunk["type"] == "chat" and shrunk["text"] == "\u00e9" * 500 and shrunk["stored"] == ["\u00e9" * 500]
+
+
+def test_a_name_is_bounded_once_normalised(strict: TestClient) -> None:
+    r = strict.post(
+        "/api/tables", json={"game": "caprice", "seats": [{"player": "human", "name": "\ufb2c" * 24}, "open"]}
+    )
+    assert r.status_code == 422 and "at most 24 characters" in r.text
+
+
+# ---------------------------------------------------------------------------------------------- 15. invisible, Zalgo
+@pytest.mark.parametrize(
+    "name",
+    [
+        "\u3164",  # HANGUL FILLER: drawn as a blank
+        "\u3164\u3164\u3164",
+        "\u115f\u1160\uffa0",  # the other Hangul fillers
+        "\u2800\u2800",  # BRAILLE PATTERN BLANK
+        "\u00ad\u034f\ufe0f",  # soft hyphen, combining grapheme joiner, variation selector
+        "\U000e0041\U000e0042",  # tags
+        "\u0301\u0302",  # marks with nothing to stand on
+    ],
+)
+def test_an_invisible_name_is_refused(strict: TestClient, name: str) -> None:
+    for seat in ({"player": "human", "name": name}, "open"):
+        r = strict.post("/api/tables", json={"game": "caprice", "seats": [seat, "open"]})
+        if isinstance(seat, dict):
+            assert r.status_code == 422 and "at least one visible character" in r.text, r.text
+    strict.cookies.clear()
+    r = strict.post("/api/quickmatch", json={"game": "caprice", "players": 2, "name": name})
+    assert r.status_code == 422 and "at least one visible character" in r.text
+    assert _chat(strict, name)["type"] == "error"
+
+
+@pytest.mark.parametrize(
+    ("name", "kept"),
+    [
+        ("Bob\u3164", "Bob"),
+        ("Ann\u3164\u3164Lee", "Ann Lee"),
+        ("Zoe\u200d\ufe0f", "Zoe"),
+        ("Nguy\u1ec5n", "Nguy\u1ec5n"),  # Vietnamese
+        ("\u05e9\u05b8\u05c1\u05dc\u05d5\u05b9\u05dd", "\u05e9\u05b8\u05c1\u05dc\u05d5\u05b9\u05dd"),  # pointed Hebrew
+        ("\u0e19\u0e49\u0e33", "\u0e19\u0e49\u0e33"),  # Thai
+        ("a\u0300\u0301\u0302\u0303", "\u00e0\u0301\u0302\u0303"),  # four marks, one of them composed
+    ],
+)
+def test_a_name_keeps_what_shows_and_loses_what_does_not(strict: TestClient, name: str, kept: str) -> None:
+    r = strict.post("/api/tables", json={"game": "caprice", "seats": [{"player": "human", "name": name}, "open"]})
+    assert r.status_code == 201, r.text
+    assert strict.get(f"/api/tables/{r.json()['table']}").json()["seats"][0]["name"] == kept
+
+
+def test_a_zalgo_name_or_chat_line_is_refused(strict: TestClient) -> None:
+    zalgo = "Z" + "\u0300\u0301\u0302\u0303\u0304\u0305" * 3 + "algo"
+    r = strict.post("/api/tables", json={"game": "caprice", "seats": [{"player": "human", "name": zalgo}, "open"]})
+    assert r.status_code == 422 and "at most 4 accents or marks stacked on one character" in r.text
+    frame = _chat(strict, f"hello {zalgo}")
+    assert frame["type"] == "error" and "accents or marks" in frame["message"] and frame["stored"] == []
