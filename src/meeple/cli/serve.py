@@ -139,7 +139,7 @@ def serve(
             "--mails-per-day",
             min=1,
             max=10_000,
-            help="Turn e-mails one account may be sent per UTC day (with --smtp); past it none until the next day.",
+            help="Turn e-mails one address may be sent per UTC day (with --smtp); past it none until the next day.",
         ),
     ] = MAILS_PER_DAY,
     allow_origins: Annotated[

@@ -50,7 +50,7 @@ from meeple.server.live import LiveTable, MoveRefused, SeatState, TableNotFound
 from meeple.server.lobby import RATED_LOG_IN, Lobby, Match, SeatRefused
 from meeple.server.metrics import Metrics, started, stopped
 from meeple.server.mytables import MyTable, count_request, my_tables
-from meeple.server.notify import Addresses, Notifier, SmtpSettings, account_addresses, remember_lang
+from meeple.server.notify import Addresses, MailCounts, Notifier, SmtpSettings, account_addresses, remember_lang
 from meeple.server.ops import LOOPBACK, add_ops_routes
 from meeple.server.policy import SeatPolicy
 from meeple.server.presence import HEARTBEAT, HEARTBEAT_DEGRADED
@@ -255,7 +255,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         if config.smtp is not None:
             addresses = config.addresses or account_addresses(engine)
             count = lambda outcome: metrics.emails.labels(outcome=outcome).inc()  # noqa: E731
-            service.notifier = Notifier(config.smtp, addresses, config.site, count)
+            service.notifier = Notifier(config.smtp, addresses, config.site, count, counts=MailCounts(engine))
             service.notifier.start()
         hub = Hub(service, send_seconds=config.quotas.send_seconds)
         lobby = Lobby(service)

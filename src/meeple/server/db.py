@@ -188,6 +188,21 @@ class SessionRow(Base):
     last_seen: Mapped[float] = mapped_column(Float)
 
 
+class MailDayRow(Base):
+    """Turn e-mails sent to one recipient address on one UTC day, shared by every server process.
+
+    Keyed by :func:`meeple.server.notify.mailbox_key` (a SHA-256: the address itself is not repeated here); one row
+    per address ever mailed, its ``day`` and ``sent`` started again on the first e-mail of a new day.
+    """
+
+    __tablename__ = "mail_days"
+
+    address_key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    day: Mapped[str] = mapped_column(String(10))
+    """The UTC day ``YYYY-MM-DD`` that ``sent`` counts."""
+    sent: Mapped[int] = mapped_column(Integer)
+
+
 class RatingRow(Base):
     """An account's openskill rating at one game (:mod:`meeple.server.ratings`)."""
 
