@@ -389,3 +389,90 @@ def test_a_zalgo_name_or_chat_line_is_refused(strict: TestClient) -> None:
     assert r.status_code == 422 and "at most 4 accents or marks stacked on one character" in r.text
     frame = _chat(strict, f"hello {zalgo}")
     assert frame["type"] == "error" and "accents or marks" in frame["message"] and frame["stored"] == []
+
+
+# ---------------------------------------------------------------------------------------------- 9. token rotation
+def _closed_before_a_pong(ws: Any) -> WebSocketDisconnect:
+    """Ping on ``ws``: the close the server sends first (a ``pong`` first fails: the connection lived on)."""
+    ws.send_json({"type": "ping"})
+    try:
+        while True:
+            frame = ws.receive_json()
+            assert frame["type"] != "pong", "the connection is still served"
+    except WebSocketDisconnect as closed:
+        return closed
+
+
+def test_a_new_token_closes_the_old_tokens_connection_and_keeps_the_sessions(strict: TestClient) -> None:
+    """A thief holding the old token was connected and moved on after the rotation: the rotation closes that socket
+    (1008), the old token opens nothing, and the account's own connection (its session) stays."""
+    from tests.server.helpers import next_of
+    from tests.server.test_accounts import person, sign_up
+
+    sign_up(strict, "Owner")
+    created = strict.post("/api/tables", json={"game": "caprice", "seats": ["human", "human"]}).json()
+    table, old = created["table"], created["seats"][0]["token"]
+    thief = person(strict)
+    with (
+        thief.websocket_connect(f"/api/tables/{table}/ws?token={old}") as stolen,
+        strict.websocket_connect(f"/api/tables/{table}/ws") as own,  # the account's session opens seat 0
+    ):
+        assert next_of(stolen)["seat"] == 0 and next_of(own)["seat"] == 0
+        rotated = strict.post(f"/api/tables/{table}/token")
+        assert rotated.status_code == 200 and rotated.json()["token"] != old
+        closed = _closed_before_a_pong(stolen)
+        assert closed.code == 1008 and "replaced" in closed.reason
+        own.send_json({"type": "ping"})
+        assert next_of(own, "pong") == {"type": "pong"}
+    with thief.websocket_connect(f"/api/tables/{table}/ws?token={old}") as again:
+        assert next_of(again, "error")["code"] == "bad_token"
+
+
+def test_the_web_pages_new_link_closes_the_old_links_connection(strict: TestClient) -> None:
+    from tests.server.helpers import next_of
+    from tests.server.test_accounts import person
+
+    created = _table(strict, ["human", "human"])
+    table, old = created["table"], created["seats"][1]["token"]
+    assert strict.get(f"/tables/{table}?token={old}", follow_redirects=False).status_code == 303  # the cookie
+    thief = person(strict)
+    with thief.websocket_connect(f"/api/tables/{table}/ws?token={old}") as stolen:
+        next_of(stolen)
+        page = strict.post(f"/tables/{table}/token")  # "New link for my seat", by the page's cookie
+        assert page.status_code == 200 and old not in page.text
+        assert _closed_before_a_pong(stolen).code == 1008
+
+
+def test_a_new_token_closes_the_old_tokens_connection_in_another_process(tmp_path: Path) -> None:
+    """Two processes on PostgreSQL: the thief is connected to the other process than the rotation's."""
+    import json as jsonlib
+    import time
+
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    from tests.server.helpers import http_json, postgres
+
+    with postgres(tmp_path / "pg") as db:
+        a = ServerProcess(db, log=tmp_path / "a.log").start()
+        b = ServerProcess(db, log=tmp_path / "b.log").start()
+        try:
+            created = http_json(f"{a.url}/api/tables", {"game": "caprice", "seats": ["human", "human"]})
+            table, old = created["table"], created["seats"][0]["token"]
+            with connect(b.url.replace("http", "ws", 1) + f"/api/tables/{table}/ws?token={old}") as stolen:
+                while jsonlib.loads(stolen.recv(timeout=30))["type"] != "state":
+                    pass
+                request = urllib.request.Request(
+                    f"{a.url}/api/tables/{table}/token", b"", {"Authorization": f"Bearer {old}"}
+                )
+                with urllib.request.urlopen(request, timeout=30) as answer:
+                    assert answer.status == 200
+                started = time.monotonic()
+                with pytest.raises(ConnectionClosed) as closed:
+                    while time.monotonic() - started < 20:
+                        stolen.recv(timeout=20)
+                assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+                assert time.monotonic() - started < 10
+        finally:
+            a.stop()
+            b.stop()

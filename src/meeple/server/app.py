@@ -541,13 +541,14 @@ def create_app(config: ServerConfig) -> FastAPI:
         """A seat's holder replaces its token: the new one is in the answer; the old link and cookie stop working.
 
         The seat is named by ``Authorization: Bearer TOKEN``, the page's seat cookie, or the session of the account
-        it is bound to. Open connections stay.
+        it is bound to. The seat's connections that a token or a seat cookie opened are closed (1008), in every
+        process; those an account's session opened stay.
         """
         await table(table_id)
         seat = await presented_seat(state, http, table_id, authorization)
         if seat is None:
             raise _no_seat(http)
-        new = await asyncio.to_thread(service().rotate_token, table_id, seat)
+        new = await state["hub"].rotate_token(table_id, seat)
         return {"seat": seat, "token": new}
 
     @app.websocket("/api/tables/{table_id}/ws")
@@ -620,6 +621,7 @@ def create_app(config: ServerConfig) -> FastAPI:
             seat = await account_seat(websocket, table_id)
             if seat is None:
                 token = websocket.cookies.get(seat_cookie(table_id))
+        by_token = token is not None
         if token is not None:
             try:
                 seat = await check_token(state, table_id, token, address)
@@ -633,7 +635,7 @@ def create_app(config: ServerConfig) -> FastAPI:
                 await websocket.send_json({"type": "error", "code": "bad_token", "message": bad})
                 await websocket.close(code=4401)
                 return
-        await _serve(websocket, state, live, seat, reader.lang, f"{address}#{id(websocket)}", view or "full")
+        await _serve(websocket, state, live, seat, reader.lang, f"{address}#{id(websocket)}", view or "full", by_token)
 
     return app
 
@@ -662,15 +664,18 @@ async def _serve(
     lang: str,
     key: str,
     view: str = "full",
+    by_token: bool = False,
 ) -> None:
     """Serve one connection (``view``: :data:`meeple.server.hub.VIEWS`): its messages in, bounded in size and rate.
 
     A message over the size bound closes the connection with 1009, more than the quota of messages with 1008.
+    ``by_token``: a token or a seat cookie opened the seat (a new token closes the connection).
     """
     hub: Hub = state["hub"]
     service: TableService = state["service"]
     limiter: Limiter = state["limiter"]
     conn = Connection(websocket, seat, lang, hub.send_seconds, view)
+    conn.by_token = by_token
     conn.reader = asyncio.current_task()
     conn.address = key.rsplit("#", 1)[0]
     if seat is not None:
@@ -720,7 +725,7 @@ async def _serve(
         task.uncancel()  # our own cancellation: the client stopped reading (Connection.drop), or was revoked
         if conn.revoked:
             with contextlib.suppress(Exception):
-                await websocket.close(code=1008, reason="access to this seat was revoked: log in again")
+                await websocket.close(code=1008, reason=conn.revoked)
         else:
             state["refused"]("not_reading")
     finally:

@@ -415,7 +415,7 @@ def create_web_app(config: ServerConfig) -> FastAPI:
         seat = await _seat(request, table_id, request.cookies.get(seat_cookie(table_id)))
         if seat is None:
             raise HTTPException(403, "only the seat's holder may replace its link")
-        token = await asyncio.to_thread(service().rotate_token, table_id, seat)
+        token = await app.state.meeple["hub"].rotate_token(table_id, seat)  # the old token's connections close
         base = str(request.base_url).rstrip("/")
         links = [(seat, f"{base}/tables/{table_id}?token={token}")]
         page = _page(
