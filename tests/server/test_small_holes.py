@@ -476,3 +476,39 @@ def test_a_new_token_closes_the_old_tokens_connection_in_another_process(tmp_pat
         finally:
             a.stop()
             b.stop()
+
+
+# ---------------------------------------------------------------------------------------------- 10. stale cookies
+def test_a_stale_seat_cookie_is_deleted_and_counted_once_so_valid_cookies_stay_open(strict: TestClient) -> None:
+    """A replaced token's cookie counted as a wrong token at every board fetch: after 10, the address's valid
+    cookies got 429 for a minute. Now the first answer deletes it, and the same value is counted once."""
+    created = _table(strict, ["human", "human"])
+    table, old = created["table"], created["seats"][0]["token"]
+    other = _table(strict, ["human", "human"])
+    assert strict.post(f"/api/tables/{table}/token", headers={"authorization": f"Bearer {old}"}).status_code == 200
+    stale = {"cookie": f"meeple_seat_{table}={old}"}
+    page = strict.get(f"/tables/{table}", headers=stale)
+    assert page.status_code == 200 and "You are watching" in page.text  # a spectator's page
+    deleted = page.headers["set-cookie"]
+    assert deleted.startswith(f"meeple_seat_{table}=") and ("Max-Age=0" in deleted or "expires=" in deleted.lower())
+    for _ in range(15):  # a browser that sends it on all the same (or a page open since): counted once
+        board = strict.get(f"/tables/{table}/board", headers=stale)
+        assert board.status_code == 200 and f"meeple_seat_{table}=" in board.headers.get("set-cookie", "")
+    valid = {"cookie": f"meeple_seat_{other['table']}={other['seats'][1]['token']}"}
+    assert strict.get(f"/tables/{other['table']}/board", headers=valid).status_code == 200
+    with strict.websocket_connect(f"/api/tables/{other['table']}/ws", headers=valid) as ws:
+        from tests.server.helpers import next_of
+
+        assert next_of(ws)["seat"] == 1
+    refused = strict.post(f"/api/tables/{table}/start", headers=stale)
+    assert refused.status_code == 403 and f"meeple_seat_{table}=" in refused.headers["set-cookie"]
+
+
+def test_different_wrong_tokens_still_use_the_quota_up(strict: TestClient) -> None:
+    table = _table(strict, ["human", "human"])["table"]
+    for n in range(10):
+        assert (
+            strict.get(f"/tables/{table}/board", headers={"cookie": f"meeple_seat_{table}=guess{n}"}).status_code == 200
+        )
+    r = strict.get(f"/tables/{table}/board", headers={"cookie": f"meeple_seat_{table}=guess10"})
+    assert r.status_code == 429 and int(r.headers["retry-after"]) >= 1

@@ -102,9 +102,14 @@ NO_SEAT = M("this token opens no seat at this table")
 """403 (and the WebSocket's ``bad_token``): a seat token, cookie or session that opens no seat of the table."""
 
 
-def _no_seat(http: Request) -> HTTPException:
-    """403 :data:`NO_SEAT`, in the request's ``Accept-Language`` (else English)."""
-    return HTTPException(403, translator(language_from_accept(http.headers.get("accept-language"))).message(NO_SEAT))
+def _no_seat(http: Request, table_id: str | None = None) -> HTTPException:
+    """403 :data:`NO_SEAT`, in the request's ``Accept-Language`` (else English).
+
+    With ``table_id``, a seat cookie of that table the request carried opens nothing: the answer deletes it.
+    """
+    text = translator(language_from_accept(http.headers.get("accept-language"))).message(NO_SEAT)
+    stale = table_id is not None and seat_cookie(table_id) in http.cookies
+    return HTTPException(403, text, headers=expired_cookie_header(http, table_id) if stale and table_id else None)
 
 
 _CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
@@ -192,6 +197,19 @@ def with_seat_cookie(response: R, request: Request, table_id: str, token: str) -
     return response
 
 
+def expired_cookie_header(request: Request, table_id: str) -> dict[str, str]:
+    """The ``Set-Cookie`` header that deletes the seat cookie of ``table_id`` (attributes as it was set).
+
+    Sent when the cookie opens no seat (its token was replaced, its account's sessions ended): a stale cookie is not
+    sent again with every page and board fetch, each counted as a wrong token (issue #41, item 10).
+    """
+    response = Response()
+    response.delete_cookie(
+        seat_cookie(table_id), httponly=True, samesite="strict", secure=request.url.scheme == "https"
+    )
+    return {"set-cookie": response.headers["set-cookie"]}
+
+
 def client_address(connection: Request | WebSocket) -> str:
     """The client's address as every per-address quota counts it (:func:`meeple.server.quotas.quota_address`).
 
@@ -220,7 +238,7 @@ async def check_token(state: dict[str, Any], table_id: str, token: str, address:
     service: TableService = state["service"]
     seat = await asyncio.to_thread(service.seat_of_token, table_id, token)
     if seat is None:
-        limiter.hit("bad_token", address, "wrong seat tokens")
+        limiter.wrong_token(address, table_id, token)  # a value already counted this minute is not counted again
     return seat
 
 
@@ -547,7 +565,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         await table(table_id)
         seat = await presented_seat(state, http, table_id, authorization)
         if seat is None:
-            raise _no_seat(http)
+            raise _no_seat(http, None if authorization else table_id)
         new = await state["hub"].rotate_token(table_id, seat)
         return {"seat": seat, "token": new}
 
@@ -913,7 +931,7 @@ def _lobby_routes(app: FastAPI, state: dict[str, Any]) -> None:
     async def holder(http: Request, table_id: str, authorization: str | None) -> int:
         seat = await presented_seat(state, http, table_id, authorization)
         if seat is None:
-            raise _no_seat(http)
+            raise _no_seat(http, None if authorization else table_id)  # a stale cookie is deleted
         return seat
 
     def refused(exc: SeatRefused, http: Request) -> HTTPException:

@@ -39,6 +39,7 @@ from meeple.server.app import (
     client_address,
     create_app,
     cut,
+    expired_cookie_header,
     seat_cookie,
     with_seat_cookie,
 )
@@ -387,7 +388,7 @@ def create_web_app(config: ServerConfig) -> FastAPI:
         lobby: Lobby = app.state.meeple["lobby"]
         may_start, fill_at = await asyncio.to_thread(lobby.creator_choice, table_id, seat)
         bots_in = max(0, round(fill_at - service().now())) if fill_at is not None else None
-        return _page(
+        page = _page(
             "table.html",
             reader,
             request,
@@ -401,11 +402,19 @@ def create_web_app(config: ServerConfig) -> FastAPI:
             board=board,
             has_style=_has_style(live.game),
         )
+        return _expire_stale(page, request, table_id, seat)  # a stale cookie is sent no more
 
     @app.get("/tables/{table_id}/board", response_class=HTMLResponse, include_in_schema=False)
     async def board_fragment(request: Request, table_id: str, lang: str | None = None) -> HTMLResponse:
         """The board of a seat (its cookie) or a spectator now: the fragment the script swaps in after each frame."""
-        return HTMLResponse((await _view(request, table_id, lang))[3])
+        _reader, _live, seat, board = await _view(request, table_id, lang)
+        return _expire_stale(HTMLResponse(board), request, table_id, seat)
+
+    def _expire_stale(response: HTMLResponse, request: Request, table_id: str, seat: int | None) -> HTMLResponse:
+        """``response``, deleting the request's seat cookie of ``table_id`` if it opened no seat (item 10)."""
+        if seat is None and seat_cookie(table_id) in request.cookies:
+            response.headers.append("set-cookie", expired_cookie_header(request, table_id)["set-cookie"])
+        return response
 
     @app.post("/tables/{table_id}/token", response_class=HTMLResponse, include_in_schema=False)
     async def new_link(request: Request, table_id: str, lang: str | None = None) -> Response:
@@ -414,7 +423,8 @@ def create_web_app(config: ServerConfig) -> FastAPI:
         live = await table(table_id)
         seat = await _seat(request, table_id, request.cookies.get(seat_cookie(table_id)))
         if seat is None:
-            raise HTTPException(403, "only the seat's holder may replace its link")
+            stale = expired_cookie_header(request, table_id) if seat_cookie(table_id) in request.cookies else None
+            raise HTTPException(403, "only the seat's holder may replace its link", headers=stale)
         token = await app.state.meeple["hub"].rotate_token(table_id, seat)  # the old token's connections close
         base = str(request.base_url).rstrip("/")
         links = [(seat, f"{base}/tables/{table_id}?token={token}")]
