@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any
@@ -397,7 +397,9 @@ def create_web_app(config: ServerConfig) -> FastAPI:
             table=table_id,
             game=live.game,
             title=game_class(live.game).title,
-            seat_label=seat_name(seat, reader) if seat is not None else reader.gettext("spectator"),
+            seat_label=seat_name(seat, reader, None, [s.name for s in live.seats])
+            if seat is not None
+            else reader.gettext("spectator"),
             seat=seat,
             board=board,
             has_style=_has_style(live.game),
@@ -473,12 +475,15 @@ def create_web_app(config: ServerConfig) -> FastAPI:
             step = last  # a replay opens at the end
         state = await asyncio.to_thread(record.replay, steps[step])
         # the full view: one board, the spectator's, then each seat's secrets under its own heading
-        main = render_board(state, seat, state.history_messages(SPECTATOR if seat is None else seat), reader)
+        names = [s.name for s in live.seats]
+        main = render_board(
+            state, seat, state.history_messages(SPECTATOR if seat is None else seat), reader, None, names
+        )
         secrets = []
         if seat is None:
             for s in range(len(live.seats)):
                 obs = state.observation(s)
-                secrets.append({"name": seat_name(s, reader), "items": _secrets(live.game, obs, reader)})
+                secrets.append({"name": seat_name(s, reader, None, names), "items": _secrets(live.game, obs, reader)})
         return _page(
             "replay.html",
             reader,
@@ -487,7 +492,7 @@ def create_web_app(config: ServerConfig) -> FastAPI:
             game=live.game,
             title=game_class(live.game).title,
             seat=seat,
-            seat_names=[seat_name(s, reader) for s in range(len(live.seats))],
+            seat_names=[seat_name(s, reader, None, names) for s in range(len(live.seats))],
             step=step,
             total=last,
             actions=steps[step],
@@ -607,9 +612,17 @@ def _problem(exc: Exception, reader: Translator) -> str:
 
 
 def _board_args(
-    state: Any, seat: int | None, log: list[Any], reader: Translator, live: LiveTable | None = None
+    state: Any,
+    seat: int | None,
+    log: list[Any],
+    reader: Translator,
+    live: LiveTable | None = None,
+    names: Sequence[str | None] = (),
 ) -> dict[str, Any]:
-    """What ``board.html`` renders for ``seat``: the view, the game's names and codes, prompt, badges, log, results."""
+    """What ``board.html`` renders for ``seat``: the view, the game's names and codes, prompt, badges, log, results.
+
+    ``names``: the seats' chosen names (by default ``live``'s seats'), wherever a seat is named (issue #41, item 18).
+    """
     view = game_view(state, seat, log, reader)
     if live is not None and live.status != "live":
         view["legal_actions"] = []  # a waiting (or abandoned) table takes no move: none is offered, as in its frames
@@ -618,7 +631,7 @@ def _board_args(
     obs = view["observation"]
     moves = move_texts(web, view["legal_actions"], reader)
     over = state.is_terminal()
-    names = [s.name for s in live.seats] if live is not None else []
+    names = [s.name for s in live.seats] if live is not None and not names else list(names)
     return {
         "_": reader.gettext,
         "ngettext": reader.ngettext,
@@ -639,17 +652,25 @@ def _board_args(
         "clock": clock_view(live.clock) if live is not None else None,
         "duration": lambda seconds: duration(seconds, reader),
         "table": live.id if live is not None else None,
-        "results": web.results(obs, state.returns(), state.scores(), reader, seat) if over else None,
+        "results": web.results(obs, state.returns(), state.scores(), reader, seat, names) if over else None,
         "status": live.status if live is not None else "finished",
-        "board": board_context(game, view, seat, reader),
+        "board": board_context(game, view, seat, reader, names),
     }
 
 
 def render_board(
-    state: Any, seat: int | None, log: list[Any], reader: Translator, live: LiveTable | None = None
+    state: Any,
+    seat: int | None,
+    log: list[Any],
+    reader: Translator,
+    live: LiveTable | None = None,
+    names: Sequence[str | None] = (),
 ) -> str:
-    """The board fragment of ``seat`` (None: spectator), every clickable move named by its words."""
-    args = _board_args(state, seat, log, reader, live)
+    """The board fragment of ``seat`` (None: spectator), every clickable move named by its words.
+
+    ``names``: the seats' chosen names, if ``live`` does not give them (a replay).
+    """
+    args = _board_args(state, seat, log, reader, live, names)
     return name_the_moves(TEMPLATES.get_template("board.html").render(**args), args["moves"])
 
 
