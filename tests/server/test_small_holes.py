@@ -512,3 +512,16 @@ def test_different_wrong_tokens_still_use_the_quota_up(strict: TestClient) -> No
         )
     r = strict.get(f"/tables/{table}/board", headers={"cookie": f"meeple_seat_{table}=guess10"})
     assert r.status_code == 429 and int(r.headers["retry-after"]) >= 1
+
+
+def test_a_refused_name_or_line_reads_in_the_readers_language(strict: TestClient) -> None:
+    page = strict.post("/quickmatch?lang=fr", data={"game": "caprice", "players": "2", "name": "\u3164"})
+    assert page.status_code == 422 and "un nom doit contenir au moins un caractère visible" in page.text
+    table = strict.post("/api/tables", json={"game": "caprice", "seats": ["human", "human"]}).json()["table"]
+    from tests.server.helpers import next_of
+
+    with strict.websocket_connect(f"/api/tables/{table}/ws?lang=fr") as ws:
+        next_of(ws)
+        ws.send_json({"type": "chat", "text": "a" + "\u0301\u0302\u0303\u0304\u0305\u0306"})
+        error = next_of(ws, "error")
+        assert "au plus 4 accents ou signes empilés" in error["message"], error

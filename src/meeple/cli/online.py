@@ -413,7 +413,7 @@ class OnlineSession:
         self.socket.send(json.dumps(self.unacked))
 
     def _headline(self, returns: list[float]) -> str:
-        """ "You win", "Ann wins", "Winners: Ann, Bob" or "Winner: nobody", by the players' names."""
+        """The headline, by the players' names: "You win", "Ann wins", "Winners: Ann, Bob" or "Winner: nobody"."""
         best = max(returns)
         winners = [s for s, value in enumerate(returns) if value == best and best > 0]
         if len(winners) == 1 and winners[0] == self.seat:

@@ -219,6 +219,18 @@ def client_address(connection: Request | WebSocket) -> str:
     return quota_address(connection.client.host) if connection.client is not None else "unknown"
 
 
+def validation_text(error: Any, reader: Translator) -> str:
+    """One problem of a pydantic validation error, in ``reader``'s language when it is one of meeple's messages.
+
+    A refused name or chat line (:class:`meeple.server.people.TextRefused`) reads in the page's or connection's
+    language; other problems are pydantic's English words, cut to 200 characters.
+    """
+    raised = (error.get("ctx") or {}).get("error")
+    if isinstance(raised, MeepleError):
+        return reader.message(raised.message)
+    return cut(str(error["msg"]), 200)
+
+
 def cut(text: str, limit: int = CUT) -> str:
     """``text`` cut to ``limit`` characters (an error quotes a client's input only this far)."""
     return text if len(text) <= limit else text[:limit] + "…"
@@ -774,7 +786,8 @@ async def _handle(text: str, hub: Hub, service: TableService, live: LiveTable, c
         message = _CLIENT_MESSAGE.validate_json(text)
     except ValidationError as exc:
         problems = "; ".join(
-            f"{cut('.'.join(map(str, e['loc']))) or 'message'}: {cut(e['msg'], 200)}" for e in exc.errors()[:5]
+            f"{cut('.'.join(map(str, e['loc']))) or 'message'}: {validation_text(e, conn.translator)}"
+            for e in exc.errors()[:5]
         )
         conn.send({"type": "error", "code": "bad_message", "message": problems})
         return

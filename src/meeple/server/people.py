@@ -22,6 +22,7 @@ import unicodedata
 
 import regex
 
+from meeple.core.errors import MeepleError
 from meeple.i18n import M, Message, Translator
 
 MAX_NAME = 24
@@ -64,27 +65,51 @@ def clean_text(text: str) -> str:
     return _BLANKS.sub(" ", kept).strip()
 
 
-def check_text(cleaned: str, what: str, limit: int) -> str:
+class TextRefused(MeepleError, ValueError):
+    """A name or a chat line refused once cleaned; its message (a :class:`Message`) says why and what is allowed.
+
+    A ``ValueError``: pydantic turns it into a 422 naming the field; the pages and the WebSocket show its message in
+    the reader's language.
+    """
+
+
+TEXT_PROBLEMS = {
+    "name": (
+        M("a name needs at least one visible character"),
+        M("a name has at most {n} characters"),
+        M("a name has at most {n} accents or marks stacked on one character"),
+    ),
+    "chat": (
+        M("a chat line needs at least one visible character"),
+        M("a chat line has at most {n} characters"),
+        M("a chat line has at most {n} accents or marks stacked on one character"),
+    ),
+}
+"""What is wrong with a name or a chat line: nothing visible, too long, marks stacked (:func:`check_text`)."""
+
+
+def check_text(cleaned: str, kind: str, limit: int) -> str:
     """``cleaned`` (:func:`clean_text`'s) if it is within ``limit`` characters, shows something and is no Zalgo.
 
     Args:
         cleaned: the cleaned text.
-        what: what it is, for the errors ("a name", "a chat line").
+        kind: what it is, ``name`` or ``chat`` (the errors of :data:`TEXT_PROBLEMS`).
         limit: its most characters.
 
     Raises:
-        ValueError: more than ``limit`` characters, none visible, or more than :data:`MAX_MARKS` combining marks on one
-            character (the message says which, and what is allowed).
+        TextRefused: more than ``limit`` characters, none visible, or more than :data:`MAX_MARKS` combining marks on
+            one character (the message says which, and what is allowed).
     """
+    invisible, long, stacked_marks = TEXT_PROBLEMS[kind]
     if not any(unicodedata.category(ch)[0] in _VISIBLE for ch in cleaned):
-        raise ValueError(f"{what} needs at least one visible character")
+        raise TextRefused(invisible)
     if len(cleaned) > limit:
-        raise ValueError(f"{what} has at most {limit} characters")
+        raise TextRefused(Message(long.msgid, {"n": limit}))
     stacked = 0
     for ch in cleaned:
         stacked = stacked + 1 if unicodedata.category(ch) in ("Mn", "Me") else 0
         if stacked > MAX_MARKS:
-            raise ValueError(f"{what} has at most {MAX_MARKS} accents or marks stacked on one character")
+            raise TextRefused(Message(stacked_marks.msgid, {"n": MAX_MARKS}))
     return cleaned
 
 
@@ -92,20 +117,20 @@ def clean_name(name: str) -> str:
     """A player's name, cleaned (:func:`clean_text`) and checked (:func:`check_text`) once cleaned.
 
     Raises:
-        ValueError: nothing visible is left once cleaned, more than :data:`MAX_NAME` characters are, or marks are
+        TextRefused: nothing visible is left once cleaned, more than :data:`MAX_NAME` characters are, or marks are
             stacked (pydantic turns this into a 422 naming the field).
     """
-    return check_text(clean_text(name), "a name", MAX_NAME)
+    return check_text(clean_text(name), "name", MAX_NAME)
 
 
 def clean_chat(text: str) -> str:
     """A chat line, cleaned (:func:`clean_text`) and checked (:func:`check_text`) once cleaned.
 
     Raises:
-        ValueError: nothing visible is left once cleaned, more than :data:`MAX_CHAT` characters are, or marks are
+        TextRefused: nothing visible is left once cleaned, more than :data:`MAX_CHAT` characters are, or marks are
             stacked.
     """
-    return check_text(clean_text(text), "a chat line", MAX_CHAT)
+    return check_text(clean_text(text), "chat", MAX_CHAT)
 
 
 def seat_label(player: str, seat: int) -> Message:

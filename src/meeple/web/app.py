@@ -41,6 +41,7 @@ from meeple.server.app import (
     cut,
     expired_cookie_header,
     seat_cookie,
+    validation_text,
     with_seat_cookie,
 )
 from meeple.server.clock import TURN_BASED_CHOICES, clock_view, is_turn_based
@@ -607,7 +608,7 @@ def _problem(exc: Exception, reader: Translator) -> str:
     if isinstance(exc, MeepleError):
         return reader.message(exc.message)
     if isinstance(exc, ValidationError):
-        return "; ".join(cut(str(e["msg"]), 200) for e in exc.errors()[:3])
+        return "; ".join(validation_text(e, reader) for e in exc.errors()[:3])
     return cut(str(exc), 300)
 
 
