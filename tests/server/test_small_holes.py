@@ -406,8 +406,8 @@ def _closed_before_a_pong(ws: Any) -> WebSocketDisconnect:
 def test_a_new_token_closes_the_old_tokens_connection_and_keeps_the_sessions(strict: TestClient) -> None:
     """A thief holding the old token was connected and moved on after the rotation: the rotation closes that socket
     (1008), the old token opens nothing, and the account's own connection (its session) stays."""
-    from tests.server.helpers import next_of
-    from tests.server.test_accounts import person, sign_up
+    from tests.server.helpers import next_of, person
+    from tests.server.test_accounts import sign_up
 
     sign_up(strict, "Owner")
     created = strict.post("/api/tables", json={"game": "caprice", "seats": ["human", "human"]}).json()
@@ -429,8 +429,7 @@ def test_a_new_token_closes_the_old_tokens_connection_and_keeps_the_sessions(str
 
 
 def test_the_web_pages_new_link_closes_the_old_links_connection(strict: TestClient) -> None:
-    from tests.server.helpers import next_of
-    from tests.server.test_accounts import person
+    from tests.server.helpers import next_of, person
 
     created = _table(strict, ["human", "human"])
     table, old = created["table"], created["seats"][1]["token"]
