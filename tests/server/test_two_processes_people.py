@@ -20,11 +20,15 @@ from meeple.core.registry import load_game, registered_games
 from meeple.server.lobby import quickmatch_lock
 from tests.server.helpers import ServerProcess, postgres
 
+GAMES = ("citadels", "capitol", "capital_lux_2", "caprice")
+"""The four games the lobby offers (other tests may register toy games in the same process)."""
+
 
 def _kinds() -> list[tuple[str, int, bool]]:
     """Every (game, player count, rated) a quick match may be asked for: 30 with the four games."""
+    assert set(GAMES) <= set(registered_games())
     out = []
-    for game in registered_games():
+    for game in GAMES:
         for players in range(1, 10):
             try:
                 if load_game(game, players=players).num_players != players:
