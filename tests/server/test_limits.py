@@ -30,13 +30,16 @@ from meeple.server.hub import Connection
 from meeple.server.policy import SeatPolicy
 from meeple.server.quotas import Quotas
 from meeple.web import create_web_app
+from tests.server.conftest import OWN_ORIGIN
 from tests.server.helpers import ServerProcess, http_json
 
 ALLOWED = "human, open, bot:random, bot:easy, bot:medium, bot:hard"
 
 
 def _app(tmp_path: Path, **config: Any) -> TestClient:
-    return TestClient(create_web_app(ServerConfig(db=f"sqlite:///{tmp_path / 's.db'}", bot_workers=0, **config)))
+    """The default configuration (or ``config``), its own address the test client's, as ``meeple serve``'s is."""
+    settings = {"origins": OWN_ORIGIN, **config}
+    return TestClient(create_web_app(ServerConfig(db=f"sqlite:///{tmp_path / 's.db'}", bot_workers=0, **settings)))
 
 
 @pytest.fixture

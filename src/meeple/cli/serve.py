@@ -23,6 +23,7 @@ from meeple.cli.common import GAME_OPTIONS, fail, load_game_or_exit, stdout_cons
 from meeple.core.errors import MeepleError
 from meeple.i18n import _
 from meeple.server.clock import parse_clock
+from meeple.server.db import shown_url
 from meeple.server.notify import MAILS_PER_DAY, SmtpSettings
 from meeple.server.protocol import ClockSpec, CreateTable
 
@@ -138,9 +139,18 @@ def serve(
             "--mails-per-day",
             min=1,
             max=10_000,
-            help="Turn e-mails one account may be sent per UTC day (with --smtp); past it none until the next day.",
+            help="Turn e-mails one address may be sent per UTC day (with --smtp); past it none until the next day.",
         ),
     ] = MAILS_PER_DAY,
+    allow_origins: Annotated[
+        str | None,
+        typer.Option(
+            "--allow-origins",
+            envvar="MEEPLE_ALLOW_ORIGINS",
+            help="More origins (comma-separated scheme://host[:port]) whose pages may post and open WebSockets,"
+            " besides --public-url, this server's address and, listening there, localhost.",
+        ),
+    ] = None,
     forwarded_allow_ips: Annotated[
         str | None,
         typer.Option(
@@ -304,6 +314,7 @@ def serve(
         fail(_("--mail-from is the sender of the e-mails sent through --smtp: give --smtp too"))
     console = stdout_console()
     base = (public_url or f"http://{_reachable_host(host)}:{port}").rstrip("/")
+    origins = _origins(allow_origins, host, port, base)
     if game is not None:
         table_id, tokens = _host_table(url, game, seats, players, variant, ctx.args, clock, grace)
         intro = _("Table {table} ({game}). Invite each player with their line:").format(table=table_id, game=game)
@@ -345,6 +356,8 @@ def serve(
         policy=policy,
         quotas=quotas,
         public_urls=(public_url,) if public_url else (),
+        origins=tuple(origins),
+        trust_host=forwarded_allow_ips is not None,
         api_docs=api_docs,
         metrics_allow_ips=metrics_allow_ips,
         smtp=mail,
@@ -359,7 +372,7 @@ def serve(
     except ValueError as exc:  # a bad --metrics-allow-ips
         fail(exc)
     listening = _listen(host, port, backlog)
-    serving = _("Serving on {base} (database {db})").format(base=base, db=url)
+    serving = _("Serving on {base} (database {db})").format(base=base, db=shown_url(url))
     console.print(escape(serving), soft_wrap=True)
     sys.stdout.flush()  # the invitations must reach a pipe or a log before the server runs
     proxies = {"proxy_headers": True, "forwarded_allow_ips": forwarded_allow_ips} if forwarded_allow_ips else {}
@@ -382,6 +395,20 @@ def serve(
     server.run(sockets=[listening])
     if not server.started:
         raise typer.Exit(STARTUP_FAILURE)  # uvicorn logged why
+
+
+def _origins(allow_origins: str | None, host: str, port: int, base: str) -> list[str]:
+    """The origins pages may come from: this server's address (:func:`default_origins`) and ``--allow-origins``.
+
+    Exits with code 2 and one line for an entry that is not an origin.
+    """
+    from meeple.server.hardening import default_origins, parse_origins
+
+    try:
+        extra = parse_origins(allow_origins or "")
+    except ValueError as exc:
+        fail(exc)
+    return list(dict.fromkeys(default_origins(host, port, base) + extra))
 
 
 def _reachable_host(host: str) -> str:

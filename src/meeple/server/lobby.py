@@ -69,6 +69,21 @@ class SeatRefused(MeepleError):
         self.status = status
 
 
+def quickmatch_lock(key: str) -> int:
+    """The second key of a quick match's PostgreSQL advisory lock, a signed 32-bit value.
+
+    ``pg_advisory_xact_lock(int, int)`` takes two signed ``int4``: an unsigned value was out of range for half the
+    keys, and their quick matches failed with 500 (issue #41, item 16).
+
+    Args:
+        key: the quick match's key (``game/players`` or ``game/players/rated``).
+
+    Returns:
+        The first four bytes of the key's SHA-256 as a signed integer, in -2**31 .. 2**31 - 1.
+    """
+    return int.from_bytes(hashlib.sha256(key.encode()).digest()[:4], "big", signed=True)
+
+
 class Lobby:
     """Open seats and quick match over a :class:`TableService`.
 
@@ -234,8 +249,7 @@ class Lobby:
         account = match.account
         with Session(self.service.engine) as s, s.begin():
             if self.service.postgres:  # two requests for the same key meet: the second waits for the first's commit
-                lock = int.from_bytes(hashlib.sha256(key.encode()).digest()[:4], "big")
-                s.execute(select(func.pg_advisory_xact_lock(_QUICKMATCH_LOCK, lock)))
+                s.execute(select(func.pg_advisory_xact_lock(_QUICKMATCH_LOCK, quickmatch_lock(key))))
             stmt = (
                 select(TableRow)
                 .where(TableRow.quickmatch == key, TableRow.status == "waiting", TableRow.id.not_in(list(exclude)))

@@ -24,7 +24,7 @@ from pydantic import (
 )
 
 from meeple.core.params import MAX_TEXT
-from meeple.server.people import MAX_CHAT, MAX_NAME, clean_chat, clean_name
+from meeple.server.people import MAX_CHAT, MAX_NAME, RAW_FACTOR, clean_chat, clean_name
 
 PROTOCOL_VERSION = "meeple-server/1"
 """Sent in the ``hello`` frame; a client refuses a server speaking another protocol."""
@@ -45,7 +45,7 @@ ParamValue = StrictBool | StrictInt | StrictFloat | ParamText
 """A parameter's value: a string of at most :data:`meeple.core.params.MAX_TEXT` characters; each parameter's own
 range (every game's ``params.py``: integers, string lengths, what a value expands to) is checked when the table is
 made (:func:`meeple.core.params.build_params`) and when a stored table is loaded."""
-PlayerName = Annotated[str, StringConstraints(max_length=4 * MAX_NAME), AfterValidator(clean_name)]
+PlayerName = Annotated[str, StringConstraints(max_length=RAW_FACTOR * MAX_NAME), AfterValidator(clean_name)]
 """A player's name: at most :data:`MAX_NAME` characters once stripped of control characters
 (:func:`meeple.server.people.clean_name`); the raw input at most four times that."""
 
@@ -383,14 +383,18 @@ class PingMessage(_Strict):
     type: Literal["sync"]
 
 
-ChatText = Annotated[str, StringConstraints(max_length=MAX_CHAT), AfterValidator(clean_chat)]
+ChatText = Annotated[str, StringConstraints(max_length=RAW_FACTOR * MAX_CHAT), AfterValidator(clean_chat)]
+"""A chat line: at most :data:`MAX_CHAT` characters once cleaned (:func:`meeple.server.people.clean_chat`; NFC may
+make it longer, and cleaning shorter); the raw input at most four times that."""
 
 
 class ChatSend(_Strict):
     """Client → server: a chat line to everyone at the table (a seat or a spectator)."""
 
     type: Literal["chat"]
-    text: ChatText = Field(description=f"at most {MAX_CHAT} characters; control characters are removed")
+    text: ChatText = Field(
+        description=f"at most {MAX_CHAT} characters once cleaned (NFC; control and invisible characters removed)"
+    )
 
 
 class MuteMessage(_Strict):

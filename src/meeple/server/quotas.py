@@ -16,7 +16,7 @@ import hashlib
 import ipaddress
 import math
 import time
-from collections import Counter
+from collections import Counter, OrderedDict
 from dataclasses import dataclass
 
 from limits import RateLimitItemPerHour, RateLimitItemPerMinute
@@ -109,6 +109,8 @@ class QuotaExceeded(Exception):
         return reader.message(self.text) if self.text is not None else self.message
 
 
+WRONG_TOKENS_KEPT = 100_000
+"""Wrong token values remembered at most (the oldest go first), so that a repeated one is counted once a minute."""
 IPV6_PREFIX = 64
 """Every IPv6 address of one /64 network counts as one client (a single host often holds a whole /64)."""
 
@@ -171,6 +173,8 @@ class Limiter:
         }
         self.sockets: Counter[str] = Counter()
         """Open WebSockets per client address."""
+        self._wrong: OrderedDict[str, float] = OrderedDict()
+        """Wrong tokens counted in the last minute: ``address table sha256(token)`` -> when (monotonic seconds)."""
 
     def hit(self, kind: str, key: str, what: str) -> None:
         """Count one ``kind`` event (``tables``, ``bad_token``, ``joins``, ``chat``, ``login``...) of ``key``.
@@ -193,6 +197,25 @@ class Limiter:
         """Count one ``kind`` event of ``key`` without refusing anything (a window that only :meth:`blocked` reads)."""
         if self.quotas.rate_limits:
             self._limiter.hit(self._items[kind], kind, key)
+
+    def wrong_token(self, address: str, table_id: str, token: str) -> None:
+        """Count a wrong seat ``token`` of ``address`` at ``table_id``, once a minute per value (``bad_token``).
+
+        The same wrong value again (a stale seat cookie sent with every board fetch) is not counted again within
+        the minute: only new guesses use the quota up (issue #41, item 10).
+
+        Raises:
+            QuotaExceeded: past :attr:`Quotas.bad_tokens_per_minute` different wrong values.
+        """
+        now = time.monotonic()
+        while self._wrong and (next(iter(self._wrong.values())) < now - 60 or len(self._wrong) > WRONG_TOKENS_KEPT):
+            self._wrong.popitem(last=False)
+        digest = hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()[:32]
+        key = f"{address} {table_id} {digest}"
+        if key in self._wrong:
+            return
+        self._wrong[key] = now
+        self.hit("bad_token", address, "wrong seat tokens")
 
     def blocked(self, kind: str, key: str) -> int | None:
         """Seconds to wait if ``key`` has used its ``kind`` quota already (nothing is counted), else None."""

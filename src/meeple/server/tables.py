@@ -49,9 +49,12 @@ from meeple.server.retry import is_transient, one_line, retrying
 log = logging.getLogger("meeple.server")
 
 NOTIFY_CHANNEL = "meeple_tables"
+"""PostgreSQL channel on which a process announces that a table changed (payload: the table id)."""
 REVOKE_PREFIX = "revoke:"
 """A notification ``revoke:<table> <seat>``: the seat's access was revoked; every process drops its connections."""
-"""PostgreSQL channel on which a process announces that a table changed (payload: the table id)."""
+ROTATE_PREFIX = "rotate:"
+"""A notification ``rotate:<table> <seat>``: the seat's token was replaced; every process drops the seat's
+connections that a token or a seat cookie opened (issue #41, item 9)."""
 BOT_RETRY_MAX = 5.0
 """Seconds at most between two tries of a bot loop that met a database error."""
 __all__ = ["HEARTBEAT", "NOTIFY_CHANNEL", "STALE", "UNUSED", "TableService", "hash_token"]
@@ -325,7 +328,11 @@ class TableService:
             raise QuotaExceeded("this server is full: no new table now", 60, "max_tables")
 
     def rotate_token(self, table_id: str, seat: int) -> str:
-        """Give ``seat`` a new secret token and return it; the old one stops opening the seat."""
+        """Give ``seat`` a new secret token and return it; the old one stops opening the seat.
+
+        With PostgreSQL every process is told (``rotate:<table> <seat>``) to drop the seat's connections that a token
+        or a seat cookie opened (:meth:`meeple.server.hub.Hub.rotate_token` drops this process's).
+        """
         token = secrets.token_urlsafe(24)
         with Session(self.engine) as s, s.begin():
             s.execute(
@@ -333,6 +340,8 @@ class TableService:
                 .where(SeatRow.table_id == table_id, SeatRow.seat == seat)
                 .values(token_hash=hash_token(token))
             )
+            if self.postgres:
+                s.execute(select(func.pg_notify(NOTIFY_CHANNEL, f"{ROTATE_PREFIX}{table_id} {seat}")))
         return token
 
     def revoke_seats(self, seats: list[tuple[str, int]]) -> None:
