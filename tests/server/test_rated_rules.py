@@ -250,10 +250,45 @@ def test_the_table_page_shows_the_rules_in_both_languages(tmp_path: Path) -> Non
     with _app(f"sqlite:///{tmp_path / 's.db'}", web=True) as client:
         table, people = _rated(client, ["Ann", "Bea"])
         for lang, words in (
-            ("en", ["2 min per move", "the medium bot plays after 2 min away", "rated: a player out of time"]),
-            ("fr", ["2 min par coup", "le bot moyen joue après 2 min d’absence", "classée : un joueur"]),
+            ("en", ["2 min per move", "out of time or 2 min away: forfeit, the medium bot plays on"]),
+            ("fr", ["2 min par coup", "hors délai ou 2 min d’absence : forfait, le bot moyen continue"]),
         ):
             page = people[0].get(f"/tables/{table}?lang={lang}").text
             lobby = client.get(f"/?lang={lang}").text
             for w in words:
                 assert w in page and w in lobby, (lang, w)
+
+
+def test_meeple_serve_takes_the_rated_rules_and_the_minimum_grace(tmp_path: Path) -> None:
+    """``--rated-clock``, ``--rated-grace``, ``--rated-substitute`` and ``--min-grace`` reach a running server."""
+    import http.cookiejar
+    import json
+    import urllib.error
+    import urllib.request
+
+    from tests.server.helpers import ServerProcess
+
+    options = ("--rated-clock", "90s", "--rated-grace", "61", "--rated-substitute", "easy", "--min-grace", "5")
+    server = ServerProcess(f"sqlite:///{tmp_path / 's.db'}", options=options).start()
+    try:
+        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+
+        def post(path: str, body: dict[str, Any]) -> tuple[int, Any]:
+            data = json.dumps(body).encode()
+            request = urllib.request.Request(f"{server.url}{path}", data, {"Content-Type": "application/json"})
+            try:
+                with opener.open(request, timeout=30) as r:
+                    return int(r.status), json.loads(r.read())
+            except urllib.error.HTTPError as exc:
+                return int(exc.code), json.loads(exc.read())
+
+        assert post("/api/accounts", {"username": "Rita", "password": "a long enough password"})[0] == 201
+        status, made = post("/api/tables", {"game": "caprice", "seats": ["human", "open"], "rated": True})
+        assert status == 201
+        with opener.open(f"{server.url}/api/tables/{made['table']}", timeout=30) as r:
+            view = json.loads(r.read())
+        assert (view["clock"]["spec"]["per_move"], view["grace"], view["substitute"]) == (90.0, 61.0, "easy")
+        assert post("/api/tables", {"game": "caprice", "seats": ["human", "human"], "grace": 4})[0] == 422
+        assert post("/api/tables", {"game": "caprice", "seats": ["human", "human"], "grace": 5})[0] == 201
+    finally:
+        server.stop()

@@ -73,20 +73,24 @@ def rules_words(
         clock: the table's clock (``clock_view`` or the stored state), or None.
         grace: seconds an away player's turn waits before the substitute plays it (None: it waits for them).
         substitute: the substitute's spec.
-        rated: a rated table (an away or timed-out player forfeits).
+        rated: a rated table (a player out of time or away forfeits).
         reader: the page's language.
     """
-    words = [clock_words(clock, reader)]
     bot = bot_words(substitute, reader)
-    if grace is None:
-        words.append(reader.gettext("an away player's turn waits for them"))
-    else:
-        words.append(reader.gettext("{bot} plays after {time} away").format(bot=bot, time=span(grace, reader)))
-    if clock is not None:
-        words.append(reader.gettext("{bot} plays a turn out of time").format(bot=bot))
     if rated:
-        words.append(reader.gettext("rated: a player out of time or away forfeits and ranks last"))
-    return words
+        if grace is None:
+            return [clock_words(clock, reader), reader.gettext("out of time: forfeit, {bot} plays on").format(bot=bot)]
+        away = reader.gettext("out of time or {time} away: forfeit, {bot} plays on")
+        return [clock_words(clock, reader), away.format(time=span(grace, reader), bot=bot)]
+    if clock is not None and grace is not None:
+        text = reader.gettext("{bot} plays a turn out of time, or after {time} away")
+    elif clock is not None:
+        text = reader.gettext("{bot} plays a turn out of time")
+    elif grace is not None:
+        text = reader.gettext("{bot} plays after {time} away")
+    else:
+        text = reader.gettext("an away player's turn waits for them")
+    return [clock_words(clock, reader), text.format(bot=bot, time=span(grace or 0, reader))]
 
 
 def ending_words(status: str, ended: str | None, reader: Translator) -> str | None:
