@@ -196,7 +196,7 @@ def client_address(connection: Request | WebSocket) -> str:
     """The client's address as every per-address quota counts it (:func:`meeple.server.quotas.quota_address`).
 
     It is the peer's, or the last ``X-Forwarded-For`` hop as uvicorn resolved it for a proxy named in
-    ``--forwarded-allow-ips``; an IPv6 address stands for its /64 network, an IPv4-mapped one for its IPv4 address.
+    ``--forwarded-allow-ips``; an IPv6 address stands for its /56 network, an IPv4-mapped one for its IPv4 address.
     """
     return quota_address(connection.client.host) if connection.client is not None else "unknown"
 

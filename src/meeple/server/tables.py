@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import JSON, Connection, Engine, and_, bindparam, delete, func, insert, or_, select, update
+from sqlalchemy import JSON, Connection, Engine, bindparam, delete, func, insert, select, update
 from sqlalchemy.orm import Session
 
 from meeple.core.errors import IllegalActionError, InvalidActionError, InvalidParameterError
@@ -42,9 +42,10 @@ from meeple.server.notify import Notifier, turn_notice
 from meeple.server.policy import SeatPolicy
 from meeple.server.presence import HEARTBEAT, STALE, Presence, close_dead, dead_tables, upsert, write_own
 from meeple.server.protocol import CreateTable
-from meeple.server.quotas import QuotaExceeded, Quotas, address_key
+from meeple.server.quotas import Quotas, address_key
 from meeple.server.rated import ClaimRefused, RatedRules, check_rated, claim_wait
 from meeple.server.retry import is_transient, one_line, retrying
+from meeple.server.room import make_room
 
 log = logging.getLogger("meeple.server")
 
@@ -248,8 +249,9 @@ class TableService:
         now = self.now()
         clock = clocks.new_clock(request.clock, n) if request.clock is not None else None
         creator = address_key(address) if address is not None else None
-        if creator is not None:
-            self._make_room(s, creator, now)
+        if creator is not None and self.quotas.rate_limits:
+            evicted = make_room(s, self.quotas, creator, now, NOTIFY_CHANNEL if self.postgres else None)
+            self.ended_elsewhere.extend(evicted)
         waiting = "open" in specs
         row = TableRow(
             id=table_id,
@@ -292,46 +294,6 @@ class TableService:
         with Session(self.engine) as s:
             stmt = select(SeatRow.seat).where(SeatRow.table_id == table_id, SeatRow.account_id == account_id)
             return s.scalar(stmt.order_by(SeatRow.seat).limit(1))
-
-    def _make_room(self, s: Session, creator: str, now: float) -> None:
-        """Check the table quotas for a new table of ``creator``; abort the oldest unstarted table if they are full.
-
-        ``creator`` may have :attr:`Quotas.tables_per_address` live and waiting tables; the server
-        :attr:`Quotas.max_tables` started ones (live, a human came) and :attr:`Quotas.max_unstarted_tables` unstarted
-        ones (waiting, or live with nobody come yet), counted apart. At the unstarted bound the oldest unstarted
-        table of an address is aborted (``server_full``) to make room: the operator's tables are never aborted.
-
-        Raises:
-            QuotaExceeded: ``creator`` has as many tables as allowed, or the server as many started ones.
-        """
-        if not self.quotas.rate_limits:
-            return
-        live = TableRow.status.in_(("live", "waiting"))
-        mine = s.scalar(select(func.count()).select_from(TableRow).where(live, TableRow.creator == creator)) or 0
-        if mine >= self.quotas.tables_per_address:
-            limit = self.quotas.tables_per_address
-            raise QuotaExceeded(f"too many live tables created from one address: at most {limit}", 60, "live_tables")
-        came = select(SeatRow.table_id).where(SeatRow.table_id == TableRow.id, SeatRow.arrived.is_not(None)).exists()
-        started = s.scalar(select(func.count()).select_from(TableRow).where(TableRow.status == "live", came)) or 0
-        if started >= self.quotas.max_tables:
-            raise QuotaExceeded("this server is full: no new table now", 60, "max_tables")
-        unstarted = or_(TableRow.status == "waiting", and_(TableRow.status == "live", ~came))
-        count = s.scalar(select(func.count()).select_from(TableRow).where(unstarted)) or 0
-        if count < self.quotas.max_unstarted_tables:
-            return
-        oldest = select(TableRow.id).where(unstarted, TableRow.creator.is_not(None)).order_by(TableRow.created)
-        oldest = oldest.limit(count - self.quotas.max_unstarted_tables + 1)
-        for table_id in s.scalars(oldest.with_for_update(skip_locked=True) if self.postgres else oldest).all():
-            self._evict(s, table_id, now)
-
-    def _evict(self, s: Session, table_id: str, now: float) -> None:
-        """Abort the unstarted table ``table_id`` to make room for a new one (inside the creating transaction)."""
-        values = {"status": "aborted", "ended": "server_full", "ended_at": now, "deadline": None, "fill_at": None}
-        s.execute(update(TableRow).where(TableRow.id == table_id).values(rev=TableRow.rev + 1, **values))
-        if self.postgres:
-            s.execute(select(func.pg_notify(NOTIFY_CHANNEL, table_id)))
-        self.ended_elsewhere.append(table_id)
-        log.info("table %s aborted: the server was full of unstarted tables and it was the oldest", table_id)
 
     def rotate_token(self, table_id: str, seat: int) -> str:
         """Give ``seat`` a new secret token and return it; the old one stops opening the seat."""
