@@ -73,6 +73,45 @@ def test_one_creators_moves_wait_in_its_own_lane() -> None:
     assert asyncio.run(run()) == ["a1", "b1", "a2"]
 
 
+def test_a_heuristic_move_never_waits_behind_another_tables_search() -> None:
+    """One worker, busy with a search of one creator: another creator's ``medium`` move is answered first."""
+    from meeple.core.registry import load_game
+    from meeple.server.bots import is_search
+
+    assert [is_search(s, "caprice", 2) for s in ("random", "easy", "medium", "hard", "ismcts:50")] == [
+        False,
+        False,
+        False,
+        True,
+        True,
+    ]
+    state = load_game("caprice", players=2).new_initial_state(3)
+    while len(state.legal_actions()) < 3:  # a real choice: the search thinks its whole time
+        state.apply_action(state.legal_actions()[0])
+    snapshot, seat = state.to_json(), state.current_player()
+
+    async def run() -> list[str]:
+        pool = BotPool(1, move_seconds=30)
+        done: list[str] = []
+
+        async def move(spec: str, owner: str) -> None:
+            await pool.choose("caprice", {"players": 2}, snapshot, seat, spec, 1, owner)
+            done.append(spec)
+
+        try:
+            await pool.choose("caprice", {"players": 2}, snapshot, seat, "random", 1, "warm")  # the worker is up
+            search = asyncio.create_task(move("ismcts:time=3", "a"))
+            while pool.in_pool == 0:
+                await asyncio.sleep(0.01)
+            await move("medium", "b")
+            await search
+        finally:
+            await asyncio.to_thread(pool.close)
+        return done
+
+    assert asyncio.run(run()) == ["medium", "ismcts:time=3"]
+
+
 def test_past_its_budget_a_creators_bots_wait_say_so_and_others_go_on(tmp_path: Path) -> None:
     policy = SeatPolicy(any_bot=True, bot_tables=True, min_grace=0.0)
     quotas = Quotas(bot_cpu_per_address=0.3)  # a third of a CPU second an hour: used within a few moves

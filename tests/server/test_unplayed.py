@@ -51,12 +51,19 @@ def _two_players(game: str) -> int:
     return max(2, game_class(game).min_players)
 
 
-@pytest.mark.parametrize("first", [0, 1], ids=["human-first", "bot-first"])
-@pytest.mark.parametrize("game", registered_games())
+CASES = [
+    (game, n, first)
+    for game in registered_games()
+    for n in sorted({_two_players(game), game_class(game).max_players})
+    for first in (0, n - 1)
+]
+"""Every game at its smallest and largest table, the human seat (0) first to move or the last bot first."""
+
+
+@pytest.mark.parametrize(("game", "n", "first"), CASES)
 def test_a_human_seat_nobody_opens_is_never_bot_played_and_its_table_is_aborted(
-    tmp_path: Path, game: str, first: int
+    tmp_path: Path, game: str, n: int, first: int
 ) -> None:
-    n = _two_players(game)
     seed = seed_where(game, n, first)
     with TestClient(create_app(_config(f"sqlite:///{tmp_path / 's.db'}"))) as client:
         seats = ["human"] + ["bot:random"] * (n - 1)

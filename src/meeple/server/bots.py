@@ -13,7 +13,8 @@ for by anyone else waits for at most one move of each other creator, however man
 creator address has a budget of bot CPU (:class:`BotBudget`, ``meeple serve --bot-cpu-per-address``): the CPU
 seconds its tables' bots think are charged to it, and past the budget its bots wait until it has room again
 (:mod:`meeple.server.tables` shows the wait at the table), so that they think at the budget's pace and never slow
-other people's tables. The operator's tables (created on the command line: no creator) have neither.
+other people's tables. The operator's tables (created on the command line: no creator) have neither. A bot that
+answers at once (:func:`is_search` False) never waits behind a search: with every worker busy it plays in a thread.
 
 Rules: issue "Play online" (bots); issue "Safe on the open internet" (bots cannot starve the server, clean
 processes); issue 41, item 2 (a bot-CPU budget per creator address); architecture "Playing online" (bots run beside
@@ -38,6 +39,8 @@ from typing import Any
 from pebble import ProcessPool
 
 from meeple.bots.factory import make_bot
+from meeple.bots.levels import LEVEL_NAMES, level_spec
+from meeple.core.errors import MeepleError
 from meeple.core.registry import load_game
 from meeple.core.rng import derive_seed
 from meeple.core.view import SeatView
@@ -76,6 +79,21 @@ def timed_action(
     start = time.thread_time()
     action = choose_action(game, params, snapshot, seat, spec, seed)
     return action, time.thread_time() - start
+
+
+def is_search(spec: str, game: str, players: int | None = None) -> bool:
+    """Whether the bot ``spec`` searches (ISMCTS: up to ``--bot-move-seconds`` a move) rather than answers at once.
+
+    ``random`` and ``heuristic``, and the levels that are one of them for ``game`` at ``players`` (with or without
+    noise: ``easy``, ``medium``), answer in milliseconds; anything else is taken for a search.
+    """
+    kind = spec.split(":", 1)[0].strip().lower()
+    if kind in LEVEL_NAMES:
+        try:
+            kind = level_spec(kind, game, players).split(":", 1)[0]
+        except MeepleError:
+            return True
+    return kind not in ("random", "heuristic", "noisy")
 
 
 BUDGET_WINDOW = 3600.0
@@ -193,6 +211,8 @@ class BotPool:
         """CPU seconds of bot thinking per creator address (:meth:`choose` charges it)."""
         self.fair = fair
         self._lanes: dict[str | None, _Lane] = {}
+        self.in_pool = 0
+        """Moves handed to the workers and not answered yet (running or queued)."""
         self.pending = 0
         """Moves asked for and not yet answered (queued or thinking)."""
         self.timeouts = 0
@@ -263,9 +283,17 @@ class BotPool:
         return action
 
     async def _choose(self, args: tuple[Any, ...]) -> tuple[dict[str, Any], float]:
-        """:meth:`choose` without the lane: the action and the CPU seconds it cost."""
+        """:meth:`choose` without the lane: the action and the CPU seconds it cost.
+
+        A bot that answers at once (:func:`is_search` False: random, heuristic) never waits behind another table's
+        search: when every worker is busy it is played in a thread of this process (milliseconds).
+        """
         game, params, snapshot, seat, spec, seed = args
+        busy = self.workers > 0 and self.in_pool >= self.workers
+        if busy and not is_search(spec, game, params.get("players")):
+            return await asyncio.to_thread(timed_action, *args)
         self.pending += 1
+        self.in_pool += 1
         asked = time.perf_counter()
         try:
             future = self._schedule(args)
@@ -302,6 +330,7 @@ class BotPool:
             return action, spent + cpu
         finally:
             self.pending -= 1
+            self.in_pool -= 1
             self.metrics.bot_answered(game, time.perf_counter() - asked)
 
     def _processes(self) -> ProcessPool:
