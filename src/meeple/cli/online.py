@@ -37,6 +37,7 @@ from meeple.cli.moves import BOARD_WORDS, HELP_WORDS, QUIT_WORDS, Command, Moves
 from meeple.cli.render import Renderer, renderer_for
 from meeple.i18n import Message, _, current, known, ngettext
 from meeple.server.accounts import SESSION_COOKIE
+from meeple.server.endings import ABORTS
 from meeple.server.protocol import PROTOCOL_VERSION as PROTOCOL
 
 RECONNECT_FOR = 120.0
@@ -273,7 +274,7 @@ class OnlineSession:
             self._show(message)
             if message["status"] == "waiting":
                 continue
-            if message["status"] != "live":  # finished, or abandoned (nobody moved for the server's --idle-days)
+            if message["status"] != "live":  # finished, abandoned (nobody moved for --idle-days) or aborted
                 self._final(message)
                 return 0
             if message["legal_actions"] and self.unacked is None:
@@ -431,6 +432,10 @@ class OnlineSession:
         """
         if message["status"] == "abandoned":
             self.console.print(escape(_("Nobody moved at this table for too long: the server ended it as abandoned.")))
+        if message["status"] == "aborted":
+            why = ABORTS.get(message.get("ended") or "")
+            reason = current().message(why) if why is not None else _("aborted")
+            self.console.print(escape(_("The server aborted this table ({reason}): no result.").format(reason=reason)))
         returns = message.get("returns") or []
         if returns:
             self.console.print(f"[bold]{escape(self._headline(returns))}[/]")

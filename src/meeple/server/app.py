@@ -38,8 +38,9 @@ from meeple.core.registry import game_class, registered_games
 from meeple.i18n import M, Translator, UnknownLanguageError, language_from_accept, translator
 from meeple.server.account_api import add_account_routes
 from meeple.server.accounts import Account, Accounts, current_account
-from meeple.server.bots import BotPool
+from meeple.server.bots import BotBudget, BotPool
 from meeple.server.chat import ChatService
+from meeple.server.claims import add_claim_route
 from meeple.server.clock import clock_view
 from meeple.server.db import is_postgresql, make_engine, migrate
 from meeple.server.hardening import CSP, SecurityMiddleware
@@ -77,6 +78,7 @@ from meeple.server.protocol import (
     TableView,
 )
 from meeple.server.quotas import Limiter, QuotaExceeded, Quotas, quota_address
+from meeple.server.rated import RatedRules
 from meeple.server.reads import Listing, ReadQuota
 from meeple.server.retry import is_outage, is_transient, one_line
 from meeple.server.tables import TableService
@@ -158,6 +160,8 @@ class ServerConfig:
         password_hash_workers: threads that check or hash passwords at once (``--password-hash-workers``; each
             argon2 check holds 64 MiB for ~0.3 s; :mod:`meeple.server.hashing`).
         password_hash_queue: password calls that may wait for those threads; past it 503 (``--password-hash-queue``).
+        rated: the rules every rated table plays by (``--rated-clock``, ``--rated-grace``, ``--rated-substitute``,
+            ``--claim-after``; :mod:`meeple.server.rated`).
     """
 
     db: str
@@ -176,6 +180,7 @@ class ServerConfig:
     addresses: Addresses | None = None
     password_hash_workers: int = 2
     password_hash_queue: int = 8
+    rated: RatedRules = RatedRules()
 
 
 def seat_cookie(table_id: str) -> str:
@@ -216,7 +221,7 @@ def client_address(connection: Request | WebSocket) -> str:
     """The client's address as every per-address quota counts it (:func:`meeple.server.quotas.quota_address`).
 
     It is the peer's, or the last ``X-Forwarded-For`` hop as uvicorn resolved it for a proxy named in
-    ``--forwarded-allow-ips``; an IPv6 address stands for its /64 network, an IPv4-mapped one for its IPv4 address.
+    ``--forwarded-allow-ips``; an IPv6 address stands for its /56 network, an IPv4-mapped one for its IPv4 address.
     """
     return quota_address(connection.client.host) if connection.client is not None else "unknown"
 
@@ -271,7 +276,9 @@ def create_app(config: ServerConfig) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = make_engine(config.db)
         await asyncio.to_thread(migrate, engine)
-        bots = BotPool(config.bot_workers, config.policy.move_seconds)
+        quotas = config.quotas
+        budget = BotBudget(quotas.bot_cpu_per_address if quotas.rate_limits else 0.0)
+        bots = BotPool(config.bot_workers, config.policy.move_seconds, budget=budget, fair=quotas.rate_limits)
         # the heartbeat has its own connection and thread: stuck transactions cannot starve it
         beat_engine = make_engine(config.db, pool_size=1) if is_postgresql(engine) else engine
         beat_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="meeple-heartbeat")
@@ -283,6 +290,7 @@ def create_app(config: ServerConfig) -> FastAPI:
             policy=config.policy,
             quotas=config.quotas,
             heartbeat_engine=beat_engine,
+            rated=config.rated,
         )
         if config.smtp is not None:
             addresses = config.addresses or account_addresses(engine)
@@ -444,6 +452,7 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     _lobby_routes(app, state)
     add_account_routes(app, state)
+    add_claim_route(app, state, presented_seat)
 
     @app.get("/api/me/tables", response_model=list[MyTable], responses={401: {"description": "not logged in"}})
     async def me_tables(
@@ -489,6 +498,9 @@ def create_app(config: ServerConfig) -> FastAPI:
                 "created": r.created,
                 "clock": clock_view(r.clock),
                 "rated": bool(r.rated),
+                "grace": r.grace,
+                "substitute": r.substitute,
+                "ended": r.ended,
                 "seats": [
                     SeatState(
                         s.player,
@@ -497,6 +509,7 @@ def create_app(config: ServerConfig) -> FastAPI:
                         online.get(s.seat, False),
                         name=s.name,
                         account=users.get(s.seat),
+                        forfeit=s.forfeit,
                     ).public(s.seat, reader)
                     for s in seats
                 ],
@@ -521,6 +534,9 @@ def create_app(config: ServerConfig) -> FastAPI:
                 "created": live.created,
                 "clock": clock_view(live.clock),
                 "rated": live.rated,
+                "grace": live.grace,
+                "substitute": live.substitute,
+                "ended": live.ended,
                 "seats": live.public_seats(reader),
                 "version": view["version"],
                 "observation": view["observation"],
@@ -839,6 +855,7 @@ async def _sweeper(service: TableService, lobby: Lobby) -> None:
     while True:
         try:
             if DATABASE not in service.health.faults:  # while it is down, the heartbeat alone tries it
+                await service.announce_ended()
                 for table_id in await asyncio.to_thread(service.due_tables):
                     await service.evaluate(table_id)
                 for table_id in await asyncio.to_thread(lobby.due):  # a quick match's wait is over: bots take seats

@@ -75,7 +75,8 @@ class TableRow(Base):
     seed: Mapped[int] = mapped_column(BigInteger)
     """The deal seed: the game master's secret until the game is over."""
     status: Mapped[str] = mapped_column(String(16), index=True)
-    """``live``, ``finished``, or ``abandoned`` (nobody moved for ``--idle-days``)."""
+    """``waiting``, ``live``, ``finished``, ``abandoned`` (nobody moved for ``--idle-days``) or ``aborted`` (never
+    played: :mod:`meeple.server.endings`)."""
     version: Mapped[int] = mapped_column(Integer, default=0)
     """The number of actions applied (the length of the event log)."""
     rev: Mapped[int] = mapped_column(Integer, default=0)
@@ -97,6 +98,13 @@ class TableRow(Base):
     """A rated table: only account holders sit at it, and its end updates their ratings (:mod:`.ratings`)."""
     rated_at: Mapped[float | None] = mapped_column(Float, nullable=True)
     """When its result updated the ratings (None: not yet, or not rated): a game is rated once."""
+    live_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """When the game went live (created live, or its last open seat taken, or started early): the no-start window
+    counts from then (:mod:`meeple.server.endings`)."""
+    ended: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    """Why an ``aborted`` table ended (``no_show``, ``server_full``...: :data:`meeple.server.endings.ABORTS`)."""
+    ended_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """When the table was aborted (None: it was not)."""
 
 
 class SeatRow(Base):
@@ -116,6 +124,12 @@ class SeatRow(Base):
     """When a stranger took this open seat (None: seated by the table's creator)."""
     account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True, index=True)
     """The account this seat is bound to (its holder's session opens it, :mod:`.accounts`), or None (a guest)."""
+    arrived: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """When its human first connected or moved (None: never): a seat nobody ever opened is never bot-played."""
+    moved: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """When its human made their first move of their own (None: never; a substitute's moves do not count)."""
+    forfeit: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    """Why this seat of a rated table ranks last for the rating (``time``, ``away``, ``claim``...), or None."""
 
 
 class EventRow(Base):

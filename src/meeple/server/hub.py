@@ -193,9 +193,14 @@ def state_frames(live: LiveTable, conns: list[Connection], force: set[Connection
     """
     if live.stale:
         return
-    common: dict[str, Any] = {"status": live.status, "clock": clock_view(live.clock)}
+    common: dict[str, Any] = {
+        "status": live.status,
+        "clock": clock_view(live.clock),
+        "ended": live.ended,
+        "bots_wait": live.bots_wait,
+    }
     if live.status != "live":
-        common["legal_actions"] = []  # a waiting or abandoned game takes no moves
+        common["legal_actions"] = []  # a waiting, abandoned or aborted game takes no moves
     views: dict[tuple[int, str, str], dict[str, Any]] = {}
     for conn in conns:
         key = (perspective_of(conn.seat), conn.translator.lang, conn.view)  # a web view's texts count seats from 1

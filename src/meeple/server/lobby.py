@@ -113,7 +113,7 @@ class Lobby:
     def _go_live(self, s: Session, row: TableRow) -> None:
         """The game starts now: status ``live``, looked at at once (first bot, clock), grace counted from now."""
         now = self.service.now()
-        row.status, row.deadline, row.fill_at = "live", now, None
+        row.status, row.deadline, row.fill_at, row.live_at = "live", now, None, now
         humans = s.scalars(select(SeatRow.seat).where(SeatRow.table_id == row.id, SeatRow.player == "human"))
         for seat in humans:
             values = {"table_id": row.id, "seat": seat, "process": START_PROCESS, "connections": 0, "seen_at": now}
@@ -264,9 +264,9 @@ class Lobby:
                 seat, token, started = self._take_seat(s, row, match.name, account)
                 return row.id, seat, token, started
             seats: list[str | SeatRequest] = [SeatRequest(player="human", name=match.name), *["open"] * (n - 1)]
-            request = CreateTable(
-                game=match.game, params={"players": n}, seats=seats, grace=QUICKMATCH_GRACE, rated=match.rated
-            )
+            request = CreateTable(game=match.game, params={"players": n}, seats=seats, rated=match.rated)
+            if not match.rated:  # a rated table plays by the server's rated rules (meeple.server.rated)
+                request.grace = QUICKMATCH_GRACE
             table_id, tokens = self.service.insert_table(s, request, address, quickmatch=key, account=account)
             return table_id, tokens[0][0], tokens[0][1], False
 

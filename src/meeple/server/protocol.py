@@ -29,9 +29,13 @@ from meeple.server.people import MAX_CHAT, MAX_NAME, RAW_FACTOR, clean_chat, cle
 PROTOCOL_VERSION = "meeple-server/1"
 """Sent in the ``hello`` frame; a client refuses a server speaking another protocol."""
 
-TableStatus = Literal["waiting", "live", "finished", "abandoned"]
+TableStatus = Literal["waiting", "live", "finished", "abandoned", "aborted"]
 """``waiting``: open seats are free, the game has not started; ``abandoned``: nobody moved for ``--idle-days`` (or
-nobody took the open seats within a day); the game is over without a result."""
+nobody took the open seats within a day); the game is over without a result; ``aborted``: it was never really played
+(a seat that never came, a rated seat gone before its first move, a server full of unstarted tables: ``ended``
+says which), no result and nobody rated."""
+AbortReason = Literal["no_show", "no_move", "server_full"]
+"""Why a table was aborted (:data:`meeple.server.endings.ABORTS`)."""
 
 
 MAX_PARAMS = 16
@@ -220,6 +224,10 @@ class SeatInfo(BaseModel):
     account: str | None = Field(
         default=None, description="the username of the account this seat is bound to (its profile), or None"
     )
+    forfeit: str | None = Field(
+        default=None,
+        description="why this seat of a rated table ranks last for the rating (time, away, claim), or None",
+    )
 
 
 class ClockView(BaseModel):
@@ -244,6 +252,11 @@ class TableSummary(BaseModel):
         default=None, description="the table's clocks (a turn-based one: spec.per_move alone), as in state frames"
     )
     rated: bool = Field(default=False, description="a rated table (its end updates its players' ratings)")
+    grace: float | None = Field(
+        default=None, description="seconds an away human's turn waits before the substitute plays it (None: never)"
+    )
+    substitute: str = Field(default="medium", description="the bot that plays a seat out of time or away")
+    ended: AbortReason | None = Field(default=None, description="why an aborted table was aborted, else None")
 
 
 class TableView(TableSummary):
@@ -289,6 +302,12 @@ class StateMessage(BaseModel):
     seats: list[SeatInfo]
     clock: ClockView | None
     returns: list[float] | None = Field(description="the result once the game is over")
+    ended: AbortReason | None = Field(default=None, description="why an aborted table was aborted, else None")
+    bots_wait: float | None = Field(
+        default=None,
+        description="until when this table's bots wait (Unix seconds): the bot CPU budget of the address that"
+        " created it is used up (--bot-cpu-per-address); None: they do not wait",
+    )
 
 
 class SlimStateMessage(BaseModel):

@@ -51,12 +51,14 @@ from meeple.server.lobby import RATED_LOG_IN, Lobby, Match, SeatRefused
 from meeple.server.mytables import count_request, my_tables
 from meeple.server.protocol import ClockSpec, CreateTable, JoinTable
 from meeple.server.quotas import Limiter, QuotaExceeded
+from meeple.server.rated import RatedRules
 from meeple.server.tables import TableService
 from meeple.server.views import game_view
 from meeple.web.boards import badges, board_context, display_name, log_lines, move_texts, name_the_moves, who
 from meeple.web.games import companion_for, seat_name, variant_words
 from meeple.web.people import add_people_pages
 from meeple.web.replays import replay_steps, step_of
+from meeple.web.table_rules import board_extras, ending_words, rated_words, rules_words
 
 HERE = Path(__file__).resolve().parent
 
@@ -93,6 +95,7 @@ STATUS = {
     "live": N_("live"),
     "finished": N_("finished"),
     "abandoned": N_("abandoned"),
+    "aborted": N_("aborted"),
 }
 """A table's status in words: marked here for the catalogs; the lobby template translates ``status`` by its id."""
 
@@ -136,6 +139,9 @@ def _page(name: str, reader: Translator, request: Request, **context: Any) -> HT
         status_words=STATUS,
         duration=lambda seconds: duration(seconds, reader),
         turn_based_choices=TURN_BASED_CHOICES,
+        table_rules=lambda t: rules_words(t["clock"], t["grace"], t["substitute"], t["rated"], reader),
+        rated_rules=rated_words(request, reader),
+        ending=lambda status, ended: ending_words(status, ended, reader),
         **context,
     )
     response = HTMLResponse(html)
@@ -514,6 +520,10 @@ def create_web_app(config: ServerConfig) -> FastAPI:
                 "title": _title(row.game),
                 "status": row.status,
                 "rated": bool(row.rated),
+                "clock": row.clock,
+                "grace": row.grace,
+                "substitute": row.substitute,
+                "ended": row.ended,
                 "seats": [{"player": s.player, "online": online.get(s.seat, False), "name": s.name} for s in seats],
                 "open": sum(1 for s in seats if s.player == "human" and not online.get(s.seat, False)),
                 "days": _days_per_move(row.clock),
@@ -547,7 +557,7 @@ def create_web_app(config: ServerConfig) -> FastAPI:
 
     async def _board(live: LiveTable, seat: int | None, reader: Translator) -> str:
         async with live.lock:
-            return render_board(live.state, seat, live.log_of(seat), reader, live)
+            return render_board(live.state, seat, live.log_of(seat), reader, live, rated=service().rated)
 
     @app.get("/games/{game}/style.css", include_in_schema=False)
     async def game_style(game: str) -> FileResponse:
@@ -625,6 +635,7 @@ def _board_args(
     reader: Translator,
     live: LiveTable | None = None,
     names: Sequence[str | None] = (),
+    rated: RatedRules | None = None,
 ) -> dict[str, Any]:
     """What ``board.html`` renders for ``seat``: the view, the game's names and codes, prompt, badges, log, results.
 
@@ -662,6 +673,7 @@ def _board_args(
         "results": web.results(obs, state.returns(), state.scores(), reader, seat, names) if over else None,
         "status": live.status if live is not None else "finished",
         "board": board_context(game, view, seat, reader, names),
+        **board_extras(live, seat, rated, reader),
     }
 
 
@@ -672,12 +684,15 @@ def render_board(
     reader: Translator,
     live: LiveTable | None = None,
     names: Sequence[str | None] = (),
+    rated: RatedRules | None = None,
 ) -> str:
     """The board fragment of ``seat`` (None: spectator), every clickable move named by its words.
 
-    ``names``: the seats' chosen names, if ``live`` does not give them (a replay).
+    ``names``: the seats' chosen names, if ``live`` does not give them (a replay). With ``live``, also the table's
+    rules, how it ended, forfeits, a claim (``rated``: the server's rated rules) and a wait of its bots
+    (:func:`meeple.web.table_rules.board_extras`).
     """
-    args = _board_args(state, seat, log, reader, live, names)
+    args = _board_args(state, seat, log, reader, live, names, rated)
     return name_the_moves(TEMPLATES.get_template("board.html").render(**args), args["moves"])
 
 

@@ -1,7 +1,7 @@
 """Turn e-mails are capped per recipient address and UTC day, across processes (issue #41, item 8).
 
-Revision ID: 0006_mail_days
-Revises: 0005_turn_based
+Revision ID: 0007_mail_days
+Revises: 0006_limits
 Create Date: 2026-11-27
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0006_mail_days"
-down_revision = "0005_turn_based"
+revision = "0007_mail_days"
+down_revision = "0006_limits"
 branch_labels = None
 depends_on = None
 
