@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import secrets
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from meeple.core.action import Action, ActionCodec, short_repr
 from meeple.core.errors import InvalidActionError, InvalidParameterError, InvalidStateError
 from meeple.core.params import ParamSpec, build_params, describe_params, params_to_json
-from meeple.core.tensor import TensorLayout, TensorWriter, zeroed_buffer
+from meeple.core.tensor import DirectTensor, TensorLayout, TensorWriter, zeroed_buffer
 from meeple.i18n.message import VERBATIM, M, Message
 
 if TYPE_CHECKING:
@@ -72,11 +72,10 @@ class Game(ABC, Generic[P]):
     params_type: ClassVar[type[Any]]
     min_utility: ClassVar[float] = 0.0
     max_utility: ClassVar[float] = 1.0
-    direct_tensor: ClassVar[Any] = None
-    """The game's direct tensor encoder, if it has one: a module (its ``tensor``) with
-    ``values_from_state(state, player, layout) -> list[float]`` and optionally
-    ``fill_from_state(state, player, layout, view)``, which read a seat's tensor straight from the state with the
-    same values as encoding its observation (:meth:`_observation_values`, :meth:`_write_observation`)."""
+    direct_tensor: ClassVar[DirectTensor[Any] | None] = None
+    """The game's direct tensor encoder, if it has one: its ``tensor`` module, a :class:`DirectTensor` of the game's
+    state class, which reads a seat's tensor straight from the state with the same values as encoding its observation
+    (:meth:`_observation_values`, :meth:`_write_observation`, :meth:`write_observations`)."""
 
     def __init__(self, **params: Any) -> None:
         self.params: P = build_params(self.params_type, params, self.name)
@@ -183,24 +182,61 @@ class Game(ABC, Generic[P]):
         direct = self.direct_tensor
         if direct is None or player is None or not 0 <= player < self.num_players:
             return state.encoded_observation_values(player)
-        values: list[float] = direct.values_from_state(state, player, self.observation_tensor_layout())
-        return values
+        return direct.values_from_state(state, player, self.observation_tensor_layout())
 
     def _write_observation(self, state: State[Any], player: int, out: Any) -> None:
         """Write :meth:`_observation_values` into ``out``, a float numpy vector of the tensor's size.
 
-        A :attr:`direct_tensor` with ``fill_from_state`` writes a seat's values straight into ``out`` when it is a
-        writable contiguous float vector (:func:`meeple.core.tensor.zeroed_buffer`: no Python list converted);
-        otherwise the values are copied, and numpy raises its own error for a wrong size (``out`` unchanged).
+        A :attr:`direct_tensor` writes a seat's values straight into ``out`` when it is a writable contiguous float
+        vector (:func:`meeple.core.tensor.zeroed_buffer`: no Python list converted); otherwise the values are copied,
+        and numpy raises its own error for a wrong size (``out`` unchanged).
         """
-        fill = getattr(self.direct_tensor, "fill_from_state", None)
-        if fill is not None and player is not None and 0 <= player < self.num_players:
+        direct = self.direct_tensor
+        if direct is not None and player is not None and 0 <= player < self.num_players:
             layout = self.observation_tensor_layout()
             view = zeroed_buffer(out, layout.size)
             if view is not None:
-                fill(state, player, layout, view)
+                direct.fill_from_state(state, player, layout, view)
                 return
         out[:] = self._observation_values(state, player)
+
+    def write_observations(self, states: Sequence[State[Any]], players: Sequence[int], out: Any) -> None:
+        """Write the observation tensor of ``players[i]`` in ``states[i]`` into row ``i`` of ``out``, for every ``i``.
+
+        The batched form of ``state.write_observation_tensor`` (the vector environments): the rows are zeroed in one
+        numpy call and a :attr:`direct_tensor` writes each row through one flat ``memoryview`` of them, with no
+        per-row check or buffer set-up. Each row holds what its seat may see, nothing more (the same values as
+        :meth:`State.observation_tensor`).
+
+        Args:
+            states: the states, one per row.
+            players: the seat whose tensor each row gets (a spectator, ``None``, gets the public tensor).
+            out: a float numpy array of at least ``len(states)`` rows of ``observation_tensor_size()``: its first
+                ``len(states)`` rows are written, the others left as they are.
+
+        Raises:
+            ValueError: ``players`` and ``states`` differ in length, or ``out`` has too few rows or the wrong width
+                (nothing written).
+        """
+        rows, size = len(states), self.observation_tensor_size()
+        if len(players) != rows:
+            raise ValueError(f"one player per state: {rows} states, {len(players)} players")
+        if getattr(out, "ndim", None) != 2 or out.shape[0] < rows or out.shape[1] != size:
+            shape = getattr(out, "shape", None)
+            raise ValueError(f"out must have at least {rows} rows of {size} values, not shape {shape}")
+        block = out[:rows]
+        flat = zeroed_buffer(block.reshape(-1), rows * size) if block.flags.c_contiguous else None
+        direct = self.direct_tensor
+        if flat is None or direct is None:
+            for i in range(rows):
+                self._write_observation(states[i], players[i], out[i])
+            return
+        layout, fill, n = self.observation_tensor_layout(), direct.fill_from_state, self.num_players
+        for i, (state, player) in enumerate(zip(states, players, strict=True)):
+            if player is not None and 0 <= player < n:
+                fill(state, player, layout, flat[i * size : (i + 1) * size])
+            else:
+                out[i] = self._observation_values(state, player)
 
     def params_dict(self) -> dict[str, Any]:
         """Return every parameter (given or default) as a JSON-able dict; ``load_game(name, **d)`` rebuilds it."""
