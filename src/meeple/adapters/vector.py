@@ -66,6 +66,7 @@ from gymnasium.vector import AutoresetMode
 
 from meeple.bots.base import Bot
 from meeple.bots.policy import Policy, as_bot
+from meeple.bots.random import RandomBot
 from meeple.core.errors import IllegalActionError, InvalidParameterError
 from meeple.core.game import Game
 from meeple.core.registry import load_game
@@ -182,6 +183,10 @@ class VectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         self._rows = np.arange(num_envs)
         self._opponent_obs = np.zeros((num_envs, size), np.float32)
         self._opponent_masks = np.zeros((num_envs, actions), np.int8)
+        self._write_row = self.game.row_writer(self.observations)
+        self._write_opponent_row = self.game.row_writer(self._opponent_obs)
+        self._row_seats = [0] * num_envs  # the seat of each row, and its legal codes (empty: the row shows an end)
+        self._row_legal: list[list[int]] = [[] for _ in range(num_envs)]
 
     # ------------------------------------------------------------------ construction checks
     def _opponents(self, opponents: Policy | Sequence[Policy] | None) -> list[_Opponent] | None:
@@ -190,11 +195,12 @@ class VectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         others = self.players - 1
         if isinstance(opponents, list | tuple):
             given: list[Policy] = list(opponents)
+        elif others == 0:
+            raise InvalidParameterError("a solo game has no other seat: give opponents=[] (or None), not one opponent")
         else:
             given = [cast(Policy, opponents)] * others
         if len(given) != others:
-            solo = " (a solo game has no other seat: opponents=[])" if others == 0 else ""
-            raise InvalidParameterError(f"give one opponent, or {others} (one per other seat), not {len(given)}{solo}")
+            raise InvalidParameterError(f"give one opponent, or {others} (one per other seat), not {len(given)}")
         return [_Opponent(policy, self.game.name) for policy in given]
 
     def _check_seat(self, seat: int | str) -> int | str:
@@ -226,7 +232,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
             self._deal(i, self._new_seed())
             return True
         self._over[i] = True
-        self.seats[i] = seat
+        self._row_seats[i] = seat
         return False
 
     # ------------------------------------------------------------------ dealing
@@ -286,12 +292,18 @@ class VectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         self.terminations.fill(False)
         self.final.fill(0.0)
         self._final_obs.clear()
-        for i in rows:
-            given = seeds[i] if seeds is not None else None
-            self._deal(i, self._new_seed() if given is None else given)
-        if self.opponents is not None:
-            self._advance(rows)
-        self._observe(None if mask is None else rows)
+        self.observations[rows] = 0.0
+        try:
+            waiting: dict[int, list[int]] = {}
+            for i in rows:
+                given = seeds[i] if seeds is not None else None
+                self._deal(i, self._new_seed() if given is None else given)
+                self._settle(i, waiting)
+            self._answer(waiting)
+        except BaseException as exc:
+            self._broken = f"{type(exc).__name__}: {exc}"
+            raise
+        self._publish(None if mask is None else rows)
         return self.observations, self._infos()
 
     def _restart(self, seed: int | Sequence[int | None] | None) -> None:
@@ -309,6 +321,8 @@ class VectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         self._deals = [0] * self.num_envs
         self._over.fill(False)
         self._broken = None
+        self._row_seats = [0] * self.num_envs
+        self._row_legal = [[] for _ in range(self.num_envs)]
 
     def _reset_seeds(self, seed: int | Sequence[int | None] | None) -> list[int | None] | None:
         if seed is None:
@@ -391,56 +405,88 @@ class VectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         return result
 
     def _play(self, codes: list[int]) -> None:
-        """Apply each game's action (checked against its mask), let the opponents answer, observe every game."""
-        actions_by_code = self.game.codec.all_actions
-        any_over = bool(self._over.any())
-        seats = self.seats.tolist()
-        for i, (state, code, actor) in enumerate(zip(self.states, codes, seats, strict=True)):
-            if any_over and self._over[i]:  # next_step: deal the finished game again
-                self._deal(i, self._new_seed())
-                continue
-            state.fast_apply_action(actions_by_code[code], actor)  # code checked against the mask
-            if state.is_terminal():
-                self._end(i, actor)
-        if self.opponents is not None:
-            self._advance(range(self.num_envs))
-        self._observe(None)
+        """Apply each game's action (checked against its mask); let the opponents answer; observe every game.
 
-    # ------------------------------------------------------------------ the opponents
-    def _advance(self, games: Sequence[int]) -> None:
-        """Let the opponents play in ``games`` until each is at its learner's decision or (row over) finished.
-
-        Bots move game by game; the games waiting on a batched opponent are gathered and it is called once for them.
+        Each game is observed as soon as it is settled (at its next decision, or over), while its state is still in
+        the CPU's cache: a batch of games interleaved step by step is what makes batching in Python slower per step
+        than one game at a time (docs/research.md, "Batched environments").
         """
-        todo = list(games)
-        while todo:
-            waiting: dict[int, list[int]] = {}
-            for i in todo:
-                self._play_bots(i, waiting)
-            todo = []
-            for k, group in waiting.items():
-                self._play_batched(k, group)
-                todo.extend(group)
+        actions_by_code = self.game.codec.all_actions
+        over = self._over
+        any_over = bool(over.any())
+        states, seats = self.states, self._row_seats
+        self.observations.fill(0.0)
+        waiting: dict[int, list[int]] = {}
+        for i, code in enumerate(codes):
+            state = states[i]
+            if any_over and over[i]:  # next_step: the finished game is dealt again, its action ignored
+                self._deal(i, self._new_seed())
+            else:
+                actor = seats[i]
+                state.fast_apply_action(actions_by_code[code], actor)  # code checked against the mask
+                if state.is_terminal():
+                    self._end(i, actor)
+            self._settle(i, waiting)
+        self._answer(waiting)
+        self._publish(None)
 
-    def _play_bots(self, i: int, waiting: dict[int, list[int]]) -> None:
-        """Play game ``i``'s bots until its learner decides, it is over, or a batched opponent must move."""
+    def _settle(self, i: int, waiting: dict[int, list[int]]) -> None:
+        """Bring game ``i`` to its next decision of a deciding seat (or its end) and observe it there.
+
+        Against opponents, their bots play game ``i`` in turn; a game that must wait on a batched opponent is added to
+        ``waiting`` (opponent index -> games) and observed once :meth:`_answer` has played it on.
+        """
+        state: State[Any] | None = self.states[i]
+        if self.opponents is not None and not self._over[i]:
+            state = self._play_bots(i)
+        if state is None:
+            k = (self.states[i].current_player() - self._learner[i]) % self.players - 1
+            waiting.setdefault(k, []).append(i)
+            return
+        if self._over[i]:
+            seat = self._row_seats[i]
+            self._row_legal[i] = []
+        else:
+            seat = state.current_player()
+            self._row_seats[i] = seat
+            self._row_legal[i] = self.game.codec.encode_many(state.fast_legal_actions())
+        self._write_row(state, seat, i)
+
+    def _answer(self, waiting: dict[int, list[int]]) -> None:
+        """Call each batched opponent once for the games waiting on it; settle those games; repeat until none waits."""
+        while waiting:
+            todo, waiting = waiting, {}
+            for k, group in todo.items():
+                self._play_batched(k, group)
+                for i in group:
+                    self._settle(i, waiting)
+
+    def _play_bots(self, i: int) -> State[Any] | None:
+        """Play game ``i``'s bots until its learner decides, the game is over, or a batched opponent must move.
+
+        Returns:
+            The game's state at its learner's decision or its end (a game over is dealt again with ``same_step``, or
+            its row shows the end), or None when a batched opponent must move.
+        """
         n = self.players
         state, learner, bots = self.states[i], self._learner[i], self._bots[i]
         while True:
             if state.is_terminal():
                 if self._over[i] or not self._end(i, learner):
-                    return
+                    return state
                 state, learner, bots = self.states[i], self._learner[i], self._bots[i]
                 continue
             mover = state.current_player()
             if mover == learner:
-                return
-            k = (mover - learner) % n - 1
-            bot = bots[k]
+                return state
+            bot = bots[(mover - learner) % n - 1]
             if bot is None:
-                waiting.setdefault(k, []).append(i)
-                return
-            state.apply_action(bot.select_action(SeatView(state, mover)), player=mover)
+                return None
+            if type(bot) is RandomBot:  # its very choice (the same list, the same draw), by the engine's fast path
+                legal = state.fast_legal_actions()
+                state.fast_apply_action(legal[bot.rng.randrange(len(legal))], mover)
+            else:
+                state.apply_action(bot.select_action(SeatView(state, mover)), player=mover)
 
     def _play_batched(self, k: int, group: list[int]) -> None:
         """One call of batched opponent ``k`` for the games of ``group`` (its seat's tensors and masks); apply."""
@@ -449,9 +495,12 @@ class VectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         rows = len(group)
         states = [self.states[i] for i in group]
         seats = [(self._learner[i] + 1 + k) % self.players for i in group]
-        encode = self.game.codec.encode_many
-        legal = [encode(state.fast_legal_actions()) for state in states]
-        self.game.write_observations(states, seats, self._opponent_obs)
+        encode, write = self.game.codec.encode_many, self._write_opponent_row
+        self._opponent_obs[:rows] = 0.0
+        legal = []
+        for row, (state, seat) in enumerate(zip(states, seats, strict=True)):
+            legal.append(encode(state.fast_legal_actions()))
+            write(state, seat, row)
         masks = self._opponent_masks[:rows]
         _write_masks(masks, legal)
         codes = opponent.choose(self._opponent_obs[:rows], masks)
@@ -465,37 +514,19 @@ class VectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
             state.fast_apply_action(actions_by_code[code], seat)
 
     # ------------------------------------------------------------------ observations
-    def _observe(self, rows: list[int] | None) -> None:
-        """Write the observation, mask, seat and mover of ``rows`` (None: every game), in numpy calls per batch."""
-        over = self._over
-        any_over = bool(over.any())
-        indices = range(self.num_envs) if rows is None else rows
-        states = self.states if rows is None else [self.states[i] for i in rows]
-        encode = self.game.codec.encode_many
-        seats: list[int] = []
-        legal: list[list[int]] = []
-        old = self.seats.tolist() if any_over else []
-        for i, state in zip(indices, states, strict=True):
-            if any_over and over[i]:
-                seats.append(old[i])
-                legal.append([])
-            else:
-                seats.append(state.current_player())
-                legal.append(encode(state.fast_legal_actions()))
+    def _publish(self, rows: list[int] | None) -> None:
+        """Write the masks, seats and movers of ``rows`` (None: every game) from the rows' records, per batch."""
         if rows is None:
-            self.game.write_observations(states, seats, self.observations)
-            _write_masks(self.masks, legal)
-            self.seats[:] = seats
-            self.current[:] = seats
+            _write_masks(self.masks, self._row_legal)
+            self.seats[:] = self._row_seats
         else:
-            self.game.write_observations(states, seats, self._opponent_obs)
-            self.observations[rows] = self._opponent_obs[: len(rows)]
-            _write_masks(self._opponent_masks[: len(rows)], legal)
-            self.masks[rows] = self._opponent_masks[: len(rows)]
-            self.seats[rows] = seats
-            self.current[rows] = seats
-        if any_over:
-            self.current[over] = TERMINAL
+            scratch = self._opponent_masks[: len(rows)]
+            _write_masks(scratch, [self._row_legal[i] for i in rows])
+            self.masks[rows] = scratch
+            self.seats[rows] = [self._row_seats[i] for i in rows]
+        self.current[:] = self.seats
+        if self._over.any():
+            self.current[self._over] = TERMINAL
 
     def _infos(self) -> dict[str, Any]:
         infos: dict[str, Any] = {

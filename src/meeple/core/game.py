@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import secrets
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from meeple.core.action import Action, ActionCodec, short_repr
 from meeple.core.errors import InvalidActionError, InvalidParameterError, InvalidStateError
 from meeple.core.params import ParamSpec, build_params, describe_params, params_to_json
-from meeple.core.tensor import DirectTensor, TensorLayout, TensorWriter, zeroed_buffer
+from meeple.core.tensor import DirectTensor, TensorLayout, TensorWriter, float_buffer, zeroed_buffer
 from meeple.i18n.message import VERBATIM, M, Message
 
 if TYPE_CHECKING:
@@ -204,9 +204,8 @@ class Game(ABC, Generic[P]):
         """Write the observation tensor of ``players[i]`` in ``states[i]`` into row ``i`` of ``out``, for every ``i``.
 
         The batched form of ``state.write_observation_tensor`` (the vector environments): the rows are zeroed in one
-        numpy call and a :attr:`direct_tensor` writes each row through one flat ``memoryview`` of them, with no
-        per-row check or buffer set-up. Each row holds what its seat may see, nothing more (the same values as
-        :meth:`State.observation_tensor`).
+        numpy call and written through :meth:`row_writer`. Each row holds what its seat may see, nothing more (the
+        same values as :meth:`State.observation_tensor`).
 
         Args:
             states: the states, one per row.
@@ -218,25 +217,55 @@ class Game(ABC, Generic[P]):
             ValueError: ``players`` and ``states`` differ in length, or ``out`` has too few rows or the wrong width
                 (nothing written).
         """
-        rows, size = len(states), self.observation_tensor_size()
+        rows = len(states)
         if len(players) != rows:
             raise ValueError(f"one player per state: {rows} states, {len(players)} players")
-        if getattr(out, "ndim", None) != 2 or out.shape[0] < rows or out.shape[1] != size:
-            shape = getattr(out, "shape", None)
-            raise ValueError(f"out must have at least {rows} rows of {size} values, not shape {shape}")
-        block = out[:rows]
-        flat = zeroed_buffer(block.reshape(-1), rows * size) if block.flags.c_contiguous else None
-        direct = self.direct_tensor
-        if flat is None or direct is None:
-            for i in range(rows):
-                self._write_observation(states[i], players[i], out[i])
-            return
-        layout, fill, n = self.observation_tensor_layout(), direct.fill_from_state, self.num_players
+        write = self.row_writer(out)
+        if out.shape[0] < rows:
+            raise ValueError(f"out has {out.shape[0]} rows, fewer than the {rows} states")
+        out[:rows] = 0.0
         for i, (state, player) in enumerate(zip(states, players, strict=True)):
+            write(state, player, i)
+
+    def row_writer(self, out: Any) -> Callable[[State[Any], int, int], None]:
+        """Return ``write(state, player, row)``, which writes ``player``'s observation tensor into ``out[row]``.
+
+        For batched environments that keep one 2-D buffer: the caller zeroes the rows to write (one numpy call for
+        all), then writes each row as soon as its game has moved, while the game's state is still in the CPU's cache.
+        A :attr:`direct_tensor` writes through per-row ``memoryview`` slices of ``out``, each made once (no per-row
+        check, no buffer set-up); without one, or for a buffer that is not a contiguous float array, each row is
+        written by :meth:`_write_observation` (zeroed rows are then not needed).
+
+        Args:
+            out: a 2-D float numpy array of ``observation_tensor_size()`` columns, reused across calls.
+
+        Raises:
+            ValueError: ``out`` is not 2-D or has the wrong width.
+        """
+        size = self.observation_tensor_size()
+        if getattr(out, "ndim", None) != 2 or out.shape[1] != size:
+            raise ValueError(f"out must be a 2-D array of {size} columns, not shape {getattr(out, 'shape', None)}")
+        direct, n = self.direct_tensor, self.num_players
+        flat = float_buffer(out.reshape(-1), out.shape[0] * size) if out.flags.c_contiguous else None
+        if direct is None or flat is None:
+
+            def write_any(state: State[Any], player: int, row: int) -> None:
+                self._write_observation(state, player, out[row])
+
+            return write_any
+        layout, fill = self.observation_tensor_layout(), direct.fill_from_state
+        views: list[memoryview[float] | None] = [None] * out.shape[0]  # each row's slice, made when first written
+
+        def write(state: State[Any], player: int, row: int) -> None:
             if player is not None and 0 <= player < n:
-                fill(state, player, layout, flat[i * size : (i + 1) * size])
+                view = views[row]
+                if view is None:
+                    view = views[row] = flat[row * size : (row + 1) * size]
+                fill(state, player, layout, view)
             else:
-                out[i] = self._observation_values(state, player)
+                out[row] = self._observation_values(state, player)
+
+        return write
 
     def params_dict(self) -> dict[str, Any]:
         """Return every parameter (given or default) as a JSON-able dict; ``load_game(name, **d)`` rebuilds it."""

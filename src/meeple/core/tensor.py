@@ -188,8 +188,8 @@ def zeros(size: int) -> Any:
     return np.zeros(size, dtype=np.float32)
 
 
-def zeroed_buffer(out: Any, size: int) -> memoryview[float] | None:
-    """``out`` zeroed and seen as a writable flat ``memoryview`` of floats, for a direct encoder to write into.
+def float_buffer(out: Any, size: int) -> memoryview[float] | None:
+    """``out`` seen as a writable flat ``memoryview`` of ``size`` floats, for a direct encoder to write into.
 
     Returns None when ``out`` is not a writable, contiguous float32/float64 numpy vector of ``size`` values (the
     caller then copies a list in, which raises numpy's own error for a wrong shape).
@@ -202,5 +202,15 @@ def zeroed_buffer(out: Any, size: int) -> memoryview[float] | None:
         return None
     if view.readonly or view.ndim != 1 or view.format not in ("f", "d") or not view.c_contiguous or len(view) != size:
         return None
-    out.fill(0.0)
     return cast("memoryview[float]", view)  # format "f" or "d": its items are floats
+
+
+def zeroed_buffer(out: Any, size: int) -> memoryview[float] | None:
+    """``out`` zeroed and seen as a writable flat ``memoryview`` of floats (:func:`float_buffer`), or None.
+
+    ``out`` is zeroed only when a view is returned (otherwise it is left as it was).
+    """
+    view = float_buffer(out, size)
+    if view is not None:
+        out.fill(0.0)
+    return view

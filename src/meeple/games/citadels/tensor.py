@@ -217,15 +217,17 @@ _SCORE_CACHE_SIZE = 65536
 
 
 def _scores(state: CitadelsState) -> list[int]:
-    """``[b.total for b in state.score_breakdowns()]``, memoised per city on the game.
+    """``[b.total for b in state.score_breakdowns()]``, memoised on the game by each city's kinds.
 
-    The memo's key holds all that ``rules.score_city`` reads: the city's cards (hence their kinds), first to
-    complete, the Haunted City's rule (cities change rarely). Rules: citadels.md §5.2 rules 20-21.
+    A city holds one district of a kind (citadels.md §5.2 rule 8: no two with the same name; ``check_consistency``),
+    so ``masks[s]`` (the kinds built in city ``s``) is all of it that ``rules.score_city`` reads, with first to
+    complete and the Haunted City's rule: the memo's key is those three as one integer (no tuple of the city built and
+    hashed per seat). Rules: citadels.md §5.2 rules 20-21.
     """
     g = state.game
-    cache: dict[tuple[tuple[int, ...], bool, bool], int] | None = g.__dict__.get("_score_memo")
+    cache: dict[int, int] | None = g.__dict__.get("_score_by_kinds")
     if cache is None or len(cache) > _SCORE_CACHE_SIZE:
-        cache = g.__dict__["_score_memo"] = {}
+        cache = g.__dict__["_score_by_kinds"] = {}
     haunted_cards: list[int] | None = g.__dict__.get("_haunted_cards")
     if haunted_cards is None:
         haunted_cards = g.__dict__["_haunted_cards"] = [c for c, k in enumerate(g.card_kind) if k == HAUNTED_CITY]
@@ -233,12 +235,12 @@ def _scores(state: CitadelsState) -> list[int]:
     # The Haunted City stands for any colour unless it was built this round (rule 20; rules.has_five_colours).
     fresh = [c for c in haunted_cards if built[c] >= now]
     totals = []
-    for s, city in enumerate(state.cities):
-        haunted = not fresh or not any(c in city for c in fresh)
-        key = (tuple(city), s == first, haunted)
+    for s, mask in enumerate(state.masks):
+        haunted = not fresh or not any(c in state.cities[s] for c in fresh)
+        key = mask << 2 | (s == first) << 1 | haunted
         total = cache.get(key)
         if total is None:
-            kinds = [g.card_kind[c] for c in city]
+            kinds = [g.card_kind[c] for c in state.cities[s]]
             total = cache[key] = rules.score_city(
                 kinds, first=s == first, threshold=g.threshold, haunted_city_counts=haunted
             ).total
