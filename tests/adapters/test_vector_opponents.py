@@ -165,13 +165,22 @@ def test_every_kind_of_opponent_and_a_mix_of_them() -> None:
     def batched(observations: Any, masks: Any) -> Any:
         return [int(np.flatnonzero(m)[-1]) for m in masks]
 
-    for opponents in ("heuristic", RandomBot(4), by_view, batched, ["random", by_view, batched]):
+    made: list[RandomBot] = []
+
+    def factory() -> RandomBot:  # a fresh bot for each game and deal (a bot that keeps a game of its own)
+        made.append(RandomBot(0))
+        return made[-1]
+
+    for opponents in ("heuristic", RandomBot(4), factory, by_view, batched, ["random", by_view, batched]):
         venv = VectorEnv("caprice", 2, opponents=opponents, players=4 if isinstance(opponents, list) else 3)
         _obs, infos = venv.reset(seed=1)
         rng = np.random.default_rng(1)
         for _ in range(60):
             _obs, _r, _t, _tr, infos = venv.step(_random_actions(infos["action_mask"], rng))
             assert (infos["current_player"] == infos["seat"]).all()
+    assert len(made) >= 1 + 2 * 2  # one to check the factory, then one per game and other seat
+    assert len({id(b) for b in made}) == len(made)
+    assert made[1].rng is not made[2].rng
 
 
 def test_the_learners_seat_rotates_is_fixed_or_random() -> None:
@@ -222,6 +231,8 @@ def test_bad_opponents_and_seats_are_refused_when_the_env_is_made() -> None:
         VectorEnv("citadels", 2, opponents="grandmaster", players=4)
     with pytest.raises(InvalidParameterError, match="a policy is a bot name"):
         VectorEnv("citadels", 2, opponents=[42, "random", "random"], players=4)
+    with pytest.raises(InvalidParameterError, match="makes a Bot for each game, not int"):
+        VectorEnv("citadels", 2, opponents=lambda: 42, players=4)
     with pytest.raises(InvalidParameterError, match="solo game has no other seat"):
         VectorEnv("capital_lux_2", 2, opponents="random", players=1)
     for seat in (4, -1, "left", True):

@@ -8,7 +8,8 @@ Two ways to play:
   the default, ``"random"`` or a fixed seat), the opponents play the others and a step returns only the learner's
   decisions. An opponent is a bot spec (``"random"``, ``"heuristic"``, ``"hard"``...: a fresh bot per game and
   deal, seeded with ``derive_seed(deal, "bot", seat)``), a ``Bot`` object (one for every game; its generator is
-  reseeded at ``reset(seed=...)``), a policy of the seat's view ``policy(view)`` (called per game), or a **batched
+  reseeded at ``reset(seed=...)``), a function of no argument making a ``Bot`` (one per game and deal, seeded as a
+  spec's), a policy of the seat's view ``policy(view)`` (called per game), or a **batched
   policy** ``policy(observations, masks) -> codes``: called once for all the games waiting on that opponent, with
   float32 ``(k, observation_tensor_size)`` tensors and int8 ``(k, num_distinct_actions)`` masks of the opponent's own
   seat in each game (arrays reused between calls: copy what you keep), returning ``k`` action codes. Opponents see
@@ -105,16 +106,21 @@ def _autoreset_mode(value: Any) -> AutoresetMode:
     )
 
 
-def _is_batched(policy: Any) -> bool:
-    """A callable that is not a Bot and takes two positional parameters: ``policy(observations, masks)``."""
+def _arity(policy: Any) -> int | None:
+    """The positional parameters a callable that is not a Bot requires (None: not such a callable)."""
     if isinstance(policy, str | Bot) or not callable(policy):
-        return False
+        return None
     try:
         params = inspect.signature(policy).parameters.values()
     except (TypeError, ValueError):  # a builtin without a signature: the view form
-        return False
+        return 1
     kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
-    return sum(1 for p in params if p.kind in kinds and p.default is inspect.Parameter.empty) == 2
+    return sum(1 for p in params if p.kind in kinds and p.default is inspect.Parameter.empty)
+
+
+def _is_batched(policy: Any) -> bool:
+    """A callable that is not a Bot and takes two positional parameters: ``policy(observations, masks)``."""
+    return _arity(policy) == 2
 
 
 class VectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
@@ -126,7 +132,8 @@ class VectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         reward: the final reward's kind.
         opponents: None for self-play; else one opponent for every other seat, or a list of one per other seat
             (``opponents[k]`` plays the ``k + 1``-th seat on the learner's left): bot specs, ``Bot`` objects,
-            ``policy(view)`` functions or batched ``policy(observations, masks)`` functions.
+            factories of a ``Bot`` (no argument), ``policy(view)`` functions or batched ``policy(observations,
+            masks)`` functions.
         seat: against opponents, the learner's seat: ``"rotate"``, ``"random"`` or a seat number.
         autoreset_mode: ``"same_step"``, ``"next_step"`` or ``"disabled"`` (or Gymnasium's ``AutoresetMode``).
         **params: the game's parameters (``players``, flags).
@@ -579,21 +586,35 @@ class _Opponent:
         self.policy = policy
         self.game = game
         self.batched: BatchedPolicy | None = cast(BatchedPolicy, policy) if _is_batched(policy) else None
+        self.factory: Callable[[], Bot] | None = None
         self.kept: Bot | None = None
-        if self.batched is None:
-            bot = as_bot(policy, game)  # refuses a bad spec or kind now, not at the first deal
-            self.kept = None if isinstance(policy, str) else bot
+        if self.batched is not None:
+            return
+        if _arity(policy) == 0:
+            made = cast(Callable[[], Any], policy)()
+            if not isinstance(made, Bot):
+                raise InvalidParameterError(
+                    f"an opponent function of no argument makes a Bot for each game, not {type(made).__name__}"
+                )
+            self.factory = cast(Callable[[], Bot], policy)
+            return
+        bot = as_bot(policy, game)  # refuses a bad spec or kind now, not at the first deal
+        self.kept = None if isinstance(policy, str) else bot
 
     def bot(self, seed: int, seat: int) -> Bot | None:
         """The bot of this opponent in ``seat`` of a game dealt with ``seed`` (None: a batched policy).
 
-        A spec gets a fresh bot seeded ``derive_seed(seed, "bot", seat)`` (it cannot recover the deal); a ``Bot`` or
-        a view function plays every game as it is.
+        A spec gets a fresh bot seeded ``derive_seed(seed, "bot", seat)`` (it cannot recover the deal), as does a
+        factory's new bot; a ``Bot`` or a view function plays every game as it is.
         """
         if self.batched is not None:
             return None
         if self.kept is not None:
             return self.kept
+        if self.factory is not None:
+            bot = self.factory()
+            bot.rng = Rng(derive_seed(seed, "bot", seat))
+            return bot
         assert isinstance(self.policy, str)
         return as_bot(self.policy, self.game, seed=derive_seed(seed, "bot", seat))
 
