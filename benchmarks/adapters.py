@@ -248,27 +248,48 @@ def pz_opponents_loop(name: str, players: int, envs: int, last_everywhere: bool)
     return run
 
 
+def baseline_run(seed: int) -> int:
+    """One call: 200 ops of the machine's baseline workload (``meeple.bench.baseline_ops_per_s``'s op: shuffle a
+    65-card deck and scan it), for rates comparable across trees and builds as multiples of it."""
+    import random
+
+    rng = random.Random(seed)
+    deck = list(range(65))
+    for _ in range(200):
+        rng.shuffle(deck)
+        sum(1 for c in deck if c & 1)
+    return 200
+
+
 def batch_ratios(seconds: float, envs: int, name: str, players: int) -> None:
     """The two batching ratios of round three, measured in one process, interleaved (see the module docstring)."""
     rates = _interleaved(
         {
+            "base": baseline_run,
             "pz": through_pettingzoo(name, players),
             "vec": through_vector(name, players, envs),
             "pz_lean": pz_opponents_loop(name, players, envs, last_everywhere=False),
             "pz_last": pz_opponents_loop(name, players, envs, last_everywhere=True),
             "vec_opp": through_vector_opponents(name, players, envs),
         },
-        5 * seconds,
+        6 * seconds,
     )
+    base = rates["base"]
     print(f"{name}, {players} players, {envs} games per VectorEnv; decisions per CPU second (best of 5 slices)")
-    print("| measure | baseline | VectorEnv | ratio |")
+    print(f"and as multiples of the baseline workload's {base:,.0f} ops per CPU second")
+    print("| measure | baseline loop (x base) | VectorEnv (x base) | ratio |")
     print("|---|---:|---:|---:|")
     pz, vec = rates["pz"], rates["vec"]
-    print(f"| self-play, x the PettingZoo env | {pz:,.0f} | {vec:,.0f} | {vec / pz:.2f} |")
+    print(
+        f"| self-play, x the PettingZoo env | {pz:,.0f} ({pz / base:.3f}) | {vec:,.0f} ({vec / base:.3f}) "
+        f"| {vec / pz:.2f} |"
+    )
+    vec_opp = rates["vec_opp"]
     for key, label in (("pz_lean", "lean"), ("pz_last", "last()")):
+        loop = rates[key]
         print(
-            f"| against 3 random, x {envs} PettingZoo envs ({label}) | {rates[key]:,.0f} | {rates['vec_opp']:,.0f} "
-            f"| {rates['vec_opp'] / rates[key]:.2f} |"
+            f"| against 3 random, x {envs} PettingZoo envs ({label}) | {loop:,.0f} ({loop / base:.3f}) "
+            f"| {vec_opp:,.0f} ({vec_opp / base:.3f}) | {vec_opp / loop:.2f} |"
         )
 
 
@@ -299,11 +320,11 @@ def vector_profile(name: str, players: int, envs: int, steps: int) -> None:
     def share(*names: str) -> float:
         return sum(t for key, t in cumulative.items() if key.split(":", 1)[1] in names) / total
 
-    tensor = share("write_observations")
+    tensor = share("fill_from_state")
     rules = share("fast_apply_action", "fast_legal_actions", "is_terminal", "current_player")
     codes = share("encode_many", "_write_masks")
     print(f"cProfile of {steps} VectorEnv({envs}) steps, {name} {players}p (shares of the profiled time):")
-    print(f"  tensor encoder (write_observations): {tensor:.0%}")
+    print(f"  tensor encoder (fill_from_state): {tensor:.0%}")
     print(f"  rules (fast_apply_action, fast_legal_actions, is_terminal, current_player): {rules:.0%}")
     print(f"  legal codes and masks (encode_many, _write_masks): {codes:.0%}")
     print(f"  the rest (the env's own code, numpy, the random actions): {1 - tensor - rules - codes:.0%}")
