@@ -16,12 +16,14 @@ import hashlib
 import ipaddress
 import math
 import time
-from collections import Counter
+from collections import Counter, OrderedDict
 from dataclasses import dataclass
 
 from limits import RateLimitItemPerHour, RateLimitItemPerMinute
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
+
+from meeple.i18n import Message, Translator
 
 
 @dataclass(frozen=True)
@@ -32,8 +34,17 @@ class Quotas:
         rate_limits: False lifts every rate and count below (``--no-rate-limits``: load tests on loopback); sizes
             stay.
         tables_per_minute: tables one address may create per minute (``--tables-per-minute``).
-        tables_per_address: live tables one address may have created (``--max-tables-per-address``).
-        max_tables: live tables in the database (``--max-tables``).
+        tables_per_address: live and waiting tables one address may have created (``--max-tables-per-address``).
+        max_tables: started tables in the database (``--max-tables``): live tables where a human has come (a
+            connection or a move). Past it no table is created (429 "this server is full").
+        max_unstarted_tables: unstarted tables in the database (``--max-unstarted-tables``): waiting tables, and live
+            ones nobody has come to yet. They count apart from the started ones: when a new table finds them at
+            this bound, the oldest is aborted to make room (its reason ``server_full``).
+        no_start_minutes: a human seat that never came (no connection, no move) when it is to move makes its
+            table aborted after this long (``--no-start-minutes``; lichess's ``noStart``): counted from the table's
+            start or the last move, whichever is later (a turn-based table: at least its time per move).
+        bot_cpu_per_address: CPU seconds an hour that the bots of one creator address's tables may think
+            (``--bot-cpu-per-address``; :class:`meeple.server.bots.BotBudget`); past it they wait.
         sockets_per_address: WebSockets one address may hold open (``--max-sockets-per-address``).
         messages_per_minute: messages one WebSocket may send per minute; past it the connection is closed with
             1008 (``--messages-per-minute``).
@@ -53,7 +64,14 @@ class Quotas:
         logins_per_minute: log-in attempts one address may make per minute (``--logins-per-minute``); failed ones
             for one username from one address are limited to three times as many per hour. Past either, 429 for that
             address, even for the right password; other addresses are never held back by it (no lock-out).
+        logins_per_username: log-in attempts at one username from devices it has not logged in from, per 10
+            minutes, whatever their addresses (``--logins-per-username``; lichess's 10); a known device's failures
+            are bounded by as many (:mod:`.logins`).
         signups_per_minute: accounts one address may create per minute (``--signups-per-minute``).
+        reads_per_minute: pages and API reads (GET, HEAD) one address may make per minute; static files and the
+            probes do not count (``--reads-per-minute``; :mod:`.reads`).
+        min_password_score: the lowest zxcvbn score (0-4) of a password chosen at sign-up or at a password change
+            (``--min-password-score``; :mod:`.passwords`; 0 accepts any password of 8-128 characters).
         my_tables_per_minute: "My tables" lists (``GET /api/me/tables``, the ``/me/tables`` page) one address, and
             one account, may ask for per minute (``--my-tables-per-minute``): each may load up to 100 tables.
     """
@@ -62,6 +80,9 @@ class Quotas:
     tables_per_minute: int = 10
     tables_per_address: int = 20
     max_tables: int = 2000
+    max_unstarted_tables: int = 1000
+    no_start_minutes: float = 5.0
+    bot_cpu_per_address: float = 900.0
     sockets_per_address: int = 32
     messages_per_minute: int = 240
     bad_tokens_per_minute: int = 10
@@ -75,30 +96,46 @@ class Quotas:
     waiting_hours: float = 24.0
     quickmatch_wait: float = 60.0
     logins_per_minute: int = 10
+    logins_per_username: int = 10
     signups_per_minute: int = 5
+    min_password_score: int = 3
+    reads_per_minute: int = 300
     my_tables_per_minute: int = 30
 
 
 class QuotaExceeded(Exception):
-    """A client asked for more than its quota; ``retry_after`` is in whole seconds (HTTP 429 ``Retry-After``)."""
+    """A client asked for more than its quota; ``retry_after`` is in whole seconds (HTTP 429 ``Retry-After``).
 
-    def __init__(self, message: str, retry_after: int, reason: str) -> None:
+    ``text``, when set, is the message to show in the reader's language (``message`` is its English form).
+    """
+
+    def __init__(self, message: str, retry_after: int, reason: str, text: Message | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.retry_after = retry_after
         self.reason = reason
+        self.text = text
+
+    def words(self, reader: Translator) -> str:
+        """The message in ``reader``'s language (English when it has no translated form)."""
+        return reader.message(self.text) if self.text is not None else self.message
 
 
-IPV6_PREFIX = 64
-"""Every IPv6 address of one /64 network counts as one client (a single host often holds a whole /64)."""
+WRONG_TOKENS_KEPT = 100_000
+"""Wrong token values remembered at most (the oldest go first), so that a repeated one is counted once a minute."""
+IPV6_PREFIX = 56
+"""Every IPv6 address of one /56 network counts as one client: ISPs delegate a /56 to each customer (RIPE-690), so
+a /64 key gave one home 256 times every quota; a /56 groups fewer people than one shared IPv4 address (CGNAT)
+already does (issue 41, item 3; docs/decisions.md)."""
 
 
 def quota_address(host: str) -> str:
     """The client that ``host`` counts as for every per-address quota.
 
     An IPv4 address stays itself; an IPv4-mapped IPv6 address (``::ffff:1.2.3.4``) is its IPv4 address; any other
-    IPv6 address is its /64 network (``2001:db8::/64``), so that a host cannot multiply its quotas by the 2**64
-    addresses it is usually given. Anything else (a test client's name, ``unknown``) stays as it is.
+    IPv6 address is its /56 network (``2001:db8::/56``, :data:`IPV6_PREFIX`), so that a customer cannot multiply
+    its quotas by the addresses and /64 networks it is given. Anything else (a test client's name, ``unknown``) stays
+    as it is.
     """
     try:
         address = ipaddress.ip_address(host.split("%", 1)[0])
@@ -143,11 +180,16 @@ class Limiter:
             "chat": RateLimitItemPerMinute(max(1, quotas.chats_per_minute)),
             "login": RateLimitItemPerMinute(max(1, quotas.logins_per_minute)),
             "login_user": RateLimitItemPerHour(max(1, 3 * quotas.logins_per_minute)),
+            "login_username": RateLimitItemPerMinute(max(1, quotas.logins_per_username), 10),
+            "login_device": RateLimitItemPerMinute(max(1, quotas.logins_per_username), 10),
             "signup": RateLimitItemPerMinute(max(1, quotas.signups_per_minute)),
             "my_tables": RateLimitItemPerMinute(max(1, quotas.my_tables_per_minute)),
+            "reads": RateLimitItemPerMinute(max(1, quotas.reads_per_minute)),
         }
         self.sockets: Counter[str] = Counter()
         """Open WebSockets per client address."""
+        self._wrong: OrderedDict[str, float] = OrderedDict()
+        """Wrong tokens counted in the last minute: ``address table sha256(token)`` -> when (monotonic seconds)."""
 
     def hit(self, kind: str, key: str, what: str) -> None:
         """Count one ``kind`` event (``tables``, ``bad_token``, ``joins``, ``chat``, ``login``...) of ``key``.
@@ -161,7 +203,34 @@ class Limiter:
         if not self._limiter.hit(item, kind, key):
             reset = self._limiter.get_window_stats(item, kind, key).reset_time
             wait = max(1, math.ceil(reset - time.time()))
-            raise QuotaExceeded(f"too many {what}: at most {item.amount} a minute; try again in {wait} s", wait, kind)
+            unit = item.GRANULARITY.name
+            per = f"an {unit}" if item.multiples == 1 and unit == "hour" else f"a {unit}"
+            per = per if item.multiples == 1 else f"per {item.multiples} {unit}s"
+            raise QuotaExceeded(f"too many {what}: at most {item.amount} {per}; try again in {wait} s", wait, kind)
+
+    def count(self, kind: str, key: str) -> None:
+        """Count one ``kind`` event of ``key`` without refusing anything (a window that only :meth:`blocked` reads)."""
+        if self.quotas.rate_limits:
+            self._limiter.hit(self._items[kind], kind, key)
+
+    def wrong_token(self, address: str, table_id: str, token: str) -> None:
+        """Count a wrong seat ``token`` of ``address`` at ``table_id``, once a minute per value (``bad_token``).
+
+        The same wrong value again (a stale seat cookie sent with every board fetch) is not counted again within
+        the minute: only new guesses use the quota up (issue #41, item 10).
+
+        Raises:
+            QuotaExceeded: past :attr:`Quotas.bad_tokens_per_minute` different wrong values.
+        """
+        now = time.monotonic()
+        while self._wrong and (next(iter(self._wrong.values())) < now - 60 or len(self._wrong) > WRONG_TOKENS_KEPT):
+            self._wrong.popitem(last=False)
+        digest = hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()[:32]
+        key = f"{address} {table_id} {digest}"
+        if key in self._wrong:
+            return
+        self._wrong[key] = now
+        self.hit("bad_token", address, "wrong seat tokens")
 
     def blocked(self, kind: str, key: str) -> int | None:
         """Seconds to wait if ``key`` has used its ``kind`` quota already (nothing is counted), else None."""

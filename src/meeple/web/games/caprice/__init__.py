@@ -65,7 +65,9 @@ class CapriceWeb(WebGame):
     }
     tie_rule = N_("Equal points: the tied player who comes soonest after the one who ended the game wins.")
 
-    def context(self, view: dict[str, Any], seat: int | None, reader: Translator) -> dict[str, Any]:
+    def context(
+        self, view: dict[str, Any], seat: int | None, reader: Translator, names: Sequence[str | None] = ()
+    ) -> dict[str, Any]:
         """The pieces' names in the reader's language."""
         from meeple.games.caprice.vocabulary import PIECE
 
@@ -99,9 +101,10 @@ class CapriceWeb(WebGame):
         scores: Sequence[float],
         reader: Translator,
         me: int | None,
+        names: Sequence[str | None] = (),
     ) -> Results:
         """The ranking (ties: soonest after the ender, §14) and every player's symbols and points per tower."""
-        found = super().results(observation, returns, scores, reader, me)
+        found = super().results(observation, returns, scores, reader, me, names)
         ender = observation.get("ender")
         if ender is not None:
             n = len(returns)
@@ -111,7 +114,12 @@ class CapriceWeb(WebGame):
         return found
 
     def breakdown(
-        self, observation: Mapping[str, Any], scores: Sequence[float], reader: Translator, me: int | None
+        self,
+        observation: Mapping[str, Any],
+        scores: Sequence[float],
+        reader: Translator,
+        me: int | None,
+        names: Sequence[str | None] = (),
     ) -> list[dict[str, Any]]:
         """Every player's symbols in their order, then the points each tower gave them (§11-13)."""
         from meeple.games.caprice.rules import codes, tower_points
@@ -121,12 +129,12 @@ class CapriceWeb(WebGame):
         if not reveal:
             return []
         towers = [codes(t) for t in observation["towers"]]
-        names = [seat_name(s, reader, me) for s in range(len(reveal["orders"]))]
+        players = [seat_name(s, reader, me, names) for s in range(len(reveal["orders"]))]
         symbols = {
             "caption": reader.gettext("Symbols revealed, bottom to top"),
             "head": [reader.gettext("Player"), reader.gettext("Symbols")],
             "rows": [
-                [names[s], ", ".join(reader.message(PIECE[x]) for x in order)]
+                [players[s], ", ".join(reader.message(PIECE[x]) for x in order)]
                 for s, order in enumerate(reveal["orders"])
             ],
         }
@@ -136,7 +144,7 @@ class CapriceWeb(WebGame):
             for t, space in enumerate(observation["spaces"])
         ]
         lines.append((reader.gettext("Total"), list(reveal["points"])))
-        return [symbols, score_sheet(reader.gettext("Points per tower"), "", names, lines)]
+        return [symbols, score_sheet(reader.gettext("Points per tower"), "", players, lines)]
 
 
 WEB = CapriceWeb()

@@ -136,7 +136,9 @@ class CitadelsWeb(WebGame):
     }
     tie_rule = N_("Equal scores: the most district value wins, then the most gold; still equal, the win is shared.")
 
-    def context(self, view: dict[str, Any], seat: int | None, reader: Translator) -> dict[str, Any]:
+    def context(
+        self, view: dict[str, Any], seat: int | None, reader: Translator, names: Sequence[str | None] = ()
+    ) -> dict[str, Any]:
         """Character, district and colour names and the purple districts' texts, in the reader's language."""
         from meeple.games.citadels.data import COLOURS
         from meeple.games.citadels.vocabulary import CHARACTER, COLOUR, DISTRICT, PURPLE_TEXT
@@ -212,7 +214,12 @@ class CitadelsWeb(WebGame):
         return [(observation["scores"][s]["districts"], observation["seats"][s]["gold"]) for s in range(seats)]
 
     def breakdown(
-        self, observation: Mapping[str, Any], scores: Sequence[float], reader: Translator, me: int | None
+        self,
+        observation: Mapping[str, Any],
+        scores: Sequence[float],
+        reader: Translator,
+        me: int | None,
+        names: Sequence[str | None] = (),
     ) -> list[dict[str, Any]]:
         """Districts, five colours, first complete city, other complete city, gold, total (§5.2 rules 21-22)."""
         seats = range(len(observation["scores"]))
@@ -226,8 +233,8 @@ class CitadelsWeb(WebGame):
             (reader.gettext("Total"), [score[s]["total"] for s in seats]),
         ]
         caption = reader.gettext("Points (district costs; University and Dragon Gate count 8)")
-        names = [seat_name(s, reader, me) for s in seats]
-        return [score_sheet(caption, "", names, lines)]
+        players = [seat_name(s, reader, me, names) for s in seats]
+        return [score_sheet(caption, "", players, lines)]
 
 
 WEB = CitadelsWeb()
