@@ -277,6 +277,24 @@ def test_no_word_is_broken_inside_on_a_phone_or_a_desktop(page: Any, game: str, 
 def test_the_end_tables_fit_a_360_px_screen_with_their_total(page: Any, game: str, players: int, lang: str) -> None:
     state = played(game, players, seed=3)
     show(page, game, board(state, 0, lang), lang, SMALL)
+    _fits_with_its_total(page)
+
+
+LONG_NAMES = ["Maximiliana-Wolkenstein", "Bartholomew_the_Great", "Anne-Charlotte Delacroix", "Wolfeschlegelsteinhaus"]
+"""Names players may choose (24 characters at most, issue #41 item 18), one word or several."""
+
+
+@pytest.mark.parametrize(("game", "players"), [("citadels", 4), ("capitol", 4), ("capital_lux_2", 4), ("caprice", 4)])
+def test_the_end_tables_fit_a_360_px_screen_with_long_chosen_names(page: Any, game: str, players: int) -> None:
+    state = played(game, players, seed=3)
+    fragment = render_board(state, 0, state.history_messages(0), translator("fr"), None, LONG_NAMES[:players])
+    show(page, game, fragment, "fr", SMALL)
+    assert "Bartholomew_the_Great" in page.locator("#results").inner_text()
+    _fits_with_its_total(page)
+
+
+def _fits_with_its_total(page: Any) -> None:
+    """No sideways scroll, every breakdown inside the screen, each Total row's cells too."""
     assert page.evaluate("document.documentElement.scrollWidth") <= SMALL["width"]
     tables = page.locator("#results table.breakdown")
     assert tables.count() >= 1
