@@ -151,9 +151,10 @@ SHOW_TOP = """selector => {
 
 
 def _shoot(page: Any, game: str, stage: str, lang: str = "en", top: str | None = None) -> None:
-    """The viewport saved as small PNGs (a 64-colour palette when Pillow is there): English at both sizes, as
-    ``<game>-<size>-<stage>.png``; another language at phone size only, as ``<game>-<lang>-phone-<stage>.png``.
-    ``top``: the selector of an element to show from its top, under the turn bar, at each size."""
+    """The viewport saved as small PNGs (a 64-colour octree palette when Pillow is there: median cut greyed a seat's
+    swatch): English at both sizes, as ``<game>-<size>-<stage>.png``; another language at phone size only, as
+    ``<game>-<lang>-phone-<stage>.png``. ``top``: the selector of an element to show from its top, under the turn
+    bar, at each size."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     for name, size in SIZES.items():
         if lang != "en" and name != "phone":
@@ -171,7 +172,7 @@ def _shoot(page: Any, game: str, stage: str, lang: str = "en", top: str | None =
         except ImportError:
             continue
         with Image.open(path) as image:
-            image.convert("RGB").quantize(colors=64).save(path, optimize=True)
+            image.convert("RGB").quantize(colors=64, method=Image.Quantize.FASTOCTREE).save(path, optimize=True)
 
 
 def _shoot_the_players_bar(page: Any, game: str) -> None:
@@ -189,7 +190,7 @@ def _shoot_the_players_bar(page: Any, game: str) -> None:
     except ImportError:
         return
     with Image.open(path) as image:
-        image.convert("RGB").quantize(colors=64).save(path, optimize=True)
+        image.convert("RGB").quantize(colors=64, method=Image.Quantize.FASTOCTREE).save(path, optimize=True)
 
 
 def _screenshot_languages() -> set[str]:
