@@ -259,8 +259,10 @@ def create_web_app(config: ServerConfig) -> FastAPI:
             seats = [str(form.get(f"seat_{s}") or "human") for s in range(players)]
             clock = _form_clock(form)
             rated = form.get("rated") == "1"
-            chosen_clock = {"clock": clock} if clock is not None else {}  # a rated table takes the server's clock
-            request_model = CreateTable(game=game, params=params, seats=seats, rated=rated, **chosen_clock)
+            fields: dict[str, Any] = {"game": game, "params": params, "seats": seats, "rated": rated}
+            if clock is not None:  # none chosen is none sent: a rated table takes the server's clock
+                fields["clock"] = clock
+            request_model = CreateTable(**fields)
             me = await current_account(request)
             if rated and me is None:
                 raise SeatRefused(401, RATED_LOG_IN)
