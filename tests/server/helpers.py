@@ -22,7 +22,15 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from meeple.core.registry import load_game
-from meeple.server.protocol import AckMessage, ChatLine, ErrorMessage, HelloMessage, PongMessage, StateMessage
+from meeple.server.protocol import (
+    AckMessage,
+    ChatLine,
+    ErrorMessage,
+    HelloMessage,
+    PongMessage,
+    StateMessage,
+    UndoneMessage,
+)
 
 
 def create(client: TestClient, game: str, seats: list[str], **extra: Any) -> tuple[str, dict[int, str]]:
@@ -47,6 +55,7 @@ FRAMES = {
     "ack": AckMessage,
     "pong": PongMessage,
     "chat": ChatLine,
+    "undone": UndoneMessage,
 }
 
 
