@@ -51,6 +51,7 @@ from meeple.server.tables import TableService
 from meeple.server.views import game_view
 from meeple.web.boards import badges, board_context, display_name, log_lines, move_texts, name_the_moves, who
 from meeple.web.games import companion_for, seat_name, variant_words
+from meeple.web.motion import add_motion_routes, note_lines, undo_offer
 from meeple.web.people import add_people_pages
 from meeple.web.replays import replay_steps, step_of
 
@@ -519,7 +520,12 @@ def create_web_app(config: ServerConfig) -> FastAPI:
 
     async def _board(live: LiveTable, seat: int | None, reader: Translator) -> str:
         async with live.lock:
-            return render_board(live.state, seat, live.log_of(seat), reader, live)
+            return await _board_now(live, seat, reader)
+
+    async def _seat_of(request: Request, table_id: str) -> int | None:
+        return await _seat(request, table_id, request.cookies.get(seat_cookie(table_id)))
+
+    add_motion_routes(app, _reader, table, _seat_of, render_board, _board_now)
 
     @app.get("/games/{game}/style.css", include_in_schema=False)
     async def game_style(game: str) -> FileResponse:
@@ -569,6 +575,11 @@ def create_web_app(config: ServerConfig) -> FastAPI:
     return app
 
 
+async def _board_now(live: LiveTable, seat: int | None, reader: Translator) -> str:
+    """The board of ``seat`` now, with its moves and, when the engine allows it, Undo (``live.lock`` held)."""
+    return render_board(live.state, seat, live.log_of(seat), reader, live, undo=await undo_offer(live, seat))
+
+
 def _needed(name: str | None, reader: Translator) -> str:
     """The name a guest typed; a guest without one is refused (logged in, the username is the name)."""
     if not name:
@@ -586,11 +597,21 @@ def _problem(exc: Exception, reader: Translator) -> str:
 
 
 def _board_args(
-    state: Any, seat: int | None, log: list[Any], reader: Translator, live: LiveTable | None = None
+    state: Any,
+    seat: int | None,
+    log: list[Any],
+    reader: Translator,
+    live: LiveTable | None = None,
+    words: str | None = None,
+    undo: bool = False,
 ) -> dict[str, Any]:
-    """What ``board.html`` renders for ``seat``: the view, the game's names and codes, prompt, badges, log, results."""
+    """What ``board.html`` renders for ``seat``: the view, the game's names and codes, prompt, badges, log, results.
+
+    ``words``: an earlier position played back (issue #43): no move, and the prompt says the move in words.
+    ``undo``: the seat may take its last moves back now (an Undo button).
+    """
     view = game_view(state, seat, log, reader)
-    if live is not None and live.status != "live":
+    if (live is not None and live.status != "live") or words is not None:
         view["legal_actions"] = []  # a waiting (or abandoned) table takes no move: none is offered, as in its frames
     game = state.game.name
     web = companion_for(game)
@@ -598,6 +619,7 @@ def _board_args(
     moves = move_texts(web, view["legal_actions"], reader)
     over = state.is_terminal()
     names = [s.name for s in live.seats] if live is not None else []
+    notes = note_lines(live.takebacks, SPECTATOR if seat is None else seat) if live is not None else []
     return {
         "_": reader.gettext,
         "ngettext": reader.ngettext,
@@ -611,7 +633,7 @@ def _board_args(
         "prompt": web.prompt(view, seat, reader),
         "moves": moves,
         "controls": [m for m in moves if m["type"] in web.controls],
-        "log": log_lines(web, log, reader, seat, [m for _after, _seat, m in state.log_events], names),
+        "log": log_lines(web, log, reader, seat, [m for _after, _seat, m in state.log_events], names, notes),
         "badges": badges(
             web, obs, live.public_seats() if live is not None else None, state.game.num_players, reader, seat, names
         ),
@@ -621,14 +643,25 @@ def _board_args(
         "results": web.results(obs, state.returns(), state.scores(), reader, seat) if over else None,
         "status": live.status if live is not None else "finished",
         "board": board_context(game, view, seat, reader),
+        "playback": words,
+        "undo": undo and words is None,
     }
 
 
 def render_board(
-    state: Any, seat: int | None, log: list[Any], reader: Translator, live: LiveTable | None = None
+    state: Any,
+    seat: int | None,
+    log: list[Any],
+    reader: Translator,
+    live: LiveTable | None = None,
+    words: str | None = None,
+    undo: bool = False,
 ) -> str:
-    """The board fragment of ``seat`` (None: spectator), every clickable move named by its words."""
-    args = _board_args(state, seat, log, reader, live)
+    """The board fragment of ``seat`` (None: spectator), every clickable move named by its words.
+
+    ``words`` and ``undo`` as :func:`_board_args`.
+    """
+    args = _board_args(state, seat, log, reader, live, words, undo)
     return name_the_moves(TEMPLATES.get_template("board.html").render(**args), args["moves"])
 
 
