@@ -33,6 +33,7 @@ from meeple.cli.app import app
         (["--mail-from", "games@example.org"], "give --smtp too"),
         (["--smtp", "smtp://mail.example.org", "--mails-per-day", "0"], "--mails-per-day"),
         (["--my-tables-per-minute", "0"], "--my-tables-per-minute"),
+        (["--boards-per-minute", "0"], "--boards-per-minute"),
         (["--seats", "human,human"], "give its GAME"),
         (["chess"], "chess"),
     ],

@@ -191,3 +191,33 @@ def test_an_undo_hidden_from_a_seat_tells_it_nothing(tmp_path: Path) -> None:
             continue
         assert p not in note.seen and messages == [], (p, messages)
         assert live.state.history_texts(p) == found["before"][p]
+
+
+def test_the_terminal_takes_its_move_back_at_a_servers_table(tmp_path: Path) -> None:
+    """``meeple play --server``: "undo" at a decision sends the undo; the server takes the move back (an undo event
+    with the terminal's id) or refuses with the engine's reason, and the game goes on to its end."""
+    import subprocess
+    import sys
+
+    from tests.server.helpers import ServerProcess, http_json, seed_where
+
+    db = f"sqlite:///{tmp_path / 'server.db'}"
+    server = ServerProcess(db, log=tmp_path / "server.log").start()
+    try:
+        body = {"game": "caprice", "seats": ["human", "bot:random"], "seed": seed_where("caprice", 2, 0)}
+        answer = http_json(f"{server.url}/api/tables", body)
+        table, token = answer["table"], answer["seats"][0]["token"]
+        command = [sys.executable, "-m", "meeple", "play", "--server", server.url, "--table", table, "--token", token]
+        typed = "".join("undo\n" if k % 3 == 2 else "1\n" for k in range(600))
+        done = subprocess.run(command, input=typed, capture_output=True, text=True, timeout=240)
+        out = done.stdout + done.stderr
+        assert done.returncode == 0, out[-3000:]
+        assert "Taken back: you are at your previous decision again." in out and "The game is over" in out
+        engine = make_engine(db)
+        with Session(engine) as s:
+            events = list(s.scalars(select(EventRow).where(EventRow.table_id == table)))
+        engine.dispose()
+        undos = [e for e in events if undo_count(e.action)]
+        assert undos and all(e.seat == 0 and e.move_id for e in undos)
+    finally:
+        server.stop()

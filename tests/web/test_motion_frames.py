@@ -135,3 +135,36 @@ def test_a_move_marks_the_stable_identity_it_acted_on(name: str, action: dict[st
     """Keys name pieces, cards, towers, zones and seats by identity, never by a position on the screen: a Caprice
     move marks the tower the piece went to (not the one it left)."""
     assert companion_for(name).marks(action, 2) == keys
+
+
+def test_the_boards_route_bounds_what_a_stranger_sends(tmp_path: Any) -> None:
+    """``since`` a number from 0 to 1,000,000, ``lang`` short, and ``--boards-per-minute`` per address (429 with
+    Retry-After); a seat's cookie gets its own moves' boards, a stranger the spectator's (no move, no hand)."""
+    from fastapi.testclient import TestClient
+
+    from meeple.server.app import ServerConfig
+    from meeple.server.policy import SeatPolicy
+    from meeple.server.quotas import Quotas
+    from meeple.web.app import create_web_app
+
+    quotas = Quotas(boards_per_minute=4, tables_per_minute=100)
+    config = ServerConfig(
+        db=f"sqlite:///{tmp_path / 's.db'}",
+        bot_workers=0,
+        allow_seed=True,
+        quotas=quotas,
+        policy=SeatPolicy(any_bot=True, bot_tables=True),
+    )
+    with TestClient(create_web_app(config)) as client:
+        body = {"game": "caprice", "seats": ["human", "bot:random"], "seed": 3}
+        table = client.post("/api/tables", json=body).json()["table"]
+        for since in ("-1", "1000001", "x"):
+            assert client.get(f"/tables/{table}/boards?since={since}").status_code == 422
+        assert client.get(f"/tables/{table}/boards?lang={'e' * 9}").status_code == 422
+        answer = client.get(f"/tables/{table}/boards?since=0").json()
+        assert set(answer) == {"version", "frames", "board"} and "data-action-code" not in answer["board"]
+        for _ in range(4):
+            refused = client.get(f"/tables/{table}/boards?since=0")
+            if refused.status_code != 200:
+                break
+        assert refused.status_code == 429 and int(refused.headers["Retry-After"]) >= 1

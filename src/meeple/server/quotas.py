@@ -56,6 +56,8 @@ class Quotas:
         signups_per_minute: accounts one address may create per minute (``--signups-per-minute``).
         my_tables_per_minute: "My tables" lists (``GET /api/me/tables``, the ``/me/tables`` page) one address, and
             one account, may ask for per minute (``--my-tables-per-minute``): each may load up to 100 tables.
+        boards_per_minute: the moves played back one address may ask for per minute (``GET /tables/{id}/boards``,
+            ``--boards-per-minute``): each replays the table and draws up to 24 boards (issue #43).
     """
 
     rate_limits: bool = True
@@ -77,6 +79,7 @@ class Quotas:
     logins_per_minute: int = 10
     signups_per_minute: int = 5
     my_tables_per_minute: int = 30
+    boards_per_minute: int = 600
 
 
 class QuotaExceeded(Exception):
@@ -145,6 +148,7 @@ class Limiter:
             "login_user": RateLimitItemPerHour(max(1, 3 * quotas.logins_per_minute)),
             "signup": RateLimitItemPerMinute(max(1, quotas.signups_per_minute)),
             "my_tables": RateLimitItemPerMinute(max(1, quotas.my_tables_per_minute)),
+            "boards": RateLimitItemPerMinute(max(1, quotas.boards_per_minute)),
         }
         self.sockets: Counter[str] = Counter()
         """Open WebSockets per client address."""

@@ -13,8 +13,9 @@ of another seat's hidden steps is one line, so one board, at its end); the words
 the reader saw it (a move hidden from it marks only its player). ``tests/web/test_motion_frames.py`` re-deals every
 board's world for its reader and requires the same frame.
 
-Bounds: at most :data:`MAX_BOARDS` boards per request (older moves come as words and marks only) and
-:data:`MAX_LINES` lines of the log looked at.
+Bounds: at most :data:`MAX_BOARDS` boards per request (older moves come as words and marks only),
+:data:`MAX_LINES` lines of the log looked at, ``since`` at most 1,000,000, and ``--boards-per-minute`` requests per
+client address (429 with ``Retry-After`` past it; the page waits that long).
 
 Rules: issue #43 item 1 (paced moves, marks, the turn summary); docs/web.md.
 """
@@ -33,6 +34,7 @@ from fastapi.responses import JSONResponse
 from meeple.core.records import GameRecord
 from meeple.core.state import SPECTATOR, HiddenAction, State
 from meeple.core.undo import undo_in_turn
+from meeple.server.app import client_address
 from meeple.i18n import Message, Translator
 from meeple.web.boards import display_name
 from meeple.web.games import WebGame, companion_for
@@ -259,6 +261,8 @@ def add_motion_routes(
         is the board now, with the reader's moves (a ``since`` at the current version gives no frame).
         """
         reader = reader_of(request, lang)
+        limiter = app.state.meeple["limiter"]
+        limiter.hit("boards", client_address(request), "catch-ups of a table page")  # 429 past --boards-per-minute
         live = await table_of(table_id)
         seat = await seat_of(request, table_id)
         web = companion_for(live.game)

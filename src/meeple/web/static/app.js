@@ -116,7 +116,10 @@
       const since = motion.asked(version());
       const address = "/tables/" + encodeURIComponent(table) + "/boards" + seatQuery() + "&since=" + since;
       const answer = await fetch(address, { cache: "no-store" });
-      if (answer.ok) {
+      if (answer.status === 429) {  // past the server's quota: ask again when it says
+        const wait = Number(answer.headers.get("Retry-After")) || 2;
+        setTimeout(refresh, wait * 1000);
+      } else if (answer.ok) {
         const data = await answer.json();
         if (seat === null && !motion.playing()) motion.decided();  // a spectator: the marks of the latest moves
         motion.add(data);
