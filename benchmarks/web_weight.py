@@ -56,6 +56,7 @@ def measure(url: str, browser: Any, game: str, players: int, moves: int) -> dict
             fetch_ms.append(timing["responseEnd"] - timing["requestStart"])
 
     page.on("requestfinished", on_finished)
+    page.add_init_script("localStorage.setItem('meeple-pace', '0')")  # the others' moves at once (issue #43)
     page.goto(f"{url}/tables/{table}?token={token}")
     page.wait_for_timeout(1500)
     first_load = len(fetched)
@@ -65,9 +66,12 @@ def measure(url: str, browser: Any, game: str, players: int, moves: int) -> dict
     times: list[float] = []
     for _ in range(moves):
         board = "section.board [data-action-code]:not(.moves *):not([aria-disabled=true]):visible"
-        page.wait_for_selector("section.board.my-turn " + board.split(" ", 1)[1], timeout=30000)
+        pick = "section.board.my-turn [data-pick]:visible"
+        page.wait_for_selector(f"section.board.my-turn {board.split(' ', 1)[1]}, {pick}", timeout=30000)
         if page.locator("section.board[data-returns]").count():
             break
+        if not page.locator(board).count():  # tap, then tap (issue #43): the piece first, then its destination
+            page.locator(pick).first.click()
         before = page.locator("section.board").get_attribute("data-version")
         target = page.locator(board).first
         try:

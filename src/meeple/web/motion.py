@@ -34,8 +34,8 @@ from fastapi.responses import JSONResponse
 from meeple.core.records import GameRecord
 from meeple.core.state import SPECTATOR, HiddenAction, State
 from meeple.core.undo import undo_in_turn
-from meeple.server.app import client_address
 from meeple.i18n import Message, Translator
+from meeple.server.app import client_address
 from meeple.web.boards import display_name
 from meeple.web.games import WebGame, companion_for
 

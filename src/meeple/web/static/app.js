@@ -140,8 +140,8 @@
     board.removeAttribute("aria-busy");
     restore(kept);
     move(before);
-    taps.reset();
     if (lost) inert(true);
+    taps.fresh();
     ownBadge();
     // the swap's own cost, for benchmarks/web_weight.py (a bounded list of User Timing entries)
     if (performance.getEntriesByName("meeple:swap").length > 200) performance.clearMeasures("meeple:swap");
@@ -430,6 +430,7 @@
   const taps = window.MeepleTaps(board);
   const motion = window.MeepleMotion(board, swap, settled);
   motion.attach();
+  taps.fresh();
   ownBadge();
   connect();
 })();

@@ -2,7 +2,8 @@
 // with data-pick="KEY": a tower's top piece, a building, a roof, a card) and then one of its destinations (buttons
 // with data-for="KEY", hidden until their piece is picked, each a legal move with its data-action-code). Only the
 // picked piece's destinations are shown, one button each, and the places they stand in (their data-key element) are
-// marked. Tapping the piece again, Escape, or another piece changes the choice. The moves' list under the board
+// marked. Tapping the piece again, Escape, or another piece changes the choice; a board with one piece to pick
+// has it picked already. The moves' list under the board
 // stays the fallback (and what screen readers read in one go). No inline script or style (the pages' CSP).
 (function () {
   "use strict";
@@ -40,6 +41,13 @@
 
     return {
       reset: reset,
+      // a new board: when only one piece may be picked, it is picked already (its destinations show at once)
+      fresh: function () {
+        reset();
+        const pieces = board.querySelectorAll("[data-pick]:not([aria-disabled=true])");
+        const keys = new Set(Array.from(pieces).map(function (e) { return e.dataset.pick; }));
+        if (keys.size === 1) show(pieces[0]);
+      },
       // a tap on a piece (or inside one): pick it, or drop it if it was picked; true when the tap was for a piece
       pick: function (target, disabled) {
         const piece = target.closest("[data-pick]");

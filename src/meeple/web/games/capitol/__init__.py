@@ -42,8 +42,8 @@ PROMPTS: tuple[tuple[str, str], ...] = (
     ("seal_bid", N_("Add cards to your sealed bid for the {tile}, then seal it")),
     ("place_tile", N_("Choose the zone where your {tile} goes")),
     ("draw_card", N_("Draw a card from one of the face-up piles")),
-    ("place_building", N_("Choose the zone where your building goes")),
-    ("place_roof", N_("Choose the building your roof goes on")),
+    ("place_building", N_("Tap your roofed building beside the board, then the zone where it goes")),
+    ("place_roof", N_("Tap a round or a triangular roof, then the building it goes on")),
     ("place_floor", N_("Choose the building your floor goes on, or start a new one")),
     ("play_card", N_("Play a card from your hand, or pass")),
 )

@@ -30,8 +30,8 @@ PROMPTS: tuple[tuple[str, str], ...] = (
     ("keep_symbol", N_("You drew a third copy of a symbol: keep it or exchange it")),
     ("order_symbol", N_("Put your symbols in order, bottom to top: choose the next one")),
     ("place", N_("Place a piece from the supply on a tower")),
-    ("move", N_("Move the top piece of a tower onto another tower, or skip")),
-    ("skip_move", N_("Move the top piece of a tower onto another tower, or skip")),
+    ("move", N_("Tap the top piece of a tower, then the tower it goes onto; or move no piece")),
+    ("skip_move", N_("Tap the top piece of a tower, then the tower it goes onto; or move no piece")),
 )
 """The first legal action type found decides the prompt (caprice.md §5-13)."""
 
