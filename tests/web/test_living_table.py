@@ -6,8 +6,8 @@
 - Caprice: the tower marked after the bot's move is the one the piece went to (the server's event log says which).
 - The server killed mid-turn at phone size (a real process, SIGKILL): the banner is inside the screen, no move can be
   played (a tap is refused with a word), and once a new process serves the same database the turn goes on.
-- Tap, then tap: whole Caprice and Capitol games played by tapping a piece and then its destination, never more than
-  one button per destination on the screen.
+- Tap, then tap: whole Caprice, Capitol and Capital Lux 2 games played by tapping a piece and then its destination,
+  never more than one button per destination on the screen, the destinations marked.
 - Undo in the browser, seen taken back by the other player; the first decision in view on load and later; the speed
   remembered, "Skip", and prefers-reduced-motion (nothing moves, the marks stay).
 
@@ -304,7 +304,7 @@ def _tap_then_tap(page: Any, rng: random.Random, limit: float = 300) -> int:
     raise AssertionError("the game did not end in time")
 
 
-@pytest.mark.parametrize(("game", "seats", "least"), [("caprice", 2, 8), ("capitol", 2, 2)])
+@pytest.mark.parametrize(("game", "seats", "least"), [("caprice", 2, 8), ("capitol", 2, 2), ("capital_lux_2", 3, 6)])
 def test_tap_then_tap_plays_a_whole_game(
     server: ServerProcess, browser: Any, game: str, seats: int, least: int
 ) -> None:

@@ -33,7 +33,7 @@
     const summary = document.createElement("details");
     summary.className = "turn-summary";
     summary.id = "turn-summary";
-    summary.open = true;
+    summary.open = window.matchMedia("(min-width: 700px)").matches;  // a phone keeps its turn bar short: folded
     summary.hidden = true;
     const summaryTitle = document.createElement("summary");
     const list = document.createElement("ol");

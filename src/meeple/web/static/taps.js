@@ -37,6 +37,15 @@
         if (place) place.classList.add("destination");
       });
       if (first && piece.matches(":focus-visible")) first.focus();  // a keyboard user goes on to the destinations
+      return first;
+    }
+    // none of the destinations on the screen (a Capital above the hand, on a phone): the first one comes into view
+    function reveal(first) {
+      const shown = Array.from(board.querySelectorAll("[data-for]:not([hidden])")).some(function (e) {
+        const box = e.getBoundingClientRect();
+        return box.height > 0 && box.top >= 0 && box.bottom <= window.innerHeight;
+      });
+      if (first && !shown) first.scrollIntoView({ block: "center" });
     }
 
     return {
@@ -55,7 +64,7 @@
         if (disabled || piece.getAttribute("aria-disabled") === "true") return false;
         const again = picked === piece.dataset.pick;
         reset();
-        if (!again) show(piece);
+        if (!again) reveal(show(piece));
         return true;
       },
     };

@@ -127,7 +127,7 @@ class CapitalLux2Web(WebGame):
         if "keep_card" in types:
             return reader.gettext("Keep one card of the pack; the rest passes on")
         if "play_to_city" in types or "play_to_capital" in types:
-            return reader.gettext("Play a card from your hand: to your City or to the Capital")
+            return reader.gettext("Tap a card of your hand, then your City or the Capital")
         return super().prompt(view, seat, reader)
 
     def seat_facts(self, observation: Mapping[str, Any], seat: int, reader: Translator) -> list[str]:
