@@ -239,6 +239,7 @@ def test_a_killed_server_leaves_a_banner_in_view_an_inert_board_and_the_turn_res
         assert _in_view(page, "#connection"), "the banner is on the screen"
         assert "reconnecting" in page.locator("#connection").inner_text()
         assert page.locator(".badge.mine .offline").count() == 1
+        assert "no move can be played" in page.locator(".turnbar .offline-note").inner_text()
         moves = page.locator("section.board [data-action-code]:not(.moves *)")
         assert moves.count() and all(
             m == "true" for m in moves.evaluate_all("es => es.map(e => e.getAttribute('aria-disabled'))")
@@ -418,7 +419,7 @@ def test_the_speed_is_remembered_skip_shows_the_board_now_and_reduced_motion_kee
 
 def test_write_the_living_table_screenshots(server: ServerProcess, browser: Any) -> None:
     """docs/screenshots/living-table-*.png: a phone mid-animation (a move of another player being played back, a
-    piece in flight), the turn summary with its marks, tap then tap, the connection lost. Written only when asked
+    piece in flight), the turn summary with the marks at a decision (phone and desktop). Written only when asked
     (``MEEPLE_SCREENSHOTS`` set), as the other screenshots."""
     if not os.environ.get("MEEPLE_SCREENSHOTS"):
         pytest.skip("MEEPLE_SCREENSHOTS=1 writes these screenshots")
@@ -444,6 +445,10 @@ def test_write_the_living_table_screenshots(server: ServerProcess, browser: Any)
         page.screenshot(path=str(SCREENSHOTS / "living-table-phone-mid-animation.png"))
         break
     page.wait_for_selector(SETTLED, timeout=60000)
-    page.evaluate("window.scrollTo(0, 0)")
+    page.evaluate("document.getElementById('turn-summary').open = true")
+    page.wait_for_timeout(300)
     page.screenshot(path=str(SCREENSHOTS / "living-table-phone-summary.png"))
+    page.set_viewport_size(DESKTOP)
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(SCREENSHOTS / "living-table-desktop-summary.png"))
     context.close()

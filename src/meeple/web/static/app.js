@@ -234,6 +234,15 @@
   }
   function inert(isLost) {
     document.body.classList.toggle("offline", isLost);
+    const bar = board.querySelector(".turnbar"), said = board.querySelector(".offline-note");
+    if (isLost && bar && !said) {  // the turn bar says so too: not "your turn" while no move can be sent
+      const line = document.createElement("p");
+      line.className = "offline-note";
+      line.textContent = note.dataset.inert || "";
+      bar.insertBefore(line, bar.querySelector("#prompt"));
+    } else if (!isLost && said) {
+      said.remove();
+    }
     board.querySelectorAll("[data-action-code], [data-pick], [data-undo]").forEach(function (e) {
       if (isLost) e.setAttribute("aria-disabled", "true");
       else if (!pending) e.removeAttribute("aria-disabled");
