@@ -86,6 +86,10 @@ def test_at_most_max_boards_are_drawn_and_the_older_moves_come_as_words() -> Non
     shown = _frames(state, 0, 0, "en")
     drawn = [f for f in shown if f.board is not None]
     assert len(shown) > MAX_BOARDS and len(drawn) == MAX_BOARDS and drawn == shown[-MAX_BOARDS:]
+    reader = translator("en")
+    words_only = frames(state, 0, 0, companion_for("citadels"), str, reader, lambda *a: "x", boards=0)
+    assert [f.board for f in words_only] == [None] * len(shown)  # a page showing the others' moves at once
+    assert [f.sentences for f in words_only] != []
     assert all(f.sentences for f in shown) and shown[-1].version == len(state.history_messages(0))
     assert all("data-action-code" not in (f.board or "") for f in shown)  # a board played back offers no move
 
@@ -147,7 +151,7 @@ def test_the_boards_route_bounds_what_a_stranger_sends(tmp_path: Any) -> None:
     from meeple.server.quotas import Quotas
     from meeple.web.app import create_web_app
 
-    quotas = Quotas(boards_per_minute=4, tables_per_minute=100)
+    quotas = Quotas(boards_per_minute=6, tables_per_minute=100)
     config = ServerConfig(
         db=f"sqlite:///{tmp_path / 's.db'}",
         bot_workers=0,
@@ -161,9 +165,11 @@ def test_the_boards_route_bounds_what_a_stranger_sends(tmp_path: Any) -> None:
         for since in ("-1", "1000001", "x"):
             assert client.get(f"/tables/{table}/boards?since={since}").status_code == 422
         assert client.get(f"/tables/{table}/boards?lang={'e' * 9}").status_code == 422
+        for boards in ("-1", str(MAX_BOARDS + 1)):
+            assert client.get(f"/tables/{table}/boards?boards={boards}").status_code == 422
         answer = client.get(f"/tables/{table}/boards?since=0").json()
         assert set(answer) == {"version", "frames", "board"} and "data-action-code" not in answer["board"]
-        for _ in range(4):
+        for _ in range(6):
             refused = client.get(f"/tables/{table}/boards?since=0")
             if refused.status_code != 200:
                 break

@@ -137,8 +137,9 @@ def frames(
     names: Callable[[int], str],
     reader: Translator,
     render: Render,
+    boards: int = MAX_BOARDS,
 ) -> list[Frame]:
-    """Every move of ``seat``'s log after version ``since``, the last :data:`MAX_BOARDS` of them with their board.
+    """Every move of ``seat``'s log after version ``since``, the last ``boards`` of them with their board.
 
     Args:
         state: the table's state now (the game master's: its history rebuilds the earlier positions).
@@ -148,6 +149,8 @@ def frames(
         names: a seat's name as the page shows it.
         reader: the page's language.
         render: draws the reader's board of an earlier position (:data:`Render`).
+        boards: how many of the last moves get their board (at most :data:`MAX_BOARDS`; 0: words and marks only,
+            for a page that shows the others' moves at once).
 
     Returns:
         The frames, oldest first (the last one is the move that led to ``state``, drawn without the moves).
@@ -156,7 +159,7 @@ def frames(
     found = groups(state, perspective, since)
     lines = state.history_messages(perspective)
     out: list[Frame] = []
-    drawn = set(range(max(0, len(found) - MAX_BOARDS), len(found)))
+    drawn = set(range(max(0, len(found) - min(boards, MAX_BOARDS)), len(found)))
     position: State[Any] | None = None
     done = 0
     for index, (first, end, start, length) in enumerate(found):
@@ -253,12 +256,14 @@ def add_motion_routes(
         request: Request,
         table_id: str,
         since: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+        boards: Annotated[int, Query(ge=0, le=MAX_BOARDS)] = MAX_BOARDS,
         lang: Annotated[str | None, Query(max_length=8)] = None,
     ) -> JSONResponse:
         """The reader's moves after its version ``since``: each with its board then, its words and marks.
 
         ``{"version", "frames": [{"version", "actor", "own", "sentences", "marks", "board"}], "board"}``: ``board``
-        is the board now, with the reader's moves (a ``since`` at the current version gives no frame).
+        is the board now, with the reader's moves (a ``since`` at the current version gives no frame). Only the last
+        ``boards`` moves get their board (0: a page that shows the others' moves at once needs none).
         """
         reader = reader_of(request, lang)
         limiter = app.state.meeple["limiter"]
@@ -277,7 +282,7 @@ def add_motion_routes(
             def draw(state: State[Any], log: Sequence[tuple[int, Message]], words: str) -> str:
                 return render(state, seat, list(log), reader, live, words=words)
 
-            found = await asyncio.to_thread(frames, live.state, seat, since, web, names, reader, draw)
+            found = await asyncio.to_thread(frames, live.state, seat, since, web, names, reader, draw, boards)
             now = len(live.log_of(seat))
             current = await board(live, seat, reader)
         return JSONResponse({"version": now, "frames": [f.to_json() for f in found], "board": current})

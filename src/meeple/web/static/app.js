@@ -114,7 +114,8 @@
     loading = true;
     try {
       const since = motion.asked(version());
-      const address = "/tables/" + encodeURIComponent(table) + "/boards" + seatQuery() + "&since=" + since;
+      const address = "/tables/" + encodeURIComponent(table) + "/boards" + seatQuery() + "&since=" + since +
+        (motion.boards() ? "" : "&boards=0");  // the others' moves at once: their words and marks, no board
       const answer = await fetch(address, { cache: "no-store" });
       if (answer.status === 429) {  // past the server's quota: ask again when it says
         const wait = Number(answer.headers.get("Retry-After")) || 2;

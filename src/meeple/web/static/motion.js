@@ -139,6 +139,8 @@
       // the board was replaced outside a playback (the page's first board): keep the panel and marks on it
       attach: attach,
       playing: function () { return playing; },
+      // whether the moves to come will be shown one at a time (else their boards are not needed)
+      boards: function () { return pace() > 0 && !document.hidden; },
       // this reader decided: the others' last round is no longer news
       decided: function () {
         marks.clear();
