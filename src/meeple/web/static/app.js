@@ -162,12 +162,15 @@
   // whose turn: the board carries "my-turn" when this seat has legal moves; the tab's title says so too, so that a
   // player in another tab sees it; and, if the player asked for it, a sound and a notification while away
   const title = document.title;
+  let viewed = null;
   function showTurn(wasMine) {
     mine = myTurn();
     document.title = (mine ? "● " : "") + title;
     if (mine) {
       if (!wasMine && document.hidden && alertsOn()) alertTurn();
-      bringIntoView();  // every decision, the first one on load too (issue #43 item 7)
+      // every decision, the first one on load too (issue #43 item 7); once each: a refresh of the same decision
+      // (a badge, a clock) leaves the page where its reader scrolled it
+      if (version() !== viewed) { viewed = version(); bringIntoView(); }
     }
   }
   // a decision: if none of its moves is wholly on screen (below the sticky turn bar, or in it), the first one of the
