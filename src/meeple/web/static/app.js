@@ -117,8 +117,8 @@
       const address = "/tables/" + encodeURIComponent(table) + "/boards" + seatQuery() + "&since=" + since +
         (motion.boards() ? "" : "&boards=0");  // the others' moves at once: their words and marks, no board
       const answer = await fetch(address, { cache: "no-store" });
-      if (answer.status === 429) {  // past the server's quota: ask again when it says
-        const wait = Number(answer.headers.get("Retry-After")) || 2;
+      if (answer.status === 429) {  // past the server's quotas (boards, reads): ask again when it says
+        const wait = Math.min(Number(answer.headers.get("Retry-After")) || 5, 60);
         setTimeout(refresh, wait * 1000);
       } else if (answer.ok) {
         const data = await answer.json();
