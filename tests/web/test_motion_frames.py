@@ -26,9 +26,11 @@ from meeple.web.boards import display_name
 from meeple.web.games import companion_for
 from meeple.web.motion import MAX_BOARDS, Frame, frames, groups
 
+SHIPPED = [g for g in meeple.registered_games() if game_class(g).__module__.startswith("meeple.games.")]
+"""The games meeple ships (a toy game registered by another test module in the same worker is not one)."""
 CASES = [
     (name, n)
-    for name in meeple.registered_games()
+    for name in SHIPPED
     for n in range(game_class(name).min_players, game_class(name).max_players + 1)
 ]
 
@@ -94,7 +96,7 @@ def test_at_most_max_boards_are_drawn_and_the_older_moves_come_as_words() -> Non
     assert all("data-action-code" not in (f.board or "") for f in shown)  # a board played back offers no move
 
 
-@pytest.mark.parametrize("name", meeple.registered_games())
+@pytest.mark.parametrize("name", SHIPPED)
 def test_every_action_and_event_has_its_sentence_in_the_past(name: str) -> None:
     web = companion_for(name)
     cls = game_class(name)
