@@ -68,6 +68,9 @@ Element.prototype.animate = function (f, o) { window.flights++; return animate.c
 """
 ON_THE_BOARD = "section.board [data-action-code]:not(.moves *):not([aria-disabled=true]):visible"
 SETTLED = "section.board.my-turn:not([aria-busy]):not([data-playback])"
+PICKS = "section.board [data-pick]:visible"
+IN_VIEW = """s => Array.from(document.querySelectorAll(s)).some(e => { const b = e.getBoundingClientRect();
+    return b.height > 0 && b.top >= 0 && b.bottom <= window.innerHeight; })"""
 
 
 @pytest.fixture(scope="module")
@@ -121,10 +124,13 @@ def _groups(state: State[Any], seat: int) -> list[tuple[int, int, list[tuple[int
 
 
 def _decide(page: Any, rng: random.Random, avoid_undo: bool = True) -> int:
-    """Wait for this seat's decision, settled (no move being played back); tap a random move on the board."""
+    """Wait for this seat's decision, settled (no move being played back); tap a random move on the board (a piece
+    or card first where only those are on the board: tap, then tap)."""
     page.wait_for_selector(SETTLED, timeout=60000)
     version = int(page.locator("section.board").get_attribute("data-version"))
-    moves = page.locator(ON_THE_BOARD)
+    moves, picks = page.locator(ON_THE_BOARD), page.locator(PICKS)
+    if not moves.count() and picks.count():
+        picks.nth(rng.randrange(picks.count())).click()
     moves.nth(rng.randrange(moves.count())).click()
     page.wait_for_function("v => Number(document.querySelector('section.board').dataset.version) > v", arg=version)
     return version
@@ -377,12 +383,12 @@ def test_the_first_decision_and_every_later_one_are_in_view(
     for step in range(6):
         page.wait_for_selector(SETTLED, timeout=60000)
         page.wait_for_timeout(700)  # the smooth scroll ends
-        visible = page.evaluate(
-            """() => Array.from(document.querySelectorAll("section.board [data-action-code]:not(.moves *)"))
-                 .some(e => { const b = e.getBoundingClientRect();
-                              return b.height > 0 && b.top >= 0 && b.bottom <= window.innerHeight; })"""
-        )
-        assert visible, f"{game} at {size}: decision {step} has no move on the screen"
+        board = "section.board [data-action-code]:not(.moves *), section.board [data-pick]"
+        assert page.evaluate(IN_VIEW, board), f"{game} at {size}: decision {step} has no move on the screen"
+        if not page.locator(ON_THE_BOARD).count():  # only cards to pick (tap, then tap): their destinations too
+            page.locator(PICKS).nth(rng.randrange(page.locator(PICKS).count())).click()
+            page.wait_for_timeout(700)
+            assert page.evaluate(IN_VIEW, "section.board [data-for]"), f"{game}: no destination on the screen"
         _decide(page, rng)
     page.close()
 
