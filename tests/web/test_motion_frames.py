@@ -28,11 +28,7 @@ from meeple.web.motion import MAX_BOARDS, Frame, frames, groups
 
 SHIPPED = [g for g in meeple.registered_games() if game_class(g).__module__.startswith("meeple.games.")]
 """The games meeple ships (a toy game registered by another test module in the same worker is not one)."""
-CASES = [
-    (name, n)
-    for name in SHIPPED
-    for n in range(game_class(name).min_players, game_class(name).max_players + 1)
-]
+CASES = [(name, n) for name in SHIPPED for n in range(game_class(name).min_players, game_class(name).max_players + 1)]
 
 
 def _frames(state: State[Any], seat: int | None, since: int, lang: str) -> list[Frame]:

@@ -162,7 +162,9 @@ class CapitolWeb(WebGame):
             return [f"pile-{action['pile']}"]
         return []
 
-    def context(self, view: dict[str, Any], seat: int | None, reader: Translator) -> dict[str, Any]:
+    def context(
+        self, view: dict[str, Any], seat: int | None, reader: Translator, names: Sequence[str | None] = ()
+    ) -> dict[str, Any]:
         """Card, tile, roof and colour names in the reader's language (cards in human words: ``Roof 7``), card faces.
 
         Besides the names (computed once per language: ``_names``), ``build_here`` lists each zone's "build here"
@@ -172,7 +174,7 @@ class CapitolWeb(WebGame):
         than in template loops and macros, which cost most of a Capitol board's render time
         (``benchmarks/board_render.py``, issue #33).
         """
-        names = _names(reader)
+        vocabulary = _names(reader)
         build_here: dict[int, list[tuple[int, int, str]]] = {}
         roofs: set[int] = set()
         for action in view["legal_actions"]:
@@ -182,13 +184,13 @@ class CapitolWeb(WebGame):
             elif data["type"] == "place_roof":
                 roofs.add(data["roof"])
         return {
-            **names,
+            **vocabulary,
             "build_here": build_here,
             "build_from": {
                 (height, 1 if roof == "round" else 2) for moves in build_here.values() for _c, height, roof in moves
             },
             "roofs_to_place": sorted(roofs),
-            "building_words": _building_words(view, seat, reader, names),
+            "building_words": _building_words(view, seat, reader, vocabulary, names),
         }
 
     def tooltips(self, reader: Translator) -> dict[str, str]:
@@ -252,11 +254,16 @@ class CapitolWeb(WebGame):
         )
 
     def breakdown(
-        self, observation: Mapping[str, Any], scores: Sequence[float], reader: Translator, me: int | None
+        self,
+        observation: Mapping[str, Any],
+        scores: Sequence[float],
+        reader: Translator,
+        me: int | None,
+        names: Sequence[str | None] = (),
     ) -> list[dict[str, Any]]:
         """Every round's zone table (the points each seat scored per zone) and the totals (capitol.md §5.2, §6)."""
         seats = len(observation["players"])
-        head = [reader.gettext("Zone")] + [seat_name(s, reader, me) for s in range(seats)]
+        head = [reader.gettext("Zone")] + [seat_name(s, reader, me, names) for s in range(seats)]
         tables = []
         for scoring in observation["scorings"]:
             rows: list[list[Any]] = [
@@ -313,14 +320,20 @@ def _names_in(reader: Translator) -> dict[str, Any]:
     }
 
 
-def _building_words(view: dict[str, Any], seat: int | None, reader: Translator, names: Mapping[str, Any]) -> Any:
-    """``words(owner, height, roof)``: a building in words, its accessible name ("Seat 2: 3 floors, roof round")."""
+def _building_words(
+    view: dict[str, Any],
+    seat: int | None,
+    reader: Translator,
+    vocabulary: Mapping[str, Any],
+    names: Sequence[str | None] = (),
+) -> Any:
+    """``words(owner, height, roof)``: a building in words, its accessible name ("Ann: 3 floors, roof round")."""
     roof_word, unroofed = reader.gettext("roof"), reader.gettext("unroofed")
 
     def words(owner: int, height: int, roof: str) -> str:
         floors = reader.ngettext("{n} floor", "{n} floors", height).format(n=height)
-        where = f", {roof_word} {names['roof_name'][roof]}" if roof != "none" else f" ({unroofed})"
-        return f"{seat_name(owner, reader, seat)}: {floors}{where}"
+        where = f", {roof_word} {vocabulary['roof_name'][roof]}" if roof != "none" else f" ({unroofed})"
+        return f"{seat_name(owner, reader, seat, names)}: {floors}{where}"
 
     return words
 

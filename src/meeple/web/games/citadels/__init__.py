@@ -148,7 +148,9 @@ class CitadelsWeb(WebGame):
             return [f"seat-{message.args['seat']}"]
         return []
 
-    def context(self, view: dict[str, Any], seat: int | None, reader: Translator) -> dict[str, Any]:
+    def context(
+        self, view: dict[str, Any], seat: int | None, reader: Translator, names: Sequence[str | None] = ()
+    ) -> dict[str, Any]:
         """Character, district and colour names and the purple districts' texts, in the reader's language."""
         from meeple.games.citadels.data import COLOURS
         from meeple.games.citadels.vocabulary import CHARACTER, COLOUR, DISTRICT, PURPLE_TEXT
@@ -217,7 +219,12 @@ class CitadelsWeb(WebGame):
         return [(observation["scores"][s]["districts"], observation["seats"][s]["gold"]) for s in range(seats)]
 
     def breakdown(
-        self, observation: Mapping[str, Any], scores: Sequence[float], reader: Translator, me: int | None
+        self,
+        observation: Mapping[str, Any],
+        scores: Sequence[float],
+        reader: Translator,
+        me: int | None,
+        names: Sequence[str | None] = (),
     ) -> list[dict[str, Any]]:
         """Districts, five colours, first complete city, other complete city, total, gold (§5.2 rule 21)."""
         head = [
@@ -233,7 +240,7 @@ class CitadelsWeb(WebGame):
         for s, score in enumerate(observation["scores"]):
             rows.append(
                 [
-                    seat_name(s, reader, me),
+                    seat_name(s, reader, me, names),
                     score["districts"],
                     score["five_colours"],
                     score["first_complete"],
