@@ -154,15 +154,6 @@ def test_a_spectator_is_offered_nothing_only_a_seat_can_use(web: TestClient) -> 
     assert 'id="alert-toggle"' in seated and 'id="chat-mute"' in seated
 
 
-def test_a_seat_reading_its_page_is_online_on_it(web: TestClient) -> None:
-    """The page is drawn before its WebSocket connects: its own seat's badge once read "away" (issue #43 item 2)."""
-    answer = web.post("/api/tables", json={"game": "capitol", "seats": ["human", "human", "bot:random"]}).json()
-    table, token = answer["table"], answer["seats"][0]["token"]
-    page = web.get(f"/tables/{table}?token={token}").text
-    badges = dict(re.findall(r'<li class="badge seat-c(\d+).*?<span class="(online|offline)">', page, re.S))
-    assert badges == {"0": "online", "1": "offline"}, badges  # the other human is not connected
-
-
 def test_each_game_names_its_own_phases_in_french() -> None:
     """Capital Lux 2's draft is not Citadels' "choix des personnages"; Citadels' second phase is not "Tour 1 · tours
     de jeu" (the French rulebook: "appeler les personnages")."""
