@@ -63,7 +63,7 @@ SAYS = {
     "caprice": {
         "place": "place",
         "move": "move",
-        "skip_move": "skip",
+        "skip_move": "move no piece",
         "keep_symbol": "keep",
         "exchange_symbol": "exchange",
         "order_symbol": "order",
@@ -237,7 +237,7 @@ def test_every_french_page_spaces_its_punctuation(web: TestClient) -> None:
     assert not slips, slips[:10]
 
 
-CHIP = re.compile(r'<span class="chip seat-c(\d+)[^"]*">.*?<span class="chip-score">([^<]*)</span>', re.S)
+CHIP = re.compile(r'<span class="chip seat-c(\d+)[^"]*"[^>]*>.*?<span class="chip-score">([^<]*)</span>', re.S)
 RESULT = re.compile(r'<li class="result seat-c(\d+)[^"]*".*?<span class="score">([^<]*)</span>', re.S)
 BADGE = re.compile(r'<li class="badge seat-c(\d+).*?</li>', re.S)
 FACT = re.compile(r'<span class="fact">([^<]*)</span>')
