@@ -105,7 +105,6 @@ def badges(
     """One badge per seat: name, who plays it, online/away (humans), bot-played, the game's facts (gold, cards...).
 
     ``score`` is the seat's public score in words ("12 points", "" for a game without one), the side panel's chip.
-    The reader's own seat is online: it is reading the page (drawn before its WebSocket says so).
     """
     out = []
     for s in range(players):
@@ -116,7 +115,7 @@ def badges(
                 "seat": s,
                 "name": display_name(s, reader, me, names),
                 "who": who(info["player"], reader) if info is not None else "",
-                "online": bool(info["connected"] or s == me) if human and info is not None else None,
+                "online": bool(info["connected"]) if human and info is not None else None,
                 "bot_played": bool(info and info["bot_played"]),
                 "account": info.get("account") if info is not None else None,
                 "facts": web.seat_facts(observation, s, reader),
@@ -133,6 +132,7 @@ def log_lines(
     me: int | None,
     events: Sequence[Message] = (),
     names: Sequence[str | None] = (),
+    notes: Sequence[tuple[int, int]] = (),
 ) -> list[dict[str, Any]]:
     """The log as ``{"number", "actor", "seat", "text", "said"}``: moves numbered from 1, seats by name, no ids.
 
@@ -141,13 +141,23 @@ def log_lines(
 
     A line that is one of the rules' public ``events`` (a character revealed, a theft...) follows its move without a
     number of its own (``number`` None). A run of another seat's hidden steps is one line, so one number: the count
-    is what the reader saw, never how many hidden steps there were.
+    is what the reader saw, never how many hidden steps there were. ``notes`` are the undos the reader saw, as
+    ``(lines kept, seat)``: "took back a move" after that many lines (issue #43 item 5).
     """
     event_ids = {id(m) for m in events}
     said = reader.gettext("{seat}: {text}")
     out: list[dict[str, Any]] = []
     number = 0
-    for actor, message in log:
+    pending = sorted(notes)
+    took_back = reader.gettext("took back a move")
+
+    def noted(upto: int) -> None:
+        while pending and pending[0][0] <= upto:
+            seat = pending.pop(0)[1]
+            out.append({"number": None, "actor": display_name(seat, reader, me, names), "text": took_back})
+
+    noted(0)
+    for index, (actor, message) in enumerate(log, 1):
         event = id(message) in event_ids
         number += 0 if event else 1
         name = display_name(actor, reader, me, names) if actor >= 0 else ""
@@ -161,7 +171,8 @@ def log_lines(
                 "said": said.format(seat=name, text=text) if name else text,
             }
         )
-    return out
+        noted(index)
+    return out  # a note past the end (an earlier board played back, or lines taken back since) is not shown
 
 
 def name_the_moves(fragment: str, moves: Sequence[Mapping[str, Any]]) -> str:

@@ -144,6 +144,9 @@ class WebGame:
         variants: parameter name -> its :class:`Variant` (lobby and rules page).
         words: ``(context, msgid)`` of a vocabulary message -> its human form (card names without ids).
         tie_rule: how equal scores are broken (``N_`` msgid).
+        past: an action's or event's msgid -> the same in the past with its player, ``{actor}`` (an ``N_`` msgid; a
+            plural message maps to a ``plural(...)`` message): the turn summary's sentences ("{actor} assassinated
+            {character}"). A ``{seat}`` in it reads as that seat's name.
     """
 
     name = ""
@@ -153,6 +156,20 @@ class WebGame:
     variants: Mapping[str, Variant] = {}
     words: Mapping[tuple[str | None, str], WordRule] = {}
     tie_rule = N_("Equal scores share the win.")
+    past: Mapping[str, str | Message] = {}
+
+    # ---------------------------------------------------------------- what a move acted on (issue #43)
+    def marks(self, action: Mapping[str, Any], actor: int) -> list[str]:
+        """The ``data-key`` of the board elements a move acted on (its JSON, as its reader saw it in full).
+
+        Keys name stable identities, never a position on the screen: ``seat-2``, ``character-4``, ``tower-C``,
+        ``zone-3``, ``card-61``. The page marks them until its reader's next decision. None here.
+        """
+        return []
+
+    def event_marks(self, message: Message, seat: int) -> list[str]:
+        """The ``data-key`` of what one of the rules' public events named (a character revealed); none here."""
+        return []
 
     # ---------------------------------------------------------------- words
     def human(self, message: Message) -> Message:
