@@ -45,6 +45,9 @@ class GameSpec:
     balance_question: str = ""
     levels: Mapping[str, str] = field(default_factory=dict)
     web: str | None = None
+    score_bound: Mapping[int, int] = field(default_factory=dict)
+    margin_bound: Mapping[int, int] = field(default_factory=dict)
+    longest_game: Mapping[int, int] = field(default_factory=dict)
 
     def load(self, companion: str) -> Any:
         """Import and return a companion (``"heuristic_bot"``, ``"rollout_policy"``, ``"renderer"``, ``"balance"``...).
