@@ -31,7 +31,9 @@ from meeple.core.rewards import final_rewards
 from meeple.core.rng import derive_seed
 
 
-def configurations(only_game: str | None = None, only_players: int | None = None) -> list[tuple[str, int, dict[str, Any]]]:
+def configurations(
+    only_game: str | None = None, only_players: int | None = None
+) -> list[tuple[str, int, dict[str, Any]]]:
     """Every (game, players, flags) to measure: each player count of each game at its default flags.
 
     Citadels at 2 players needs ``variant_2p_ffg`` (the only way to play it with two).

@@ -49,10 +49,10 @@ CONFIGS: list[tuple[str, int, list[str]]] = [
 """(game, players, flags) of every table."""
 BOTS = ("random", "heuristic", "easy", "medium", "hard")
 """The bot policies of every table, weakest first."""
-STEPS = 100_000
+STEPS = 30_000
 """Learner decisions per PPO policy, except where :data:`STEPS_AGAINST_HEURISTIC` says less."""
-STEPS_AGAINST_HEURISTIC = {("caprice", 2): 50_000, ("caprice", 3): 30_000, ("caprice", 4): 20_000}
-"""Caprice's heuristic bot takes about 5-15 ms per move: fewer steps keep its runs under about ten CPU minutes."""
+STEPS_AGAINST_HEURISTIC = {("caprice", 2): 15_000, ("caprice", 3): 10_000, ("caprice", 4): 8_000}
+"""Caprice's heuristic bot takes about 5-15 ms per move: fewer steps keep its runs to a few CPU minutes."""
 DEALS = 50
 """Deals per evaluation (x players games per line-up)."""
 HARD_DEALS = {1: 20, 2: 10, 3: 6, 4: 5, 5: 4, 6: 3, 7: 3}
@@ -135,9 +135,7 @@ def main() -> int:
     parser.add_argument("--only", default=None, help="GAME or GAME:PLAYERS")
     args = parser.parse_args()
     configs = selected(args.only)
-    train = [
-        (train_command(g, n, f, o), None, checkpoint(g, n, o)) for g, n, f in configs for o in trainers(g, n)
-    ]
+    train = [(train_command(g, n, f, o), None, checkpoint(g, n, o)) for g, n, f in configs for o in trainers(g, n)]
     evaluate = [
         (evaluate_command(g, n, f, label, policy), result_file(g, n, label), result_file(g, n, label))
         for g, n, f in configs
@@ -161,7 +159,10 @@ def table(configs: list[tuple[str, int, list[str]]]) -> str:
     lines: list[str] = []
     for game, players, _flags in configs:
         lines += [f"### {game}, {players} player{'s' if players > 1 else ''}", ""]
-        lines += ["| policy | against | games | win share | 95 % interval | mean margin |", "|---|---|---:|---:|---:|---:|"]
+        lines += [
+            "| policy | against | games | win share | 95 % interval | mean margin |",
+            "|---|---|---:|---:|---:|---:|",
+        ]
         for label, _policy in policies(game, players):
             path = result_file(game, players, label)
             if not path.exists():

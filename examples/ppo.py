@@ -133,7 +133,9 @@ def main() -> int:
     parser.add_argument("--opponents", default="heuristic", help="the training opponents' bot spec")
     parser.add_argument("--reward", default="rank", choices=["win", "rank", "score", "score_margin"])
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--eval-deals", type=int, default=100, help="deals per line-up (x players games); 0: no evaluation")
+    parser.add_argument(
+        "--eval-deals", type=int, default=100, help="deals per line-up (x players games); 0: no evaluation"
+    )
     parser.add_argument("--export", default="ppo.npz", help="the numpy checkpoint to write")
     parser.add_argument("--save", default="", help="also save the PyTorch model (.zip) here")
     args = parser.parse_args()

@@ -8,7 +8,8 @@ one step reads and writes, all preallocated and reused (copy what you keep):
 - ``infos["action_mask"]``: int8 ``(num_envs, num_distinct_actions)``: that seat's legal actions;
   ``infos["current_player"]``: int ``(num_envs,)``: that seat;
 - ``rewards``: float32 ``(num_envs,)``: the final reward (``reward=``: ``"win"``, ``"rank"``, ``"score"``,
-  ``"score_margin"``; :mod:`meeple.core.rewards`) of the seat that just acted, 0 until its game ends;
+  ``"score_margin"``; at ``reward_scale=``: ``"raw"`` or ``"unit"``, in [-1, 1]; :mod:`meeple.core.rewards`) of the
+  seat that just acted, 0 until its game ends;
   ``infos["final_rewards"]``: float32 ``(num_envs, players)``: every seat's final reward in the games that just
   ended (0 elsewhere);
 - ``terminations``: bool ``(num_envs,)``: the game ended with this step; ``truncations``: always False (every game
@@ -38,7 +39,7 @@ from meeple.adapters.pettingzoo import OBS_BOUND
 from meeple.core.errors import IllegalActionError, InvalidParameterError
 from meeple.core.game import Game
 from meeple.core.registry import load_game
-from meeple.core.rewards import check_reward, final_rewards
+from meeple.core.rewards import check_reward, check_reward_scale, final_rewards
 from meeple.core.state import State
 
 MAX_ENVS = 1 << 16
@@ -52,19 +53,21 @@ class VectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         game: a registered game name.
         num_envs: how many games (1 .. :data:`MAX_ENVS`).
         reward: the final reward's kind.
+        reward_scale: ``"raw"`` or ``"unit"`` (every kind in [-1, 1]; :mod:`meeple.core.rewards`).
         **params: the game's parameters (``players``, flags).
 
     Raises:
-        InvalidParameterError: an unknown game, parameter or reward, or ``num_envs`` out of range.
+        InvalidParameterError: an unknown game, parameter, reward or scale, or ``num_envs`` out of range.
     """
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
 
-    def __init__(self, game: str, num_envs: int, reward: str = "win", **params: Any) -> None:
+    def __init__(self, game: str, num_envs: int, reward: str = "win", reward_scale: str = "raw", **params: Any) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or not 1 <= num_envs <= MAX_ENVS:
             raise InvalidParameterError(f"num_envs must be an integer from 1 to {MAX_ENVS}, not {num_envs!r}")
         self.game: Game[Any] = load_game(game, **params)
         self.reward = check_reward(reward)
+        self.reward_scale = check_reward_scale(reward_scale)
         self.num_envs = num_envs
         size, actions = self.game.observation_tensor_size(), self.game.num_distinct_actions()
         self.single_observation_space = spaces.Box(-OBS_BOUND, OBS_BOUND, (size,), np.float32)
@@ -148,7 +151,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         for i, (state, code, actor) in enumerate(zip(self.states, codes.tolist(), self.current.tolist(), strict=True)):
             state.fast_apply_action(actions_by_code[code], actor)  # code checked against the mask above
             if state.is_terminal():
-                final = final_rewards(state, self.reward)
+                final = final_rewards(state, self.reward, self.reward_scale)
                 self.final[i] = final
                 self.rewards[i] = final[actor]
                 self.terminations[i] = True

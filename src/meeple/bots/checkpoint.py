@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from meeple.core.errors import InvalidParameterError
+from meeple.core.game import Game
 from meeple.core.registry import load_game
 from meeple.i18n.message import M
 
@@ -68,6 +69,25 @@ class CheckpointPolicy:
         self.__name__ = name  # the label as_bot and reports give a function
         self._activation = meta["activation"]
 
+    def check_game(self, game: Game[Any]) -> None:
+        """Refuse a game this policy cannot play: another game, or tensors of other shapes (another player count).
+
+        Raises:
+            InvalidParameterError: the message names what the policy was trained for.
+        """
+        trained = (self.meta["observation_size"], self.meta["num_actions"])
+        if game.name != self.game or (game.observation_tensor_size(), game.num_distinct_actions()) != trained:
+            raise InvalidParameterError(
+                M(
+                    "the policy {name} was trained for {game} {params}; it cannot play {other} {other_params}",
+                    name=self.name,
+                    game=self.game,
+                    params=self.params,
+                    other=game.name,
+                    other_params=game.params_dict(),
+                )
+            )
+
     def logits(self, observations: Any) -> Any:
         """The network's outputs: float32 ``(B, num_actions)`` for observations ``(B, observation_size)``."""
         np = _numpy()
@@ -87,6 +107,18 @@ class CheckpointPolicy:
         """
         np = _numpy()
         legal = np.asarray(masks) != 0
+        size, actions = self.meta["observation_size"], self.meta["num_actions"]
+        if np.shape(observations)[-1] != size or legal.shape[-1] != actions:
+            raise InvalidParameterError(
+                M(
+                    "the policy {name} reads {size} observation values and {actions} actions, not {got} and {more}",
+                    name=self.name,
+                    size=size,
+                    actions=actions,
+                    got=np.shape(observations)[-1],
+                    more=legal.shape[-1],
+                )
+            )
         if not legal.any(axis=1).all():
             raise InvalidParameterError(M("a mask allows no action: the policy has nothing to choose"))
         scores = np.where(legal, self.logits(observations), -np.inf)
@@ -123,7 +155,9 @@ def save_checkpoint(
         "activation": activation,
         "training": training or {},
     }
-    arrays = {f"{kind}{i}": np.asarray(a, np.float32) for i, (w, b) in enumerate(weights) for kind, a in (("w", w), ("b", b))}
+    arrays = {
+        f"{kind}{i}": np.asarray(a, np.float32) for i, (w, b) in enumerate(weights) for kind, a in (("w", w), ("b", b))
+    }
     _check(path, meta, [(arrays[f"w{i}"], arrays[f"b{i}"]) for i in range(len(weights))])
     target = Path(path)
     with target.open("wb") as out:

@@ -12,7 +12,7 @@ SPEC = register_spec(
         rollout_policy="meeple.bots.rollout.capital_lux_2:rollout_policy",
         renderer="meeple.cli.render.capital_lux_2",
         web="meeple.web.games.capital_lux_2:WEB",
-        balance="meeple.arena.balance:capital_lux_2_features",
+        balance="meeple.arena.balance.capital_lux_2:features",
         balance_question=(
             "win rate by the power tile a seat used most (cards played to the Capital under it), the tiles and "
             "configuration in play (seat 0 win rate and winning score per label), and the solo rating against ROB"

@@ -12,7 +12,7 @@ SPEC = register_spec(
         rollout_policy=None,
         renderer="meeple.cli.render.capitol",
         web="meeple.web.games.capitol:WEB",
-        balance="meeple.arena.balance:capitol_features",
+        balance="meeple.arena.balance.capitol:features",
         balance_question="win rate by auction tile won (fountain / amphitheatre / temple) and by number of tiles won",
         levels={"hard": "ismcts:100:rollout=heuristic:depth=30:prior=heuristic"},
     )

@@ -12,7 +12,7 @@ SPEC = register_spec(
         rollout_policy=None,
         renderer="meeple.cli.render.caprice",
         web="meeple.web.games.caprice:WEB",
-        balance="meeple.arena.balance:caprice_features",
+        balance="meeple.arena.balance.caprice:features",
         balance_question="win rate by seat and turn position, and for the seat that ended the game",
         levels={"hard": "ismcts:2000:prior=heuristic"},
     )

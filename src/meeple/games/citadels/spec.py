@@ -12,7 +12,7 @@ SPEC = register_spec(
         rollout_policy=None,
         renderer="meeple.cli.render.citadels",
         web="meeple.web.games.citadels:WEB",
-        balance="meeple.arena.balance:citadels_features",
+        balance="meeple.arena.balance.citadels:features",
         balance_question="win rate by character played (any round) and by district in the final city",
         levels={"hard": "ismcts:100:rollout=heuristic:depth=30:prior=heuristic"},
     )

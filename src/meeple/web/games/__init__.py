@@ -78,6 +78,7 @@ class WebGame:
         variants: parameter name -> its :class:`Variant` (lobby and rules page).
         words: ``(context, msgid)`` of a vocabulary message -> its human form (card names without ids).
         tie_rule: how equal scores are broken (``N_`` msgid).
+        pitch: the game in one line, for the lobby (``N_`` msgid; "" for none).
     """
 
     name = ""
@@ -87,6 +88,7 @@ class WebGame:
     variants: Mapping[str, Variant] = {}
     words: Mapping[tuple[str | None, str], WordRule] = {}
     tie_rule = N_("Equal scores share the win.")
+    pitch = ""
 
     # ---------------------------------------------------------------- words
     def human(self, message: Message) -> Message:
@@ -144,6 +146,10 @@ class WebGame:
     def seat_facts(self, observation: Mapping[str, Any], seat: int, reader: Translator) -> list[str]:
         """Short public facts of a seat for its badge ("3 gold", "4 cards", "crown"); none here."""
         return []
+
+    def seat_label(self, observation: Mapping[str, Any], seat: int, reader: Translator, me: int | None = None) -> str:
+        """How the board names ``seat``: "Seat 2", "Seat 1 (you)" (:func:`seat_name`); a game may name its own."""
+        return seat_name(seat, reader, me)
 
     def secrets(self, observation: Mapping[str, Any], reader: Translator) -> list[str]:
         """What only this seat knew, in words (its hand...), for the replay's full view; none here."""
