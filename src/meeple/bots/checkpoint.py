@@ -21,6 +21,7 @@ with checkpoints loadable without torch); docs/baselines.md.
 from __future__ import annotations
 
 import json
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -200,7 +201,7 @@ def load_checkpoint(path: str | Path) -> CheckpointPolicy:
             meta = json.loads(str(data["meta"]))
             count = sum(1 for key in data.files if key.startswith("w"))
             weights = [(data[f"w{i}"].astype(np.float32), data[f"b{i}"].astype(np.float32)) for i in range(count)]
-    except (OSError, ValueError, KeyError) as exc:
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
         raise _refuse(path, str(exc)) from None
     if not isinstance(meta, dict):
         raise _refuse(path, "its meta is not a JSON object")

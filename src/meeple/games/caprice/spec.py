@@ -14,6 +14,9 @@ SPEC = register_spec(
         web="meeple.web.games.caprice:WEB",
         balance="meeple.arena.balance.caprice:features",
         balance_question="win rate by seat and turn position, and for the seat that ended the game",
+        score_bound={2: 35, 3: 35, 4: 35},  # benchmarks/score_bounds.py: the largest seen x 1.25, rounded up to 5
+        margin_bound={2: 20, 3: 20, 4: 20},
+        longest_game={2: 48, 3: 50, 4: 52},
         levels={"hard": "ismcts:2000:prior=heuristic"},
     )
 )
