@@ -9,8 +9,9 @@ with four line-ups in turn: every seat ``random``; every seat ``heuristic``; one
 among ``random`` ones (a strong player against weak ones: the largest scores and margins); one ``random`` seat among
 ``heuristic`` ones (the lowest margins). It reports the lowest and highest score of any seat, the largest margin
 (own points minus the best other seat's; solo Capital Lux 2: minus ROB's) in absolute value, the most decisions in
-one game, and what each game's :class:`~meeple.core.spec.GameSpec` declares (``score_bound``, ``margin_bound``,
-``longest_game``): the declared bounds must hold every value seen (``--check`` exits 1 when one does not).
+one game, the bounds these give (:func:`proposed`: the largest value seen times :data:`MARGIN`, rounded up) and what
+each game's :class:`~meeple.core.spec.GameSpec` declares (``score_bound``, ``margin_bound``, ``longest_game``): the
+declared bounds must hold every value seen (``--check`` exits 1 when one does not).
 
 The ``hard`` level is not in the line-ups (0.15-0.5 s per move); docs/research.md, "Rewards", says how the bounds
 were chosen from these numbers. Rules: issue "For researchers, round three" (measured reward bounds).
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from typing import Any
@@ -29,6 +31,14 @@ from meeple.bots import make_bot
 from meeple.core.registry import game_class, game_spec, load_game, registered_games
 from meeple.core.rewards import final_rewards
 from meeple.core.rng import derive_seed
+
+MARGIN = 1.25
+"""A declared bound is the largest value seen times this, rounded up (room for stronger players than the bots)."""
+
+
+def proposed(largest: float) -> int:
+    """The bound declared for a largest value seen: ``ceil(MARGIN x largest)``."""
+    return math.ceil(MARGIN * largest - 1e-9)
 
 
 def configurations(
@@ -97,6 +107,8 @@ def measure(name: str, players: int, flags: dict[str, Any], games: int) -> dict[
         "highest_score": high,
         "largest_margin": margin,
         "longest_game": longest,
+        "proposed_score_bound": proposed(high),
+        "proposed_margin_bound": proposed(margin),
         "declared_score_bound": spec.score_bound.get(players),
         "declared_margin_bound": spec.margin_bound.get(players),
         "declared_longest_game": spec.longest_game.get(players),
@@ -126,7 +138,7 @@ def main() -> int:
     parser.add_argument("--check", action="store_true", help="exit 1 if a declared bound misses a value seen")
     args = parser.parse_args()
     print("| game | players | games | scores seen | score bound | largest margin | margin bound | longest game |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")  # bounds: declared (proposed from these games)
     ok = True
     out = open(args.json, "w", encoding="utf-8") if args.json else None  # noqa: SIM115 - closed below
     for name, players, flags in configurations(args.game, args.players):
@@ -134,7 +146,8 @@ def main() -> int:
         ok = ok and holds(row)
         print(
             f"| {name} | {players} | {row['games']} | {row['lowest_score']:g}-{row['highest_score']:g} | "
-            f"{row['declared_score_bound']} | {row['largest_margin']:g} | {row['declared_margin_bound']} | "
+            f"{row['declared_score_bound']} ({row['proposed_score_bound']}) | {row['largest_margin']:g} | "
+            f"{row['declared_margin_bound']} ({row['proposed_margin_bound']}) | "
             f"{row['longest_game']} (declared {row['declared_longest_game']}) |",
             flush=True,
         )

@@ -9,9 +9,10 @@ Each configuration is a game and a player count at default flags (Citadels at 2 
 policies are the bots ``random``, ``heuristic`` and the levels ``easy``, ``medium`` and ``hard``, and two PPO
 policies trained by ``examples/ppo.py``, one against ``random`` bots and one against ``heuristic`` bots (Capital Lux 2
 solo: one, against ROB). Every policy is evaluated by ``meeple evaluate POLICY GAME -p N -a random,heuristic -n DEALS
--s 1000000 --json`` (paired, seat-rotated deals never used in training); ``hard`` gets fewer deals (it takes
-0.15-0.5 s per move). ``--only GAME`` or ``--only GAME:N`` runs a part; a command whose output file exists is skipped
-(delete the file to run it again). Jobs run niced, in parallel.
+-s 1000000 --json`` (paired, seat-rotated deals never used in training); ``hard`` against ``heuristic`` only, on
+fewer deals (it takes 0.15-0.5 s per move). ``--only GAME`` or ``--only GAME:N`` runs a part; a command whose output
+file exists is skipped (delete the file to run it again), and so is the evaluation of a checkpoint not trained yet.
+Jobs run niced, in parallel.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+
+import numpy as np
 
 HERE = Path(__file__).resolve().parent
 CHECKPOINTS = HERE / "checkpoints"
@@ -53,10 +56,13 @@ STEPS = 30_000
 """Learner decisions per PPO policy, except where :data:`STEPS_AGAINST_HEURISTIC` says less."""
 STEPS_AGAINST_HEURISTIC = {("caprice", 2): 15_000, ("caprice", 3): 10_000, ("caprice", 4): 8_000}
 """Caprice's heuristic bot takes about 5-15 ms per move: fewer steps keep its runs to a few CPU minutes."""
-DEALS = 50
-"""Deals per evaluation (x players games per line-up)."""
-HARD_DEALS = {1: 20, 2: 10, 3: 6, 4: 5, 5: 4, 6: 3, 7: 3}
-"""Deals for ``hard`` by player count (each deal is played once per seat)."""
+DEALS = 40
+"""Deals per evaluation (x players games per line-up), except Caprice's (:data:`CAPRICE_DEALS`)."""
+CAPRICE_DEALS = 20
+"""Caprice's heuristic bot takes 5-15 ms per move: fewer deals keep its evaluations to minutes."""
+HARD_DEALS = {1: 10, 2: 5, 3: 3, 4: 2, 5: 2, 6: 2, 7: 1}
+"""Deals for ``hard`` by player count (each deal is played once per seat), against ``heuristic`` only (the line-up
+that tells something: ``hard`` is built on the heuristic bot); it takes 0.15-0.5 s per move."""
 
 
 def name(game: str, players: int) -> str:
@@ -94,8 +100,9 @@ def policies(game: str, players: int) -> list[tuple[str, str]]:
 
 def evaluate_command(game: str, players: int, flags: list[str], label: str, policy: str) -> list[str]:
     """The ``meeple evaluate`` command of one row (JSON lines: one per line-up)."""
-    deals = HARD_DEALS[players] if label == "hard" else DEALS
-    out = ["meeple", "evaluate", policy, game, "-p", str(players), "-a", "random,heuristic", "-n", str(deals)]
+    deals = HARD_DEALS[players] if label == "hard" else CAPRICE_DEALS if game == "caprice" else DEALS
+    lineups = "heuristic" if label == "hard" else "random,heuristic"
+    out = ["meeple", "evaluate", policy, game, "-p", str(players), "-a", lineups, "-n", str(deals)]
     out += ["-s", str(EVAL_SEED), "--json"]
     return [*out, *[x for flag in flags for x in ("--variant", flag)]]
 
@@ -113,8 +120,35 @@ def selected(only: str | None) -> list[tuple[str, int, list[str]]]:
     return [c for c in CONFIGS if c[0] == game and (not players or c[1] == int(players))]
 
 
-def _run(command: list[str], out: Path | None) -> int:
+def _missing_checkpoint(command: list[str]) -> bool:
+    """An evaluation of a checkpoint not trained yet (``train`` first): skipped."""
+    return (
+        command[:2] == ["meeple", "evaluate"]
+        and command[2].endswith(".npz")
+        and not (HERE.parent / command[2]).exists()
+    )
+
+
+def _run(command: list[str], out: Path | None, done: Path) -> int:
     text = " ".join(shlex.quote(c) for c in command)
+    lock = done.with_name(done.name + ".lock")
+    try:
+        lock.parent.mkdir(parents=True, exist_ok=True)
+        with lock.open("x"):
+            pass
+    except FileExistsError:
+        print(f"skip (another run has it): {text}", flush=True)
+        return 0
+    try:
+        if done.exists():
+            print(f"skip (done meanwhile): {text}", flush=True)
+            return 0
+        return _run_unlocked(command, out, text)
+    finally:
+        lock.unlink()
+
+
+def _run_unlocked(command: list[str], out: Path | None, text: str) -> int:
     print(f"start: {text}", flush=True)
     done = subprocess.run(["nice", "-n", "10", *command], cwd=HERE.parent, capture_output=True, text=True)
     if done.returncode not in (0, 1) or (out is not None and done.returncode != 0):
@@ -148,17 +182,33 @@ def main() -> int:
     if args.what == "table":
         print(table(configs))
         return 0
-    todo = [(c, out) for c, out, done in (train if args.what == "train" else evaluate) if not done.exists()]
+    jobs = train if args.what == "train" else evaluate
+    todo = [(c, out, done) for c, out, done in jobs if not done.exists() and not _missing_checkpoint(c)]
     with ThreadPoolExecutor(max(1, args.jobs)) as pool:
         codes = list(pool.map(lambda job: _run(*job), todo))
     return 1 if any(codes) else 0
+
+
+def _label(game: str, players: int, label: str) -> str:
+    """A row's policy in words; a PPO row says its training budget (from its checkpoint's ``meta``)."""
+    if not label.startswith("ppo-"):
+        return f"`{label}`"
+    opponent = label.removeprefix("ppo-")
+    path = checkpoint(game, players, opponent)
+    training = json.loads(str(np.load(path)["meta"]))["training"] if path.exists() else {}
+    against = "ROB" if opponent == "rob" else f"`{opponent}`"
+    budget = (
+        f"{training.get('steps', 0):,} steps, {training.get('cpu_seconds', 0):,} CPU s" if training else "not trained"
+    )
+    return f"PPO vs {against} ({budget})"
 
 
 def table(configs: list[tuple[str, int, list[str]]]) -> str:
     """The Markdown tables, one per configuration, from the evaluations' JSON lines (missing rows say so)."""
     lines: list[str] = []
     for game, players, _flags in configs:
-        lines += [f"### {game}, {players} player{'s' if players > 1 else ''}", ""]
+        fair = "against ROB" if players == 1 else f"fair share {100 / players:.1f} %"
+        lines += [f"### {game}, {players} player{'s' if players > 1 else ''} ({fair})", ""]
         lines += [
             "| policy | against | games | win share | 95 % interval | mean margin |",
             "|---|---|---:|---:|---:|---:|",
@@ -166,13 +216,14 @@ def table(configs: list[tuple[str, int, list[str]]]) -> str:
         for label, _policy in policies(game, players):
             path = result_file(game, players, label)
             if not path.exists():
-                lines.append(f"| {label} | (not run) | | | | |")
+                lines.append(f"| {_label(game, players, label)} | (not run) | | | | |")
                 continue
             for row in (json.loads(x) for x in path.read_text().splitlines() if x.strip()):
                 against = row["opponent"] or "ROB"
                 lines.append(
-                    f"| {label} | {against} | {row['games']} | {100 * row['win_share']:.1f} % | "
-                    f"{100 * row['low']:.1f}-{100 * row['high']:.1f} % | {row['mean_margin']:+.2f} |"
+                    f"| {_label(game, players, label)} | `{against}` | {row['games']} | "
+                    f"{100 * row['win_share']:.1f} % | {100 * row['low']:.1f}-{100 * row['high']:.1f} % | "
+                    f"{row['mean_margin']:+.2f} |"
                 )
         lines.append("")
     return "\n".join(lines)
