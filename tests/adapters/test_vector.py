@@ -135,8 +135,8 @@ def test_the_unit_scale_reaches_the_vector_envs_rewards() -> None:
         actions = np.array([rng.choice(np.flatnonzero(row)) for row in infos["action_mask"]])
         _obs, rewards, terminations, _truncations, infos = venv.step(actions)
         _raw_obs, raw_rewards, _t, _tr, raw_infos = raw.step(actions)
-        assert rewards.tolist() == pytest.approx((raw_rewards / bound).tolist())
-        assert infos["final_rewards"].tolist() == pytest.approx((raw_infos["final_rewards"] / bound).tolist())
+        assert np.allclose(rewards, raw_rewards / bound)
+        assert np.allclose(infos["final_rewards"], raw_infos["final_rewards"] / bound)
         assert (np.abs(infos["final_rewards"]) <= 1.0).all()
         ended += int(terminations.sum())
     with pytest.raises(InvalidParameterError, match="reward_scale must be one of raw, unit"):

@@ -95,11 +95,11 @@ def test_played_games_stay_inside_the_declared_bounds_and_the_unit_scale_inside_
 
 
 @pytest.mark.parametrize("name", ["capital_lux_2", "capitol", "caprice", "citadels"])
-def test_the_score_bounds_are_tight_within_two_and_a_half_times_the_largest_score_eight_games_reach(name: str) -> None:
+def test_the_score_bounds_are_tight_within_three_times_the_largest_score_eight_games_reach(name: str) -> None:
     # The bounds before were 200 or 400 points for games whose largest score seen is 25 (Caprice) to 121.
     for _name, players, flags in (c for c in CONFIGS if c[0] == name):
         seen = max(max(final_rewards(state, "score")) for state in _games(name, players, flags, 8, ("strong",)))
-        assert game_spec(name).score_bound[players] <= 2.5 * seen, (players, seen)
+        assert game_spec(name).score_bound[players] <= 3 * seen, (players, seen)
 
 
 def test_the_utility_types_match_what_the_rewards_of_played_games_sum_to() -> None:
