@@ -67,7 +67,7 @@ a deal costs it about a minute of CPU whatever the player count (it plays every 
 deal is one game per seat): these few deals are what the shared machine allowed, and their intervals are wide."""
 
 
-NICE = 5
+NICE = 2
 """The jobs' niceness: below the developers' interactive work, above nothing."""
 
 

@@ -18,9 +18,9 @@ bound for the game and player count (:func:`reward_bound`: 1 for ``win`` and ``r
 ``[-1, 1]`` (``score``, ``win`` and ``rank`` in ``[0, 1]``); a value past its bound, never seen when the bounds were
 measured, is clipped to it.
 
-The bounds are measured, not guessed: ``benchmarks/score_bounds.py`` plays thousands of seeded games per game and
+The bounds are measured, not guessed: ``benchmarks/score_bounds.py`` plays hundreds of seeded games per game and
 player count (random and heuristic line-ups, a strong seat among weak ones for the largest scores and margins) and
-each game's spec declares the largest value seen with a margin (docs/research.md, "Rewards", gives the table);
+each game's spec declares the largest value seen times 1.25 (docs/research.md, "Rewards", gives the table);
 ``tests/core/test_rewards.py`` plays games and checks them. They are pyspiel's ``min_utility`` / ``max_utility``.
 
 The **utility type** of each kind (:func:`utility`): ``win`` sums to 1 over the seats and ``rank`` to
