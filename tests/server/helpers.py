@@ -25,6 +25,17 @@ from meeple.core.registry import load_game
 from meeple.server.protocol import AckMessage, ChatLine, ErrorMessage, HelloMessage, PongMessage, StateMessage
 
 
+def person(running: TestClient, **options: Any) -> TestClient:
+    """Another browser of the running app: cookies of its own, the app's event loop (the first client's portal).
+
+    A second ``TestClient`` without the portal runs each request in an event loop of its own, while the app's
+    services (locks, events, tasks) belong to the first client's loop: a request that waits on one of them can hang.
+    """
+    other = TestClient(running.app, **options)
+    other.portal = running.portal
+    return other
+
+
 def create(client: TestClient, game: str, seats: list[str], **extra: Any) -> tuple[str, dict[int, str]]:
     """Create a table; return its id and the token of each human seat."""
     body = {"game": game, "params": extra.pop("params", {}), "seats": seats, **extra}

@@ -25,7 +25,7 @@ from meeple.server.db import AccountRow, SeatRow, SessionRow
 from meeple.server.protocol import SeatInfo
 from meeple.server.quotas import Quotas
 from tests.server.conftest import OPEN
-from tests.server.helpers import next_of, seed_where
+from tests.server.helpers import next_of, person, seed_where
 
 PASSWORD = "correct horse battery"
 
@@ -43,13 +43,6 @@ def sign_up(client: TestClient, username: str, password: str = PASSWORD, **extra
     assert r.status_code == 201, r.text
     assert r.json() == {"username": username}
     return client
-
-
-def person(running: TestClient, **options: Any) -> TestClient:
-    """Another browser of the running app: cookies of its own, the app's event loop (the first client's portal)."""
-    other = TestClient(running.app, **options)
-    other.portal = running.portal
-    return other
 
 
 def _accounts(client: TestClient) -> Accounts:

@@ -16,7 +16,7 @@ from meeple.server.app import ServerConfig, create_app
 from meeple.server.mytables import MyTable
 from meeple.server.notify import SmtpSettings
 from tests.server.conftest import OPEN
-from tests.server.helpers import ServerProcess, acked, create, next_of, seed_where
+from tests.server.helpers import ServerProcess, acked, create, next_of, person, seed_where
 from tests.server.mail import smtp_server
 
 DAY = 86_400.0
@@ -46,12 +46,12 @@ def _meet(ann: Any, bob: Any, clock: dict[str, Any] | None = None) -> str:
 def test_my_tables_lists_the_accounts_live_and_waiting_tables_its_turns_first(client: TestClient) -> None:
     assert client.get("/api/me/tables").status_code == 401
     assert "log in" in client.get("/api/me/tables").json()["detail"]
-    ann, bob = client, TestClient(client.app)
+    ann, bob = client, person(client)
     _sign_up(ann, "ann")
     _sign_up(bob, "bob")
     table = _meet(ann, bob)
     waiting = ann.post("/api/tables", json={"game": "caprice", "seats": ["human", "open"], "clock": {"initial": 600}})
-    other, _tokens = create(TestClient(client.app), "caprice", ["human", "human"])  # not Ann's: not listed
+    other, _tokens = create(person(client), "caprice", ["human", "human"])  # not Ann's: not listed
     deadline = time.monotonic() + 20
     while (mine := ann.get("/api/me/tables").json())[0]["deadline"] is None:
         assert time.monotonic() < deadline, "the clock did not start"
@@ -77,7 +77,7 @@ def test_an_account_gets_its_turn_e_mail_in_its_language(tmp_path: Path) -> None
         mail = SmtpSettings("127.0.0.1", port, "plain", None, None, "games@example.org")
         config = ServerConfig(db=f"sqlite:///{tmp_path / 's.db'}", bot_workers=0, allow_seed=True, smtp=mail, **OPEN)
         with TestClient(create_app(config)) as ann:
-            bob = TestClient(ann.app)
+            bob = person(ann)
             _sign_up(ann, "ann", "ann@example.org")
             _sign_up(bob, "bob")  # no address: no e-mail
             table = _meet(ann, bob)

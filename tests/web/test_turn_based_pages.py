@@ -14,6 +14,7 @@ from meeple.i18n import translator
 from meeple.server.app import ServerConfig
 from meeple.web import create_web_app
 from meeple.web.app import duration
+from tests.server.helpers import person
 
 PASSWORD = "correct horse battery"
 
@@ -66,7 +67,7 @@ def test_a_bad_turn_based_choice_gets_the_lobby_back_saying_why(web: TestClient,
 def test_my_tables_page_lists_your_turns_first_in_both_languages(web: TestClient) -> None:
     assert "Log in to see the tables" in web.get("/me/tables").text
     assert 'href="/me/tables' not in web.get("/").text  # a guest has no such link
-    ann, bob = web, TestClient(web.app)
+    ann, bob = web, person(web)
     for client, name in ((ann, "ann"), (bob, "bob")):
         assert client.post("/api/accounts", json={"username": name, "password": PASSWORD}).status_code == 201
     body = {"game": "caprice", "seats": ["human", "open"], "clock": {"per_move": 3 * 86_400}}
@@ -94,9 +95,9 @@ def test_a_waiting_tables_creator_gets_the_buttons_and_a_joiner_none(web: TestCl
     assert web.post(f"/api/tables/{table}/wait", json={}).status_code == 200
     waited = web.get(f"/tables/{table}").text
     assert 'id="start-now"' in waited and 'id="keep-waiting"' not in waited  # no bots are due any more
-    spectator = TestClient(web.app).get(f"/tables/{table}").text
+    spectator = person(web).get(f"/tables/{table}").text
     assert 'id="start-now"' not in spectator
     other = web.post("/api/tables", json={"game": "caprice", "seats": ["human", "open"]}).json()["table"]
-    joiner = TestClient(web.app)
+    joiner = person(web)
     assert joiner.post(f"/api/tables/{other}/join", json={"name": "Bob"}).status_code == 201
     assert 'id="start-now"' not in joiner.get(f"/tables/{other}").text  # the table started: nothing to choose
