@@ -4,6 +4,7 @@
     python examples/baselines.py train --jobs 2        # train the PPO checkpoints (examples/checkpoints/*.npz)
     python examples/baselines.py evaluate --jobs 2     # meeple evaluate every policy -> examples/baselines/*.jsonl
     python examples/baselines.py table                 # the Markdown tables of docs/baselines.md, from those files
+    python examples/baselines.py doc docs/baselines.md # rewrite its command list and tables in place
 
 Each configuration is a game and a player count at default flags (Citadels at 2 players: ``variant_2p_ffg``). Its
 policies are the bots ``random``, ``heuristic`` and the levels ``easy``, ``medium`` and ``hard``, and two PPO
@@ -173,7 +174,8 @@ def _run_unlocked(command: list[str], out: Path | None, text: str) -> int:
 def main() -> int:
     """Run the sub-command (see the module docstring)."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("what", choices=["commands", "train", "evaluate", "table"])
+    parser.add_argument("what", choices=["commands", "train", "evaluate", "table", "doc"])
+    parser.add_argument("path", nargs="?", default=str(HERE.parent / "docs" / "baselines.md"), help="for doc")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--only", default=None, help="GAME or GAME:PLAYERS")
     args = parser.parse_args()
@@ -191,6 +193,10 @@ def main() -> int:
         return 0
     if args.what == "table":
         print(table(configs))
+        return 0
+    if args.what == "doc":
+        listing = "\n".join(" ".join(shlex.quote(c) for c in command) for command, _out, _done in [*train, *evaluate])
+        write_doc(Path(args.path), f"```sh\n{listing}\n```", table(configs))
         return 0
     jobs = train if args.what == "train" else evaluate
     todo = [(c, out, done) for c, out, done in jobs if not done.exists() and not _missing_checkpoint(c)]
@@ -211,6 +217,17 @@ def _label(game: str, players: int, label: str) -> str:
         f"{training.get('steps', 0):,} steps, {training.get('cpu_seconds', 0):,} CPU s" if training else "not trained"
     )
     return f"PPO vs {against} ({budget})"
+
+
+def write_doc(path: Path, commands: str, tables: str) -> None:
+    """Replace what lies between ``<!-- commands -->`` / ``<!-- tables -->`` and their ``<!-- /... -->`` in ``path``."""
+    text = path.read_text()
+    for name, body in (("commands", commands), ("tables", tables)):
+        start, end = f"<!-- {name} -->", f"<!-- /{name} -->"
+        head, _, rest = text.partition(start)
+        _, _, tail = rest.partition(end)
+        text = f"{head}{start}\n{body}\n{end}{tail}"
+    path.write_text(text)
 
 
 def table(configs: list[tuple[str, int, list[str]]]) -> str:

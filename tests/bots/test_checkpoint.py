@@ -98,7 +98,8 @@ def test_meeple_evaluate_takes_a_checkpoint_as_the_policy_and_as_a_lineup(tmp_pa
     assert json.loads(output)["opponent"] == "last"  # labelled by its name, as a policy is
     assert "no policy checkpoint at" in cli(["evaluate", str(module) + ".npz", "caprice"], code=2).output
     (tmp_path / "broken.npz").write_bytes(b"PK\x03\x04 not a zip")
-    assert "is not a meeple policy checkpoint" in cli(["evaluate", str(tmp_path / "broken.npz"), "caprice"], code=2).output
+    broken = cli(["evaluate", str(tmp_path / "broken.npz"), "caprice"], code=2).output
+    assert "is not a meeple policy checkpoint" in broken
 
 
 COMMITTED = sorted(CHECKPOINTS.glob("*.npz"))
