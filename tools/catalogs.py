@@ -72,6 +72,8 @@ def template() -> Catalog:
         for spec in load_game(game).describe_params():
             if spec.doc:
                 catalog.add(spec.doc, locations=[(where, None)])
+            if spec.bounds is not None and spec.bounds.expands:
+                catalog.add(spec.bounds.expands, locations=[(where, None)])
         module = importlib.import_module(f"meeple.games.{game}.vocabulary")
         for word in module.vocabulary():
             msgid = word.msgid if word.plural is None else (word.msgid, word.plural)

@@ -362,3 +362,97 @@ def test_an_unknown_reward_scale_is_refused() -> None:
 
     with pytest.raises(InvalidParameterError, match="reward_scale must be one of raw, unit, not 'percent'"):
         pyspiel.load_game("meeple_caprice(reward_scale=percent)")
+
+
+# ---------------------------------------------------------------- issue 41, item 20: every observer type, every world
+
+PRIVATE = {"none": "NONE", "single": "SINGLE_PLAYER"}
+
+
+def _observers(game: Any) -> dict[tuple[bool, str], Any]:
+    """Every observer the adapter accepts: perfect recall or not x the public part alone or a seat's view."""
+    from open_spiel.python.observation import make_observation
+
+    out = {}
+    for recall in (False, True):
+        for private, kind in PRIVATE.items():
+            obs_type = pyspiel.IIGObservationType(
+                perfect_recall=recall, public_info=True, private_info=getattr(pyspiel.PrivateInfoType, kind)
+            )
+            out[(recall, private)] = make_observation(game, obs_type)
+    return out
+
+
+def _seen(observer: Any, state: Any, player: int, recall: bool) -> tuple[Any, ...]:
+    """What ``observer`` gives of ``state`` for ``player``: its string, and its tensor where it has one."""
+    text = observer.string_from(state, player)
+    if recall:
+        with pytest.raises(NotImplementedError, match="information_state_tensor"):
+            observer.set_from(state, player)
+        return (text,)
+    observer.set_from(state, player)
+    return (text, observer.tensor.tobytes())
+
+
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_every_observer_type_is_the_same_in_every_world_its_receiver_cannot_tell_apart(name: str, players: int) -> None:
+    """Tensor and string of every observer (perfect recall or not; a seat's or the public one) at positions along a
+    random game, compared with worlds re-dealt from each seat's information (``resample_from_infostate``): a seat's
+    observer must not change in worlds re-dealt from that seat's information, the public one in any of them (it
+    knows less than every seat). The public perfect-recall string held every private move ("1:pick the King")."""
+    game, state = _dealt(_spec(name, players), 5 + players, 0)
+    observers = _observers(game)
+    draws = iter(np.random.default_rng(players).random(100_000))
+    rng = np.random.default_rng(players)
+    positions = step = 0
+    while not state.is_terminal():
+        if step % 7 == 0:
+            positions += 1
+            public = {k: _seen(o, state, 0, k[0]) for k, o in observers.items() if k[1] == "none"}
+            for seat in range(players):
+                for key, observer in observers.items():
+                    if key[1] == "none":
+                        assert _seen(observer, state, seat, key[0]) == public[key], f"public {key} differs by seat"
+                for _ in range(2):
+                    world = state.resample_from_infostate(seat, lambda: next(draws))
+                    for (recall, private), observer in observers.items():
+                        receiver = seat if private == "single" else (seat + 1) % players
+                        mine = _seen(observer, state, receiver, recall)
+                        assert _seen(observer, world, receiver, recall) == mine, (
+                            f"step {step}: observer perfect_recall={recall} private_info={private} of seat "
+                            f"{receiver} differs in a world re-dealt from seat {seat}'s information"
+                        )
+        state.apply_action(int(rng.choice(state.legal_actions())))
+        step += 1
+    assert positions > 3
+
+
+def test_observers_the_adapter_does_not_offer_are_refused_with_the_reason() -> None:
+    from open_spiel.python.observation import make_observation
+
+    game = pyspiel.load_game("meeple_citadels(players=4)")
+    for recall in (False, True):
+        every = pyspiel.IIGObservationType(
+            perfect_recall=recall, public_info=True, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS
+        )
+        with pytest.raises(ValueError, match="never every seat's"):
+            make_observation(game, every)
+        for kind in ("NONE", "SINGLE_PLAYER"):
+            hidden = pyspiel.IIGObservationType(
+                perfect_recall=recall, public_info=False, private_info=getattr(pyspiel.PrivateInfoType, kind)
+            )
+            with pytest.raises(ValueError, match="public_info=True"):
+                make_observation(game, hidden)
+
+
+def test_the_public_perfect_recall_string_holds_the_public_history_only() -> None:
+    from open_spiel.python.observation import make_observation
+
+    game, state = _dealt("meeple_citadels(players=4)", 5, 4)
+    public = pyspiel.IIGObservationType(
+        perfect_recall=True, public_info=True, private_info=pyspiel.PrivateInfoType.NONE
+    )
+    text = make_observation(game, public).string_from(state, 0)
+    history = text.split("\n")[1:]
+    assert len(history) >= 4 and all(line.endswith("pick a character") for line in history[:4]), history
+    assert "King" not in "\n".join(history)

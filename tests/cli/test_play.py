@@ -183,6 +183,15 @@ def test_bad_options_exit_2_with_a_clear_message(cli: Cli, args: list[str], mess
     assert message in result.output and "Traceback" not in result.output
 
 
+def test_malformed_bot_specs_exit_2_with_the_parsers_words(cli: Cli) -> None:
+    """Issue 41, item 15: the CLI refuses the specs the server refuses, with the same words."""
+    from tests.bots.test_specs import BAD_SPECS
+
+    for spec, words in BAD_SPECS:
+        result = cli(["play", "citadels", "--players", "3", "--humans", "0", "--bots", spec], input="", code=2)
+        assert words in " ".join(result.output.split()) and "Traceback" not in result.output, (spec, result.output)
+
+
 def test_unknown_game(cli: Cli) -> None:
     result = cli(["play", "chess"], code=2)
     assert "unknown game 'chess'" in result.output and "toy_auction" in result.output

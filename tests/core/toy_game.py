@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from meeple.core import (
@@ -27,6 +27,7 @@ from meeple.core import (
     register_game,
     register_spec,
 )
+from meeple.core.params import param
 from meeple.core.snapshot import expect, expect_each_once, expect_int, expect_ints
 from meeple.i18n import M, Message
 
@@ -53,9 +54,9 @@ class GiveTo(Action):
 
 @dataclass(frozen=True)
 class ToyParams:
-    players: int = field(default=2, metadata={"doc": "number of players"})
-    lots: int = field(default=3, metadata={"doc": "lots sold"})
-    coins: int = field(default=4, metadata={"doc": "starting coins"})
+    players: int = param(2, "number of players", low=2, high=4)
+    lots: int = param(3, "lots sold", low=1, high=20)
+    coins: int = param(4, "starting coins", low=0, high=100)
 
 
 @register_game

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import random
+import resource
 import shutil
 import signal
 import socket
@@ -133,9 +135,14 @@ class ServerProcess:
         workers: int = 1,
         options: tuple[str, ...] = ("--allow-bot-specs", "--allow-bot-tables", "--no-rate-limits"),
         src: Path | None = None,
+        nofile: int | None = None,
     ) -> None:
-        """``options``: extra ``meeple serve`` options (by default: any bot, bot tables, no quotas)."""
+        """``options``: extra ``meeple serve`` options (by default: any bot, bot tables, no quotas).
+
+        ``nofile``: the process's file descriptor limit (``RLIMIT_NOFILE``, soft and hard), if it is to be lowered.
+        """
         self.options = options
+        self.nofile = nofile
         self.db = db
         self.src = src
         """Another source tree to run (``PYTHONPATH``), e.g. an older version to measure."""
@@ -151,7 +158,10 @@ class ServerProcess:
         out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
         # a session of its own: kill() takes the bot worker processes down with the server, as a crash would
         env = dict(os.environ, PYTHONPATH=str(self.src)) if self.src is not None else None
-        self.proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, start_new_session=True, env=env)
+        limit = None if self.nofile is None else functools.partial(_limit_descriptors, self.nofile)
+        self.proc = subprocess.Popen(
+            command, stdout=out, stderr=subprocess.STDOUT, start_new_session=True, env=env, preexec_fn=limit
+        )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             assert self.proc.poll() is None, f"the server exited ({self.proc.returncode}); see {self.log}"
@@ -186,6 +196,16 @@ class ServerProcess:
             except subprocess.TimeoutExpired:
                 pass
         self.kill()  # and whatever is left of its process group
+
+
+def _limit_descriptors(count: int) -> None:
+    """Lower this (child) process's ``RLIMIT_NOFILE`` to ``count``, soft and hard, before it runs the server."""
+    resource.setrlimit(resource.RLIMIT_NOFILE, (count, count))
+
+
+def descriptors(pid: int) -> int:
+    """The file descriptors process ``pid`` has open now (Linux: ``/proc/PID/fd``)."""
+    return len(os.listdir(f"/proc/{pid}/fd"))
 
 
 def _pg_bin(name: str) -> str:

@@ -84,7 +84,7 @@ def test_allow_bot_specs_still_bounds_the_search(tmp_path: Path) -> None:
     policy = SeatPolicy(any_bot=True, move_seconds=5)
     with _app(tmp_path, policy=policy) as client:
         for spec, words in [
-            ("ismcts:time=inf", "time=5"),
+            ("ismcts:time=inf", "a finite number"),
             ("ismcts:time=60", "time=5"),
             ("ismcts:60:workers=6", "one worker"),
             ("ismcts:999999", "20000"),
@@ -95,6 +95,22 @@ def test_allow_bot_specs_still_bounds_the_search(tmp_path: Path) -> None:
         assert (
             client.post("/api/tables", json={"game": "caprice", "seats": ["human", "bot:ismcts:50"]}).status_code == 201
         )
+
+
+def test_allow_bot_specs_refuses_malformed_specs_as_the_cli_does(tmp_path: Path) -> None:
+    """Issue 41, item 15: ``bot:hard:junk`` and ``ismcts:c=nan`` were accepted with --allow-bot-specs. Every spec the
+    bots' parser refuses (tests/bots/test_specs.py) is refused as a seat and as the substitute, with its words."""
+    from tests.bots.test_specs import BAD_SPECS
+
+    open_policy = {"policy": SeatPolicy(any_bot=True, move_seconds=5), "quotas": Quotas(rate_limits=False)}
+    with _app(tmp_path, **open_policy) as client:
+        for spec, words in BAD_SPECS:
+            seat = client.post("/api/tables", json={"game": "caprice", "seats": ["human", f"bot:{spec}"]})
+            assert seat.status_code == 422 and words in seat.text and "seats[1]" in seat.text, (spec, seat.text)
+            body = {"game": "caprice", "seats": ["human", "human"], "substitute": spec}
+            substitute = client.post("/api/tables", json=body)
+            assert substitute.status_code == 422 and words in substitute.text, (spec, substitute.text)
+        assert client.get("/api/tables").json() == []
 
 
 # ---------------------------------------------------------------------------------------------- 3. quotas

@@ -13,6 +13,9 @@ from meeple.core.registry import registered_games
 from meeple.server.app import ServerConfig
 from meeple.web import create_web_app
 
+STRONG = "long enough to play"
+"""A password strong enough for the default --min-password-score."""
+
 
 @pytest.fixture
 def web(tmp_path: Path) -> Iterator[TestClient]:
@@ -71,7 +74,7 @@ def test_join_from_the_lobby_and_its_refusals(web: TestClient) -> None:
 
 # ---------------------------------------------------------------------------------------------- accounts (items 5, 6)
 def _signed_up(web: TestClient, username: str = "Ada_L", lang: str = "en") -> None:
-    r = web.post(f"/signup?lang={lang}", data={"username": username, "password": "long enough"}, follow_redirects=False)
+    r = web.post(f"/signup?lang={lang}", data={"username": username, "password": STRONG}, follow_redirects=False)
     assert r.status_code == 303 and r.headers["location"] == f"/?lang={lang}"
     assert "meeple_session=" in r.headers["set-cookie"] and "HttpOnly" in r.headers["set-cookie"]
 
@@ -88,18 +91,18 @@ def test_the_lobby_signs_up_logs_in_and_out_without_a_script(web: TestClient) ->
     out = web.post("/logout", follow_redirects=False)
     assert out.status_code == 303 and 'meeple_session=""' in out.headers["set-cookie"]
     assert "Logged in as" not in web.get("/").text
-    back = web.post("/login", data={"username": "ada_l", "password": "long enough"}, follow_redirects=False)
+    back = web.post("/login", data={"username": "ada_l", "password": STRONG}, follow_redirects=False)
     assert back.status_code == 303 and "Logged in as" in web.get("/").text
 
 
 @pytest.mark.parametrize(
     ("form", "status", "words"),
     [
-        ({"username": "ab", "password": "long enough"}, 422, "A username has 3 to 24 characters"),
-        ({"username": "a b c", "password": "long enough"}, 422, "A username has 3 to 24 characters"),
+        ({"username": "ab", "password": STRONG}, 422, "A username has 3 to 24 characters"),
+        ({"username": "a b c", "password": STRONG}, 422, "A username has 3 to 24 characters"),
         ({"username": "abc", "password": "short"}, 422, "A password has 8 to 128 characters"),
-        ({"username": "abc", "password": "long enough", "email": "nope"}, 422, "name@example.org"),
-        ({"username": "x" * 97, "password": "long enough"}, 422, ""),
+        ({"username": "abc", "password": STRONG, "email": "nope"}, 422, "name@example.org"),
+        ({"username": "x" * 97, "password": STRONG}, 422, ""),
         ({"username": "abc", "password": "p" * 129}, 422, ""),
     ],
 )
@@ -109,7 +112,7 @@ def test_a_bad_sign_up_form_gets_the_lobby_back_saying_why(
     r = web.post("/signup", data=form, follow_redirects=False)
     assert r.status_code == status and words in r.text
     assert "meeple_session" not in r.headers.get("set-cookie", "")
-    assert "long enough" not in r.text and "p" * 20 not in r.text  # a password is never shown back
+    assert STRONG not in r.text and "p" * 20 not in r.text  # a password is never shown back
 
 
 def test_a_wrong_log_in_and_a_taken_username_are_said_in_french(web: TestClient) -> None:
@@ -117,7 +120,7 @@ def test_a_wrong_log_in_and_a_taken_username_are_said_in_french(web: TestClient)
     web.cookies.clear()
     r = web.post("/login?lang=fr", data={"username": "Bert", "password": "wrong one"}, follow_redirects=False)
     assert r.status_code == 401 and "nom d&#39;utilisateur ou mot de passe incorrect" in r.text
-    r = web.post("/signup?lang=fr", data={"username": "BERT", "password": "long enough"}, follow_redirects=False)
+    r = web.post("/signup?lang=fr", data={"username": "BERT", "password": STRONG}, follow_redirects=False)
     assert r.status_code == 409 and "ce nom d&#39;utilisateur est déjà pris" in r.text
 
 
@@ -189,7 +192,8 @@ def test_ones_own_profile_changes_the_password_and_logs_out_everywhere(web: Test
     done = web.post("/password?lang=fr", data={"old": password, "new": "new passphrase"}, follow_redirects=False)
     assert done.status_code == 303 and done.headers["location"] == "/players/Uma?lang=fr"
     assert web.get("/api/me").status_code == 200 and phone.get("/api/me").status_code == 401
-    assert web.post("/password", data={"old": password, "new": "x" * 10}).status_code == 401  # the old one is gone
+    gone = web.post("/password", data={"old": password, "new": STRONG + " too"})
+    assert gone.status_code == 401  # the old password is gone
     out = web.post("/logout-everywhere", follow_redirects=False)
     assert out.status_code == 303 and web.get("/api/me").status_code == 401
     assert stranger.post("/password", data={"old": password, "new": "new passphrase"}).status_code == 401
@@ -210,7 +214,7 @@ def test_failed_log_ins_from_elsewhere_never_lock_the_owner_out_of_the_form(tmp_
         wrong = {"username": "VERA", "password": "wrong guess"}
         codes = [attacker.post("/login", data=wrong, follow_redirects=False).status_code for _ in range(3)]
         assert codes == [401, 401, 429]
-        right = owner.post("/login", data={"username": "vera", "password": "long enough"}, follow_redirects=False)
+        right = owner.post("/login", data={"username": "vera", "password": STRONG}, follow_redirects=False)
         assert right.status_code == 303 and "meeple_session=" in right.headers["set-cookie"]
 
 
@@ -220,3 +224,23 @@ def test_an_invite_link_with_a_wrong_token_is_refused_in_the_pages_language(web:
     assert r.status_code == 403 and "ce jeton n'ouvre aucune place à cette table" in r.text
     r = web.get(f"/tables/{table}?token=guess", follow_redirects=False)
     assert r.status_code == 403 and "this token opens no seat at this table" in r.text
+
+
+@pytest.mark.parametrize(
+    ("params", "words", "french"),
+    [
+        ({"param_players": "10000000"}, "caprice is played by 2 to 4 players, not 10000000", "de 2 à 4 joueurs"),
+        ({"param_players": "1"}, "caprice is played by 2 to 4 players, not 1", "de 2 à 4 joueurs"),
+        ({"param_players": "3", "param_first_player": "-2"}, "first_player&#39; cannot be -2; allowed: -1..3", "-1..3"),
+    ],
+)
+def test_the_lobby_form_checks_every_parameter_before_it_reads_the_seats(
+    web: TestClient, params: dict, words: str, french: str
+) -> None:
+    """Issue 41, item 1: the form read one seat per player it was told of (ten million seats for players=10000000)
+    before any check; the parameter layer refuses first, as the API and the command line do."""
+    form = {"game": "caprice", **params}
+    page = web.post("/tables", data=form)
+    assert words in page.text and 'role="alert"' in page.text
+    assert french in web.post("/tables?lang=fr", data=form).text
+    assert web.get("/api/tables").json() == []

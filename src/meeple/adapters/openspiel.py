@@ -39,7 +39,7 @@ from meeple.core.game import Game
 from meeple.core.registry import BUILTIN_GAMES, game_class, game_spec, load_game
 from meeple.core.rewards import check_reward, check_reward_scale, final_rewards, reward_range, utility
 from meeple.core.rng import Rng
-from meeple.core.state import HiddenAction, State
+from meeple.core.state import SPECTATOR, HiddenAction, State
 
 PREFIX = "meeple_"
 DEAL_BASE = 256
@@ -451,19 +451,23 @@ class MeepleObserver:
     """OpenSpiel's observer of a meeple game: a seat's observation or information state, or the public ones.
 
     - ``private_info=SINGLE_PLAYER`` (the default): the seat's observation tensor and string (its observation as
-      sorted JSON), or with ``perfect_recall`` its information state string.
+      sorted JSON), or with ``perfect_recall`` its information state string (its observation and the history as
+      that seat saw it).
     - ``private_info=NONE``: the **public** observation, the same for every seat: the tensor and string of a
       spectator's view (``observation(None)``: no hand, no private choice), with ``perfect_recall`` the public
-      history too.
+      history too (the texts a spectator reads: "1:picks a character", never which one).
 
-    No perfect-recall tensor: asking for one raises (docs/research.md says why).
+    Every observer holds the public information (``public_info=True``, OpenSpiel's default). No perfect-recall
+    tensor: asking for one raises (docs/research.md says why). ``tests/adapters/test_openspiel.py`` compares every
+    combination, tensor and string, across worlds re-dealt by ``resample_from_infostate`` (issue 41, item 20).
 
     Args:
         game: the meeple game.
         iig_obs_type: pyspiel's ``IIGObservationType`` (None: a seat's observation).
 
     Raises:
-        ValueError: an observation of every seat's private information was asked for (no seat may see it).
+        ValueError: an observation of every seat's private information (no seat may see it), or one without the
+            public information (``public_info=False``: a meeple observation cannot leave it out).
     """
 
     def __init__(self, game: Game[Any], iig_obs_type: Any = None) -> None:
@@ -471,6 +475,11 @@ class MeepleObserver:
         private = pyspiel.PrivateInfoType.SINGLE_PLAYER if iig_obs_type is None else iig_obs_type.private_info
         if private == pyspiel.PrivateInfoType.ALL_PLAYERS:
             raise ValueError("meeple observers show one seat's private information, never every seat's")
+        if iig_obs_type is not None and not iig_obs_type.public_info:
+            raise ValueError(
+                "meeple observers always hold the public information: use public_info=True (private_info=NONE for "
+                "the public part alone)"
+            )
         self.public = private == pyspiel.PrivateInfoType.NONE
         self.tensor: Any = None if self.perfect_recall else np.zeros(game.observation_tensor_size(), np.float32)
         self.dict = {} if self.perfect_recall else {"observation": self.tensor}
@@ -514,7 +523,7 @@ class MeepleObserver:
             return observation
         if seat is not None:
             return meeple.information_state_string(seat)
-        seen = "\n".join(f"{p}:{text}" for p, text in meeple.history_texts(None))
+        seen = "\n".join(f"{p}:{text}" for p, text in meeple.history_texts(SPECTATOR))
         return f"{observation}\n{seen}"
 
 

@@ -20,29 +20,43 @@ def bot_names() -> list[str]:
 
 
 def make_bot(spec: str, game: str, seed: int = 0) -> Bot:
-    """Build a bot from its name.
+    """Build a bot from its name, parsed strictly.
 
     Args:
-        spec: a bot kind from :func:`bot_names`, optionally with options after a colon: ``"ismcts:1000"``
-            (iterations), ``"ismcts:time=0.5"`` (seconds per move), ``"ismcts:1000:rollout=heuristic"``;
-            ``"easy"``, ``"medium"``, ``"hard"`` are the difficulty levels of :mod:`meeple.bots.levels`.
+        spec: a bot kind from :func:`bot_names`; ``ismcts`` optionally with options after colons: ``"ismcts:1000"``
+            (iterations), ``"ismcts:time=0.5"`` (seconds per move), ``"ismcts:1000:rollout=heuristic"``, every number
+            finite and within :data:`meeple.bots.ismcts.RANGES`; ``"easy"``, ``"medium"``, ``"hard"`` are the
+            difficulty levels of :mod:`meeple.bots.levels`. The other kinds take no options.
         game: the registered game name (heuristic bots are per game).
         seed: seed of the bot's random generator.
 
     Raises:
-        InvalidParameterError: unknown bot kind or bad options; the message lists the known kinds.
+        InvalidParameterError: unknown bot kind, options given to a kind that takes none (``hard:junk``), or bad
+            options (unknown, repeated, malformed, a number out of its range such as ``ismcts:c=nan``); the
+            message lists what is allowed (issue 41, item 15: the CLI and the server refuse alike).
     """
-    kind, _, _options = spec.strip().partition(":")
+    kind, colon, options = spec.strip().partition(":")
     kind = kind.lower()
+    if kind == "ismcts":
+        if colon and not options.strip():
+            raise InvalidParameterError(f"{_cut(spec)}: an option must follow ':' (e.g. ismcts:1000)")
+        return parse_ismcts_spec(options, seed)
+    if kind in bot_names() and colon:
+        raise InvalidParameterError(
+            f"bot {kind!r} takes no options, not {_cut(options)}; only ismcts does (ismcts:1000:rollout=heuristic)"
+        )
     if kind == "random":
         return RandomBot(seed=seed)
     if kind == "heuristic":
         return heuristic_bot(game, seed)
-    if kind == "ismcts":
-        return parse_ismcts_spec(_options, seed)
     if kind in ("easy", "medium", "hard"):
         return level_bot(kind, game, seed)
-    raise InvalidParameterError(f"unknown bot {spec!r}; known bots: {', '.join(bot_names())}")
+    raise InvalidParameterError(f"unknown bot {_cut(spec)}; known bots: {', '.join(bot_names())}")
+
+
+def _cut(text: str, limit: int = 40) -> str:
+    """``text`` quoted, cut to ``limit`` characters (an error never echoes a long input)."""
+    return repr(text if len(text) <= limit else text[:limit] + "…")
 
 
 def level_bot(level: str, game: str, seed: int = 0) -> Bot:

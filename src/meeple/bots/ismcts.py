@@ -38,14 +38,14 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from meeple.bots.base import Bot
 from meeple.bots.heuristic import heuristic_bot
 from meeple.bots.parallel import Stats, parallel_search, resolve_workers
 from meeple.bots.rollout import RolloutPolicy, rollout_policy
-from meeple.core.action import Action
+from meeple.core.action import Action, short_repr
 from meeple.core.errors import InvalidParameterError
 from meeple.core.rng import Rng
 from meeple.core.state import State
@@ -54,9 +54,33 @@ from meeple.core.view import SeatView
 DEFAULT_ITERATIONS = 1000
 """Iterations per move when neither ``iterations`` nor ``time_limit`` is given."""
 
+RANGES: dict[str, tuple[str, float, float, str]] = {
+    "iterations": ("N", 1, 10_000_000, "an integer from 1 to 10000000"),
+    "time_limit": ("time", 0, 86_400, "seconds, a finite number more than 0 and at most 86400"),
+    "exploration": ("c", 0, 100, "a finite number from 0 to 100"),
+    "rollout_depth": ("depth", 0, 100_000, "an integer from 0 to 100000"),
+    "shaping": ("shaping", 0, 100, "a finite number from 0 to 100"),
+    "trust": ("trust", -1000, 1000, "a finite number from -1000 to 1000"),
+    "workers": ("workers", 1, 1024, "an integer from 1 to 1024, cores or auto"),
+}
+"""The numbers an :class:`ISMCTSBot` accepts: argument -> (its option in a spec, lowest, highest, the range in
+words). ``time_limit`` must be more than its lowest; every other bound is inclusive (docs/bots.md)."""
+
 SOLO_WIN_WEIGHT = 0.2
 """Solo games: weight of the win (0/1) in the reward; the rest is the margin against the game-run opponent (or the
 score when there is none), scaled to ``[0, 1]`` by the range of margins seen in the current search."""
+
+
+def _check_number(name: str, value: float | None) -> None:
+    """Refuse a number of an :class:`ISMCTSBot` outside :data:`RANGES` (not finite, or out of bounds)."""
+    if value is None:
+        return
+    option, low, high, words = RANGES[name]
+    integer = name in ("iterations", "rollout_depth", "workers")
+    wrong_type = isinstance(value, bool) or not isinstance(value, int if integer else (int, float))
+    above = not wrong_type and (value > low if name == "time_limit" else value >= low)
+    if wrong_type or not (math.isfinite(value) and above and value <= high):
+        raise InvalidParameterError(f"ismcts option {option} ({name}) must be {words}, not {short_repr(value)}")
 
 
 class _Edge:
@@ -106,8 +130,9 @@ class ISMCTSBot(Bot):
             (:mod:`meeple.bots.parallel`); 1 searches in this process only.
 
     Raises:
-        InvalidParameterError: a non-positive budget, an unknown rollout policy; at the first search, a game
-            without a fast rollout policy for ``rollout="policy"``.
+        InvalidParameterError: a number outside :data:`RANGES` (a non-positive budget, a number that is not finite),
+            an unknown rollout policy, prior or loop; at the first search, a game without a fast rollout policy for
+            ``rollout="policy"``.
     """
 
     name = "ismcts"
@@ -129,20 +154,16 @@ class ISMCTSBot(Bot):
         super().__init__(seed)
         if iterations is None and time_limit is None:
             iterations = DEFAULT_ITERATIONS
-        if iterations is not None and iterations < 1:
-            raise InvalidParameterError(f"ismcts needs at least one iteration, not {iterations}")
-        if time_limit is not None and time_limit <= 0:
-            raise InvalidParameterError(f"ismcts needs a positive time per move, not {time_limit}")
+        numbers = {"iterations": iterations, "time_limit": time_limit, "exploration": exploration}
+        numbers |= {"rollout_depth": rollout_depth, "shaping": shaping, "trust": trust, "workers": workers}
+        for name, value in numbers.items():
+            _check_number(name, value)
         if rollout not in ("random", "heuristic", "policy"):
             raise InvalidParameterError(f"unknown ismcts rollout policy {rollout!r}; use random, heuristic or policy")
         if prior not in (None, "heuristic"):
             raise InvalidParameterError(f"unknown ismcts prior {prior!r}; use heuristic")
         if loop not in ("open", "closed"):
             raise InvalidParameterError(f"unknown ismcts loop {loop!r}; use open or closed")
-        if workers < 1:
-            raise InvalidParameterError(f"ismcts needs at least one worker, not {workers}")
-        if rollout_depth is not None and rollout_depth < 0:
-            raise InvalidParameterError(f"rollout_depth must be >= 0, not {rollout_depth}")
         self.iterations = iterations
         self.time_limit = time_limit
         self.exploration = exploration
@@ -442,51 +463,63 @@ def _share_in_worker(
     return bot._share(SeatView(world, seat), seed, iterations, proposal)
 
 
+_OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
+    "iterations": ("iterations", int),
+    "iters": ("iterations", int),
+    "n": ("iterations", int),
+    "time": ("time_limit", float),
+    "t": ("time_limit", float),
+    "rollout": ("rollout", str),
+    "depth": ("rollout_depth", int),
+    "c": ("exploration", float),
+    "shaping": ("shaping", float),
+    "prior": ("prior", str),
+    "trust": ("trust", float),
+    "loop": ("loop", str),
+    "workers": ("workers", resolve_workers),
+}
+"""Option key of a spec -> (the :class:`ISMCTSBot` argument it sets, how its value is read)."""
+_KNOWN = (
+    "N (iterations), time=S, rollout=random|heuristic|policy, depth=N, c=X, shaping=X, prior=heuristic, trust=X, "
+    "loop=open|closed, workers=N|cores|auto"
+)
+
+
 def parse_ismcts_spec(options: str, seed: int) -> ISMCTSBot:
-    """Build an :class:`ISMCTSBot` from the options of a bot spec (the part after ``"ismcts:"``).
+    """Build an :class:`ISMCTSBot` from the options of a bot spec (the part after ``"ismcts:"``), strictly.
 
     Options are colon-separated: a bare integer is the iteration count, ``time=S`` seconds per move,
     ``rollout=random|heuristic|policy``, ``depth=N`` rollout truncation, ``c=X`` exploration, ``shaping=X``,
     ``prior=heuristic``, ``trust=X``, ``loop=open|closed`` and ``workers=N|cores|auto`` (root-parallel searches;
-    :func:`meeple.bots.parallel.resolve_workers`) (see :class:`ISMCTSBot`).
-    Examples: ``"1000"``, ``"time=0.5"``, ``"1000:rollout=heuristic"``.
+    :func:`meeple.bots.parallel.resolve_workers`) (see :class:`ISMCTSBot`; every number finite and within
+    :data:`RANGES`). Examples: ``"1000"``, ``"time=0.5"``, ``"1000:rollout=heuristic"``.
 
     Raises:
-        InvalidParameterError: an unknown or malformed option.
+        InvalidParameterError: an unknown, empty, repeated or malformed option, or a number out of its range
+            (issue 41, item 15: ``ismcts:c=nan`` was accepted).
     """
     kwargs: dict[str, Any] = {}
-    for raw in filter(None, (part.strip() for part in options.split(":"))):
+    for raw in (part.strip() for part in options.split(":")) if options else ():
+        if not raw:
+            raise InvalidParameterError(f"an empty ismcts option in {_cut(options)} (':' twice, or ':' at the end)")
         key, eq, value = raw.partition("=")
+        if not eq:
+            key, value = "iterations", key
+        if key not in _OPTIONS:
+            raise InvalidParameterError(f"unknown ismcts option {_cut(raw)}; options: {_KNOWN}")
+        name, read = _OPTIONS[key]
         try:
-            if not eq:
-                kwargs["iterations"] = int(key)
-            elif key in ("time", "t"):
-                kwargs["time_limit"] = float(value)
-            elif key in ("iterations", "iters", "n"):
-                kwargs["iterations"] = int(value)
-            elif key == "rollout":
-                kwargs["rollout"] = value
-            elif key == "depth":
-                kwargs["rollout_depth"] = int(value)
-            elif key == "c":
-                kwargs["exploration"] = float(value)
-            elif key == "shaping":
-                kwargs["shaping"] = float(value)
-            elif key == "prior":
-                kwargs["prior"] = value
-            elif key == "trust":
-                kwargs["trust"] = float(value)
-            elif key == "loop":
-                kwargs["loop"] = value
-            elif key == "workers":
-                kwargs["workers"] = resolve_workers(value)
-            else:
-                raise InvalidParameterError(
-                    f"unknown ismcts option {key!r}; options: N (iterations), time=S, rollout=random|heuristic|policy, "
-                    "depth=N, c=X, shaping=X, prior=heuristic, trust=X, loop=open|closed, workers=N|cores|auto"
-                )
-        except ValueError as exc:
-            if isinstance(exc, InvalidParameterError):
-                raise
-            raise InvalidParameterError(f"malformed ismcts option {raw!r}: {exc}") from None
+            parsed = read(value)
+        except InvalidParameterError:
+            raise
+        except ValueError:
+            raise InvalidParameterError(f"malformed ismcts option {_cut(raw)}; options: {_KNOWN}") from None
+        if name in kwargs:
+            raise InvalidParameterError(f"ismcts option {_cut(key)} given twice (in {_cut(options)})")
+        kwargs[name] = parsed
     return ISMCTSBot(seed=seed, **kwargs)
+
+
+def _cut(text: str, limit: int = 40) -> str:
+    """``text`` quoted, cut to ``limit`` characters (an error never echoes a long input)."""
+    return repr(text if len(text) <= limit else text[:limit] + "…")

@@ -24,9 +24,10 @@ def _value(value: Any) -> str:
 
 
 def _allowed(spec: ParamSpec) -> str:
+    """The choices, or the checked range in the reader's language (``2..7``, ``at most 64 characters; ...``)."""
     if spec.choices is not None:
         return " | ".join(_value(c) for c in spec.choices)
-    return spec.type_name
+    return tr(spec.allowed) if spec.allowed is not None else spec.type_name
 
 
 def params_table(cls: type[Game[Any]], as_options: bool = False) -> Table:
@@ -42,7 +43,7 @@ def params_table(cls: type[Game[Any]], as_options: bool = False) -> Table:
         title = _("{game}: variant flags (--variant NAME=VALUE)").format(game=known(cls.title))
     table = Table(title=title, title_justify="left")
     table.add_column(_("name"), style="bold", no_wrap=True)
-    table.add_column(_("allowed values"), max_width=22)
+    table.add_column(_("allowed values"), max_width=28)
     table.add_column(_("default"), max_width=10)
     table.add_column(_("description"), ratio=1)
     for spec in cls.describe_params():

@@ -199,6 +199,32 @@ def serve(
             help="Log-in attempts per address a minute (failures per username and address: 3x that an hour).",
         ),
     ] = 10,
+    logins_per_username: Annotated[
+        int,
+        typer.Option(
+            "--logins-per-username",
+            min=1,
+            help="Log-in attempts at one username from devices it never logged in from, per 10 minutes, whatever"
+            " their addresses.",
+        ),
+    ] = 10,
+    min_password_score: Annotated[
+        int,
+        typer.Option(
+            "--min-password-score",
+            min=0,
+            max=4,
+            help="The lowest strength (zxcvbn score, 0-4) of a new password; 0 accepts any of 8-128 characters.",
+        ),
+    ] = 3,
+    reads_per_minute: Annotated[
+        int,
+        typer.Option(
+            "--reads-per-minute",
+            min=1,
+            help="Pages and API reads (GET) one address may make per minute; static files and probes do not count.",
+        ),
+    ] = 300,
     my_tables_per_minute: Annotated[
         int,
         typer.Option(
@@ -211,6 +237,28 @@ def serve(
     header_timeout: Annotated[
         float, typer.Option("--header-timeout", min=0.1, help="Seconds a client has to send a request's headers.")
     ] = 10.0,
+    body_timeout: Annotated[
+        float,
+        typer.Option("--body-timeout", min=0.1, help="Seconds a client has, after a request's headers, for its body."),
+    ] = 10.0,
+    max_header_bytes: Annotated[
+        int,
+        typer.Option(
+            "--max-header-bytes", min=1024, max=1024 * 1024, help="The largest request line and headers, in bytes."
+        ),
+    ] = 32 * 1024,
+    max_connections: Annotated[
+        int | None,
+        typer.Option(
+            "--max-connections",
+            min=1,
+            help="Connections open at once (HTTP and WebSocket); past it 503. Default: the file descriptor limit"
+            " (ulimit -n) less what the server keeps for itself.",
+        ),
+    ] = None,
+    http: Annotated[
+        str, typer.Option("--http", help="The HTTP implementation: auto (httptools if installed), httptools or h11.")
+    ] = "auto",
     no_rate_limits: Annotated[
         bool, typer.Option("--no-rate-limits", help="Lift the quotas (load tests on loopback); sizes stay bounded.")
     ] = False,
@@ -235,9 +283,15 @@ def serve(
     from meeple.server.ops import log_config
     from meeple.server.policy import SeatPolicy
     from meeple.server.quotas import Quotas
-    from meeple.server.transport import uvicorn_options
+    from meeple.server.transport import Framing, connection_budget, uvicorn_options
     from meeple.web import create_web_app
 
+    try:
+        connections, backlog = connection_budget(asked=max_connections)
+        framing = Framing(header_timeout, body_timeout, max_header_bytes, connections)
+        protocol = uvicorn_options(framing, http, backlog)
+    except ValueError as exc:
+        fail(exc)
     url = db or default_db()
     _check_db(url)
     mail: SmtpSettings | None = None
@@ -278,6 +332,9 @@ def serve(
         waiting_hours=waiting_hours,
         quickmatch_wait=quickmatch_wait,
         logins_per_minute=logins_per_minute,
+        logins_per_username=logins_per_username,
+        min_password_score=min_password_score,
+        reads_per_minute=reads_per_minute,
         signups_per_minute=signups_per_minute,
         my_tables_per_minute=my_tables_per_minute,
     )
@@ -301,7 +358,7 @@ def serve(
         app = create_web_app(config)
     except ValueError as exc:  # a bad --metrics-allow-ips
         fail(exc)
-    listening = _listen(host, port)
+    listening = _listen(host, port, backlog)
     serving = _("Serving on {base} (database {db})").format(base=base, db=url)
     console.print(escape(serving), soft_wrap=True)
     sys.stdout.flush()  # the invitations must reach a pipe or a log before the server runs
@@ -319,7 +376,7 @@ def serve(
             server_header=False,
             timeout_graceful_shutdown=SHUTDOWN_SECONDS,
             **({"proxy_headers": False} if not forwarded_allow_ips else proxies),
-            **uvicorn_options(header_timeout),
+            **protocol,
         )
     )
     server.run(sockets=[listening])
@@ -359,8 +416,10 @@ def _check_db(url: str) -> None:
         fail(exc)
 
 
-def _listen(host: str, port: int) -> socket.socket:
+def _listen(host: str, port: int, backlog: int) -> socket.socket:
     """A socket bound to ``host:port`` and listening, for uvicorn; exit 1 with one line if that is impossible.
+
+    ``backlog``: the kernel's queue of connections not yet accepted (``transport.connection_budget``).
 
     Bound here, before the server starts, so that a port in use or an address of another machine is one readable
     line (and the address cannot be taken between the check and the start).
@@ -373,7 +432,7 @@ def _listen(host: str, port: int) -> socket.socket:
         listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             listening.bind(address)
-            listening.listen(2048)
+            listening.listen(backlog)
         except OSError:
             listening.close()
             raise

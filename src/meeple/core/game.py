@@ -62,7 +62,8 @@ class Game(ABC, Generic[P]):
         **params: parameter values (variant flags); see :meth:`describe_params`. ``players`` is the player count.
 
     Raises:
-        InvalidParameterError: an unknown parameter or a value outside its allowed set.
+        InvalidParameterError: an unknown parameter or a value outside its allowed set or range (every parameter's
+            range is checked before anything is built from it: :func:`meeple.core.params.build_params`).
     """
 
     name: ClassVar[str]

@@ -4,7 +4,8 @@ Users can import it to check a game of their own; the test suite runs it over ev
 Each failure raises :class:`ConformanceError` naming the game, players, seed, step and check.
 
 Checks (architecture "Tests"): random play to the end within ``max_game_length``; deterministic legal actions;
-clone independence; JSON and replay round trips; action codec round trips (JSON, integer code, text);
+clone independence; JSON and replay round trips (the final state's too: a finished game restores from its own
+snapshot, and tampered copies of it are refused); action codec round trips (JSON, integer code, text);
 no leak (the observation, information state, legal actions, ``observation_key`` and ``shown_key`` of the player to
 move are unchanged by ``resample_from_infostate``; likewise the observation, information state and
 ``observation_key`` of every other seat under its own resample; the same generator re-deals two states the player
@@ -26,7 +27,7 @@ import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from meeple.core.action import Action, short_repr
 from meeple.core.errors import IllegalActionError, InvalidStateError, MeepleError, NotYourTurnError
@@ -280,7 +281,7 @@ class _Checker:
         self.rng = Rng(seed * 7919 + players)
         self.step = 0
 
-    def fail(self, what: str) -> None:
+    def fail(self, what: str) -> NoReturn:
         raise ConformanceError(
             f"{self.name} (players={self.game.num_players}, params={dict(self.game.params_dict())}, "
             f"seed={self.seed}) at step {self.step}: {what}"
@@ -534,6 +535,28 @@ class _Checker:
         replayed = replay(self.name, self.game.params_dict(), self.seed, [a.to_json() for _, a in state.history])
         if _dump(replayed) != _dump(state):
             self.fail("replay(name, params, seed, actions) does not rebuild the final state")
+        self.check_terminal_json(state)
+
+    def check_terminal_json(self, state: State[Any]) -> None:
+        """A finished game's snapshot restores to the same finished game; tampered copies of it are refused."""
+        data = json.loads(json.dumps(state.to_json()))
+        try:
+            restored = self.game.state_from_json(data)
+        except InvalidStateError as exc:
+            self.fail(f"state_from_json(to_json()) refuses the final state: {exc}")
+        if _dump(restored) != _dump(state):
+            self.fail("state_from_json(to_json()) of the final state differs from the original")
+        if not restored.is_terminal() or restored.legal_actions():
+            self.fail("the restored final state is not over")
+        if restored.returns() != state.returns() or restored.scores() != state.scores():
+            self.fail("the restored final state has other returns or scores")
+        for seat in [*range(self.game.num_players), None]:
+            if restored.observation(seat) != state.observation(seat):
+                self.fail(f"the restored final state shows seat {seat} another observation")
+        for tampered in tampered_snapshots(data, self.rng, self.snapshots[-1:], count=3):
+            problem = restore_problem(self.game, tampered, data)
+            if problem is not None:
+                self.fail(f"final state: {problem}")
 
 
 def random_position(game: Game[Any], seed: int, steps: int) -> State[Any]:

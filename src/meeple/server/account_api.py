@@ -39,7 +39,8 @@ from meeple.server.accounts import (
 )
 from meeple.server.db import TableRow
 from meeple.server.hashing import PasswordWork
-from meeple.server.quotas import Limiter, QuotaExceeded, failure_key, quota_address
+from meeple.server.logins import LoginGate, remember_device
+from meeple.server.quotas import Limiter, quota_address
 from meeple.server.ratings import MAX_OFFSET, MAX_PAGE, leaderboard, ratings_of, recent_games
 from meeple.server.tables import NOTIFY_CHANNEL, TableService
 
@@ -94,6 +95,10 @@ def add_account_routes(app: FastAPI, state: dict[str, Any]) -> None:
         found: PasswordWork = state["passwords"]
         return found
 
+    def logins() -> LoginGate:
+        found: LoginGate = state["logins"]
+        return found
+
     async def me_or_401(http: Request) -> Account:
         account = await current_account(http)
         if account is None:
@@ -102,11 +107,11 @@ def add_account_routes(app: FastAPI, state: dict[str, Any]) -> None:
 
     @app.post("/api/accounts", status_code=201, responses={409: {"description": "username taken"}, **_REFUSALS})
     async def sign_up(request: NewAccount, http: Request) -> JSONResponse:
-        """Create an account and log in: 201 ``{username}`` and the session cookie.
+        """Create an account and log in: 201 ``{username}``, the session cookie and the device cookie.
 
-        422 for a username outside 3-24 characters ``[A-Za-z0-9_.-]``, a password outside 8-128 characters, or a
-        malformed e-mail address; 409 if the username is taken (whatever its case); 429 past
-        ``--signups-per-minute`` per address.
+        422 for a username outside 3-24 characters ``[A-Za-z0-9_.-]``, a password outside 8-128 characters or too
+        easy to guess (:mod:`.passwords`: the message says why), or a malformed e-mail address; 409 if the username
+        is taken (whatever its case); 429 past ``--signups-per-minute`` per address.
         """
         limiter.hit("signup", _address(http), "accounts created")
         try:
@@ -114,27 +119,29 @@ def add_account_routes(app: FastAPI, state: dict[str, Any]) -> None:
         except AccountRefused as exc:
             raise HTTPException(exc.status, _text(http, exc.message)) from None
         token = await asyncio.to_thread(accounts().open_session, account.id)
-        return session_response(http, {"username": account.username}, token, 201)
+        response = session_response(http, {"username": account.username}, token, 201)
+        await remember_device(state, response, http.url.scheme == "https", account.id)
+        return response
 
     @app.post("/api/session", responses=_REFUSALS)
     async def log_in(request: LogIn, http: Request) -> JSONResponse:
-        """Log in: ``{username}`` and the session cookie; 401 for a wrong username or password (not saying which).
+        """Log in: ``{username}``, the session cookie and the device cookie; 401 for a wrong username or password.
 
-        429 past ``--logins-per-minute`` attempts from one address, or failed ones for one username from that address
-        (then even the right password from there waits for the window to pass; other addresses are not held back, so
-        nobody can lock an account out of logging in).
+        429 past ``--logins-per-minute`` attempts from one address, or failed ones for one username from that address,
+        or past ``--logins-per-username`` attempts at the username (any address) from devices it never logged in from
+        (:mod:`.logins`). A device that logged in before (its ``meeple_device`` cookie) is not held back by the
+        latter, and its password check is served before the others.
         """
-        key = failure_key(request.username, _address(http))
-        limiter.hit("login", _address(http), "log-in attempts")
-        wait = limiter.blocked("login_user", key)
-        if wait is not None:
-            raise QuotaExceeded(f"too many failed log-ins for this username; try again in {wait} s", wait, "login")
-        account = await passwords().run(accounts().authenticate, request.username, request.password)
+        attempt = await logins().begin(http, request.username, _address(http))
+        check = accounts().authenticate
+        account = await passwords().run(check, request.username, request.password, trusted=attempt.trusted)
         if account is None:
-            limiter.hit("login_user", key, "failed log-ins for this username")
+            logins().failed(attempt)
             raise HTTPException(401, _text(http, M("wrong username or password")))
         token = await asyncio.to_thread(accounts().open_session, account.id)
-        return session_response(http, {"username": account.username}, token)
+        response = session_response(http, {"username": account.username}, token)
+        await remember_device(state, response, http.url.scheme == "https", account.id)
+        return response
 
     @app.delete("/api/session", status_code=200)
     async def log_out(http: Request) -> JSONResponse:
@@ -169,7 +176,7 @@ def add_account_routes(app: FastAPI, state: dict[str, Any]) -> None:
         limiter.hit("login", _address(http), "log-in attempts")
         seats = await asyncio.to_thread(bound_seats, state, account.id)
         try:
-            tables = await passwords().run(accounts().delete, account, request.password)
+            tables = await passwords().run(accounts().delete, account, request.password, trusted=True)
         except AccountRefused as exc:
             raise HTTPException(exc.status, _text(http, exc.message)) from None
         await revoke_seats(state, seats)
@@ -181,17 +188,21 @@ def add_account_routes(app: FastAPI, state: dict[str, Any]) -> None:
         """Change the password, given the current one (401 if wrong): ``{username}`` and a new session cookie.
 
         Every other session of the account ends (a device logged in with the old password is logged out); this one
-        is renewed. 422 for a new password outside 8-128 characters; 429 past ``--logins-per-minute`` attempts per
-        address (as a log-in); 503 when the password threads are busy.
+        is renewed, and so is the device cookie. 422 for a new password outside 8-128 characters or too easy to guess
+        (the message says why); 429 past ``--logins-per-minute`` attempts per address (as a log-in); 503 when the
+        password threads are busy (a logged-in session's work has the known devices' lane).
         """
         account = await me_or_401(http)
         limiter.hit("login", _address(http), "log-in attempts")
         try:
-            token = await passwords().run(accounts().change_password, account, request.old, request.new)
+            change = accounts().change_password
+            token = await passwords().run(change, account, request.old, request.new, trusted=True)
         except AccountRefused as exc:
             raise HTTPException(exc.status, _text(http, exc.message)) from None
         await revoke_account(state, account.id)
-        return session_response(http, {"username": account.username}, token)
+        response = session_response(http, {"username": account.username}, token)
+        await remember_device(state, response, http.url.scheme == "https", account.id)
+        return response
 
     @app.delete("/api/sessions", responses=_REFUSALS)
     async def log_out_everywhere(http: Request) -> JSONResponse:

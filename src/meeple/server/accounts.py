@@ -40,6 +40,7 @@ from starlette.requests import HTTPConnection
 from meeple.core.errors import MeepleError
 from meeple.i18n import M, Message
 from meeple.server.db import AccountRow, RatingRow, SeatRow, SessionRow
+from meeple.server.passwords import MIN_SCORE, weakness
 
 USERNAME_CHARS = re.compile(r"[A-Za-z0-9_.-]+")
 """The characters of a username (ASCII: no look-alike letters)."""
@@ -192,13 +193,19 @@ class Accounts:
         engine: the migrated engine.
         now: the clock (Unix seconds), replaceable in tests.
         hasher: argon2's hasher (default: argon2-cffi's RFC 9106 low-memory profile).
+        min_score: the lowest zxcvbn score of a new password (``--min-password-score``; :mod:`.passwords`).
     """
 
     def __init__(
-        self, engine: Engine, now: Callable[[], float] = time.time, hasher: PasswordHasher | None = None
+        self,
+        engine: Engine,
+        now: Callable[[], float] = time.time,
+        hasher: PasswordHasher | None = None,
+        min_score: int = MIN_SCORE,
     ) -> None:
         self.engine = engine
         self.now = now
+        self.min_score = min_score
         self.hasher = hasher or PasswordHasher()
         self._dummy = self.hasher.hash(secrets.token_urlsafe(16))  # verified for unknown usernames: same work
 
@@ -207,8 +214,10 @@ class Accounts:
         """Create an account (the username checked by :func:`check_username`).
 
         Raises:
-            AccountRefused: 409, the username is taken (whatever its case).
+            AccountRefused: 422, the password is too easy to guess (:func:`meeple.server.passwords.weakness`: the
+                message says why); 409, the username is taken (whatever its case).
         """
+        self._check_strength(password, username, email)
         digest = self.hasher.hash(password)
         row = AccountRow(
             username=username,
@@ -289,8 +298,10 @@ class Accounts:
             The new session's token (the caller's cookie: this device stays logged in, every other one is out).
 
         Raises:
-            AccountRefused: 401, a wrong ``old`` password.
+            AccountRefused: 422, ``new`` is too easy to guess (checked first: nothing else is tried); 401, a wrong
+                ``old`` password.
         """
+        self._check_strength(new, account.username, account.email)
         if self.authenticate(account.username, old) is None:
             raise AccountRefused(401, M("wrong password"))
         digest = self.hasher.hash(new)
@@ -298,6 +309,11 @@ class Accounts:
             s.execute(update(AccountRow).where(AccountRow.id == account.id).values(password_hash=digest))
             s.execute(delete(SessionRow).where(SessionRow.account_id == account.id))
         return self.open_session(account.id)
+
+    def _check_strength(self, password: str, username: str, email: str | None) -> None:
+        weak = weakness(password, [username, email or ""], self.min_score)
+        if weak is not None:
+            raise AccountRefused(422, weak)
 
     # ------------------------------------------------------------------ sessions
     def open_session(self, account_id: int) -> str:

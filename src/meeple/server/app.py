@@ -46,8 +46,9 @@ from meeple.server.hardening import CSP, SecurityMiddleware
 from meeple.server.hashing import PasswordWork, PasswordWorkBusy
 from meeple.server.health import DATABASE
 from meeple.server.hub import VIEWS, Connection, Hub, Listener
-from meeple.server.live import LiveTable, MoveRefused, SeatState, TableNotFound
+from meeple.server.live import LiveTable, MoveRefused, SeatState, TableNotFound, TableRefused
 from meeple.server.lobby import RATED_LOG_IN, Lobby, Match, SeatRefused
+from meeple.server.logins import LoginGate
 from meeple.server.metrics import Metrics, started, stopped
 from meeple.server.mytables import MyTable, count_request, my_tables
 from meeple.server.notify import Addresses, Notifier, SmtpSettings, account_addresses, remember_lang
@@ -76,6 +77,7 @@ from meeple.server.protocol import (
     TableView,
 )
 from meeple.server.quotas import Limiter, QuotaExceeded, Quotas, quota_address
+from meeple.server.reads import Listing, ReadQuota
 from meeple.server.retry import is_outage, is_transient, one_line
 from meeple.server.tables import TableService
 from meeple.server.views import game_view, log_texts
@@ -257,10 +259,12 @@ def create_app(config: ServerConfig) -> FastAPI:
         hub.chat = ChatService(engine, limiter, service.now, lambda reason: state["refused"](reason))
         service.metrics = bots.metrics = metrics
         metrics.watch(lambda: list(service.tables.values()), bots)
-        accounts = await asyncio.to_thread(Accounts, engine, service.now)
+        accounts = await asyncio.to_thread(Accounts, engine, service.now, None, config.quotas.min_password_score)
         passwords = PasswordWork(config.password_hash_workers, config.password_hash_queue)
         metrics.watch_passwords(passwords)
+        logins = await asyncio.to_thread(LoginGate, engine, limiter)
         state.update(service=service, hub=hub, engine=engine, lobby=lobby, accounts=accounts, passwords=passwords)
+        state.update(logins=logins, listing=Listing(service))
         started(metrics)
         app.state.meeple = state  # the web pages (meeple.web) reach the service through it
         await asyncio.to_thread(service.wake_all)
@@ -305,6 +309,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         redoc_url=None,
         openapi_url="/openapi.json" if config.api_docs else None,
     )
+    app.add_middleware(ReadQuota, limiter=limiter, on_refused=lambda reason: state["refused"](reason))
     app.add_middleware(
         SecurityMiddleware,
         public_urls=config.public_urls,
@@ -325,10 +330,11 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     @app.exception_handler(QuotaExceeded)
     async def too_many(request: Request, exc: QuotaExceeded) -> JSONResponse:
-        """429 with ``Retry-After``."""
+        """429 with ``Retry-After`` (the message in ``Accept-Language`` where it has a translated form)."""
         state["refused"](exc.reason)
         headers = {"Retry-After": str(exc.retry_after)}
-        return JSONResponse({"detail": exc.message}, status_code=429, headers=headers)
+        reader = translator(language_from_accept(request.headers.get("accept-language")))
+        return JSONResponse({"detail": exc.words(reader)}, status_code=429, headers=headers)
 
     @app.exception_handler(PasswordWorkBusy)
     async def busy(request: Request, exc: PasswordWorkBusy) -> JSONResponse:
@@ -358,26 +364,19 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     async def table(table_id: str) -> LiveTable:
         try:
-            return await service().get(table_id)
-        except TableNotFound:
-            raise HTTPException(404, f"no table {cut(table_id)!r}") from None
+            return await service().read(table_id)  # a finished table is not kept in memory for a read
+        except TableNotFound as exc:
+            raise HTTPException(
+                404, str(exc) if isinstance(exc, TableRefused) else f"no table {cut(table_id)!r}"
+            ) from None
 
     @app.get("/api/games")
     def games() -> list[dict[str, Any]]:
-        """The games a table can be created for: player counts and variant flags (``meeple rules``)."""
-        out = []
-        for name in registered_games():
-            cls = game_class(name)
-            out.append(
-                {
-                    "game": name,
-                    "params": [
-                        {"name": p.name, "type": p.type_name, "default": p.default, "choices": p.choices, "doc": p.doc}
-                        for p in cls.describe_params()
-                    ],
-                }
-            )
-        return out
+        """The games a table can be created for: player counts, variant flags and their ranges (``meeple rules``)."""
+        return [
+            {"game": name, "params": [p.to_json() for p in game_class(name).describe_params()]}
+            for name in registered_games()
+        ]
 
     @app.post(
         "/api/tables",
@@ -444,7 +443,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         ``Accept-Language``, else English).
         """
         reader = _reader(lang, accept_language)
-        rows = await asyncio.to_thread(service().list_rows, limit, before, status)
+        rows = await state["listing"].rows(limit, before, status)
         return [
             {
                 "table": r.id,

@@ -59,6 +59,11 @@ class TableRow(Base):
     """A game table: what is needed to rebuild its state (with :class:`EventRow`), its seats' clocks and status."""
 
     __tablename__ = "tables"
+    __table_args__ = (
+        Index("ix_tables_created", "created"),
+        Index("ix_tables_status_created", "status", "created"),
+    )
+    """The lobby reads the newest tables (of a status) through these (:meth:`TableService.list_rows`)."""
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     game: Mapped[str] = mapped_column(String(64))
@@ -196,6 +201,17 @@ class RatingRow(Base):
     games: Mapped[int] = mapped_column(Integer)
     """Rated games played."""
     updated: Mapped[float] = mapped_column(Float)
+
+
+class KeyRow(Base):
+    """A secret of the server shared by its processes (the device cookies' signing key: :mod:`.logins`)."""
+
+    __tablename__ = "server_keys"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[str] = mapped_column(String(128))
+    """URL-safe random text (``secrets.token_urlsafe``); never sent to anyone."""
+    created: Mapped[float] = mapped_column(Float)
 
 
 def is_postgresql(engine: Engine) -> bool:

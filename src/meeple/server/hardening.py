@@ -95,7 +95,10 @@ class SecurityMiddleware:
             await self.app(scope, receive, send)
             return
         if scope["method"] not in SAFE_METHODS:
-            body = await self._read_body(headers, receive)
+            try:
+                body = await self._read_body(headers, receive)
+            except _ClientGone:  # hung up (or timed out by the transport) before the whole body came: no request
+                return
             if body is None:
                 self._refused("body_size")
                 await _plain(send, 413, f"request body too large: at most {self.body_bytes} bytes".encode())
@@ -125,7 +128,11 @@ class SecurityMiddleware:
         return wanted == own or wanted in self.origins
 
     async def _read_body(self, headers: dict[bytes, bytes], receive: Receive) -> bytes | None:
-        """The whole body, or None once it passes ``body_bytes`` (by its Content-Length or as it arrives)."""
+        """The whole body, or None once it passes ``body_bytes`` (by its Content-Length or as it arrives).
+
+        Raises:
+            _ClientGone: the connection closed before the body was complete (a part is never passed on as a whole).
+        """
         length = headers.get(b"content-length")
         if length is not None and (not length.isdigit() or int(length) > self.body_bytes):
             return None
@@ -134,7 +141,7 @@ class SecurityMiddleware:
         while True:
             message = await receive()
             if message["type"] != "http.request":
-                break
+                raise _ClientGone
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > self.body_bytes:
@@ -147,6 +154,10 @@ class SecurityMiddleware:
     def _refused(self, reason: str) -> None:
         if self.on_refused is not None:
             self.on_refused(reason)
+
+
+class _ClientGone(Exception):
+    """The client's connection closed while its request body was being read."""
 
 
 def _headers(scope: Scope) -> dict[bytes, bytes]:

@@ -29,6 +29,13 @@ class TableNotFound(MeepleError, LookupError):
     """No table has this id."""
 
 
+class TableRefused(TableNotFound):
+    """A stored table this server will not load: its parameters are outside their ranges (issue 41, item 1).
+
+    A :class:`TableNotFound` (the table cannot be played here); its message says why.
+    """
+
+
 class MoveRefused(MeepleError, ValueError):
     """A move the table refuses; ``code`` is the protocol's error code (``stale_version``, ``not_your_turn``...)."""
 

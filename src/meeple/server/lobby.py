@@ -90,6 +90,7 @@ class Lobby:
         return row
 
     def _changed(self, s: Session, row: TableRow) -> None:
+        self.service.listing_changed()
         row.rev += 1
         if self.service.postgres:
             s.execute(select(func.pg_notify(NOTIFY_CHANNEL, row.id)))
@@ -291,6 +292,7 @@ class Lobby:
     # ------------------------------------------------------------------ async: run, then tell the table
     async def announce(self, table_id: str, started: bool) -> None:
         """Tell this process's connections of ``table_id`` what changed; a started table's bots and clock start."""
+        self.service.listing_changed()  # after the commit: the lobby's shared rows are read again
         live = self.service.tables.get(table_id)
         if live is not None:
             await self.service.sync(live)

@@ -23,6 +23,7 @@ from pydantic import (
     model_validator,
 )
 
+from meeple.core.params import MAX_TEXT
 from meeple.server.people import MAX_CHAT, MAX_NAME, clean_chat, clean_name
 
 PROTOCOL_VERSION = "meeple-server/1"
@@ -34,12 +35,16 @@ nobody took the open seats within a day); the game is over without a result."""
 
 
 MAX_PARAMS = 16
-"""Entries of ``CreateTable.params`` (the games have at most 8 parameters)."""
+"""Entries of ``CreateTable.params`` (the games have at most 14 parameters)."""
 MAX_VALUE = 64
-"""Characters of a parameter's name or string value, of a seat spec and of the substitute's spec."""
+"""Characters of a parameter's name, of a seat spec and of the substitute's spec."""
 
 ShortText = Annotated[str, StringConstraints(max_length=MAX_VALUE)]
-ParamValue = StrictBool | StrictInt | StrictFloat | ShortText
+ParamText = Annotated[str, StringConstraints(max_length=MAX_TEXT)]
+ParamValue = StrictBool | StrictInt | StrictFloat | ParamText
+"""A parameter's value: a string of at most :data:`meeple.core.params.MAX_TEXT` characters; each parameter's own
+range (every game's ``params.py``: integers, string lengths, what a value expands to) is checked when the table is
+made (:func:`meeple.core.params.build_params`) and when a stored table is loaded."""
 PlayerName = Annotated[str, StringConstraints(max_length=4 * MAX_NAME), AfterValidator(clean_name)]
 """A player's name: at most :data:`MAX_NAME` characters once stripped of control characters
 (:func:`meeple.server.people.clean_name`); the raw input at most four times that."""

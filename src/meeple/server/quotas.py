@@ -23,6 +23,8 @@ from limits import RateLimitItemPerHour, RateLimitItemPerMinute
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
+from meeple.i18n import Message, Translator
+
 
 @dataclass(frozen=True)
 class Quotas:
@@ -53,7 +55,14 @@ class Quotas:
         logins_per_minute: log-in attempts one address may make per minute (``--logins-per-minute``); failed ones
             for one username from one address are limited to three times as many per hour. Past either, 429 for that
             address, even for the right password; other addresses are never held back by it (no lock-out).
+        logins_per_username: log-in attempts at one username from devices it has not logged in from, per 10
+            minutes, whatever their addresses (``--logins-per-username``; lichess's 10); a known device's failures
+            are bounded by as many (:mod:`.logins`).
         signups_per_minute: accounts one address may create per minute (``--signups-per-minute``).
+        reads_per_minute: pages and API reads (GET, HEAD) one address may make per minute; static files and the
+            probes do not count (``--reads-per-minute``; :mod:`.reads`).
+        min_password_score: the lowest zxcvbn score (0-4) of a password chosen at sign-up or at a password change
+            (``--min-password-score``; :mod:`.passwords`; 0 accepts any password of 8-128 characters).
         my_tables_per_minute: "My tables" lists (``GET /api/me/tables``, the ``/me/tables`` page) one address, and
             one account, may ask for per minute (``--my-tables-per-minute``): each may load up to 100 tables.
     """
@@ -75,18 +84,29 @@ class Quotas:
     waiting_hours: float = 24.0
     quickmatch_wait: float = 60.0
     logins_per_minute: int = 10
+    logins_per_username: int = 10
     signups_per_minute: int = 5
+    min_password_score: int = 3
+    reads_per_minute: int = 300
     my_tables_per_minute: int = 30
 
 
 class QuotaExceeded(Exception):
-    """A client asked for more than its quota; ``retry_after`` is in whole seconds (HTTP 429 ``Retry-After``)."""
+    """A client asked for more than its quota; ``retry_after`` is in whole seconds (HTTP 429 ``Retry-After``).
 
-    def __init__(self, message: str, retry_after: int, reason: str) -> None:
+    ``text``, when set, is the message to show in the reader's language (``message`` is its English form).
+    """
+
+    def __init__(self, message: str, retry_after: int, reason: str, text: Message | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.retry_after = retry_after
         self.reason = reason
+        self.text = text
+
+    def words(self, reader: Translator) -> str:
+        """The message in ``reader``'s language (English when it has no translated form)."""
+        return reader.message(self.text) if self.text is not None else self.message
 
 
 IPV6_PREFIX = 64
@@ -143,8 +163,11 @@ class Limiter:
             "chat": RateLimitItemPerMinute(max(1, quotas.chats_per_minute)),
             "login": RateLimitItemPerMinute(max(1, quotas.logins_per_minute)),
             "login_user": RateLimitItemPerHour(max(1, 3 * quotas.logins_per_minute)),
+            "login_username": RateLimitItemPerMinute(max(1, quotas.logins_per_username), 10),
+            "login_device": RateLimitItemPerMinute(max(1, quotas.logins_per_username), 10),
             "signup": RateLimitItemPerMinute(max(1, quotas.signups_per_minute)),
             "my_tables": RateLimitItemPerMinute(max(1, quotas.my_tables_per_minute)),
+            "reads": RateLimitItemPerMinute(max(1, quotas.reads_per_minute)),
         }
         self.sockets: Counter[str] = Counter()
         """Open WebSockets per client address."""
@@ -161,7 +184,15 @@ class Limiter:
         if not self._limiter.hit(item, kind, key):
             reset = self._limiter.get_window_stats(item, kind, key).reset_time
             wait = max(1, math.ceil(reset - time.time()))
-            raise QuotaExceeded(f"too many {what}: at most {item.amount} a minute; try again in {wait} s", wait, kind)
+            unit = item.GRANULARITY.name
+            per = f"an {unit}" if item.multiples == 1 and unit == "hour" else f"a {unit}"
+            per = per if item.multiples == 1 else f"per {item.multiples} {unit}s"
+            raise QuotaExceeded(f"too many {what}: at most {item.amount} {per}; try again in {wait} s", wait, kind)
+
+    def count(self, kind: str, key: str) -> None:
+        """Count one ``kind`` event of ``key`` without refusing anything (a window that only :meth:`blocked` reads)."""
+        if self.quotas.rate_limits:
+            self._limiter.hit(self._items[kind], kind, key)
 
     def blocked(self, kind: str, key: str) -> int | None:
         """Seconds to wait if ``key`` has used its ``kind`` quota already (nothing is counted), else None."""

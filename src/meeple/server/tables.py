@@ -21,9 +21,10 @@ import hashlib
 import logging
 import secrets
 import time
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from sqlalchemy import JSON, Connection, Engine, bindparam, delete, func, insert, select, update
 from sqlalchemy.orm import Session
@@ -35,7 +36,7 @@ from meeple.server import clock as clocks
 from meeple.server.bots import BotPool, bot_seed
 from meeple.server.db import AccountRow, EventRow, PresenceRow, SeatRow, TableRow, is_postgresql
 from meeple.server.health import DATABASE, Health
-from meeple.server.live import LiveTable, MoveRefused, SeatState, TableNotFound, check_move
+from meeple.server.live import LiveTable, MoveRefused, SeatState, TableNotFound, TableRefused, check_move
 from meeple.server.metrics import Metrics
 from meeple.server.notify import Notifier, turn_notice
 from meeple.server.policy import SeatPolicy
@@ -54,6 +55,9 @@ REVOKE_PREFIX = "revoke:"
 BOT_RETRY_MAX = 5.0
 """Seconds at most between two tries of a bot loop that met a database error."""
 __all__ = ["HEARTBEAT", "NOTIFY_CHANNEL", "STALE", "UNUSED", "TableService", "hash_token"]
+LOBBY_SCAN = 1000
+"""The newest tables (of the status asked for, before the time asked for) the lobby ranks, at most: its query reads
+these rows through an index, however many tables were ever made."""
 UNUSED = 600.0
 """Seconds after which a cached table nobody is connected to and no bot is playing leaves this process's memory
 (it is rebuilt from the database when asked for again)."""
@@ -180,6 +184,22 @@ class TableService:
         """Where moves are counted (the app gives its own: ``/metrics``)."""
         self.notifier: Notifier | None = None
         """Sends turn e-mails (``meeple serve --smtp``); None: no turn is even looked at for one."""
+        self.listing_generation = 0
+        """Bumped when this process changes a table as the lobby shows it (:class:`meeple.server.reads.Listing`)."""
+        self._listed: weakref.WeakKeyDictionary[LiveTable, tuple[Any, ...]] = weakref.WeakKeyDictionary()
+
+    def listing_changed(self, live: LiveTable | None = None) -> None:
+        """Note a change the lobby shows, so that its shared rows are read again.
+
+        ``live``: a table whose status or seats may have changed (nothing is noted if they did not); None: a table
+        created, joined, started or ended outside a cached table.
+        """
+        if live is not None:
+            shown = (live.status, tuple((s.player, s.name, s.bot_played, s.connected, s.account) for s in live.seats))
+            if self._listed.get(live) == shown:
+                return
+            self._listed[live] = shown
+        self.listing_generation += 1
 
     @property
     def degraded(self) -> bool:
@@ -212,7 +232,9 @@ class TableService:
                 :attr:`Quotas.max_tables`.
         """
         with Session(self.engine) as s, s.begin():
-            return self.insert_table(s, request, address, account=account)
+            created = self.insert_table(s, request, address, account=account)
+        self.listing_changed()
+        return created
 
     def insert_table(
         self,
@@ -348,21 +370,24 @@ class TableService:
 
         At most :attr:`Quotas.lobby_per_address` tables of one creator address are listed (the newest), so that
         one address cannot flood the others out of view; ``before`` (Unix seconds) pages back; ``status`` keeps
-        only the tables of that status (``waiting``: those with free open seats).
+        only the tables of that status (``waiting``: those with free open seats). Only the :data:`LOBBY_SCAN`
+        newest such tables are ranked (read through ``ix_tables_created`` or ``ix_tables_status_created``): the
+        cost of a page does not grow with the tables ever made.
         """
         now = self.now()
         with Session(self.engine) as s:
+            recent = select(TableRow.id, TableRow.created, TableRow.creator)
+            if before is not None:
+                recent = recent.where(TableRow.created < before)
+            if status is not None:
+                recent = recent.where(TableRow.status == status)
+            newest = recent.order_by(TableRow.created.desc()).limit(LOBBY_SCAN).subquery()
             rank = (
                 func.row_number()
-                .over(partition_by=func.coalesce(TableRow.creator, TableRow.id), order_by=TableRow.created.desc())
+                .over(partition_by=func.coalesce(newest.c.creator, newest.c.id), order_by=newest.c.created.desc())
                 .label("rank")
             )
-            ranked = select(TableRow.id, TableRow.created, rank)
-            if before is not None:
-                ranked = ranked.where(TableRow.created < before)
-            if status is not None:
-                ranked = ranked.where(TableRow.status == status)
-            sub = ranked.subquery()
+            sub = select(newest.c.id, newest.c.created, rank).subquery()
             shown = (
                 select(sub.c.id)
                 .where(sub.c.rank <= self.quotas.lobby_per_address)
@@ -385,6 +410,24 @@ class TableService:
                     online[p.table_id][p.seat] = True
             s.expunge_all()
         return [(r, seats[r.id], online[r.id], usernames[r.id]) for r in rows]
+
+    async def read(self, table_id: str) -> LiveTable:
+        """The table for a reader who does not stay (an HTTP request), as :meth:`get` gives it.
+
+        A finished or abandoned table that is not in memory already is read from the database and not kept there
+        (a WebSocket's :meth:`get` keeps it).
+
+        Raises:
+            TableNotFound: no such table.
+        """
+        if table_id in self.tables:
+            return await self.get(table_id)
+        live: LiveTable = await self._run(f"load of table {table_id}", self._load, table_id)
+        if live.over:
+            return live
+        live = self.tables.setdefault(table_id, live)
+        live.used = self.now()
+        return live
 
     async def get(self, table_id: str) -> LiveTable:
         """The table, loaded (or brought up to date) from the database.
@@ -409,8 +452,11 @@ class TableService:
             if row is None:
                 raise TableNotFound(f"no table {table_id!r}")
             session.expunge(row)
+        try:
+            game = load_game(row.game, **row.params)  # the parameters' ranges, before anything is built from them
+        except InvalidParameterError as exc:
+            self._refuse_stored(table_id, exc)
         with self.engine.connect() as s:
-            game = load_game(row.game, **row.params)
             live = LiveTable(
                 id=row.id,
                 game=row.game,
@@ -427,6 +473,26 @@ class TableService:
             )
             self._sync(s, live, self._lock_row(s, table_id, lock=False))
         return live
+
+    def _refuse_stored(self, table_id: str, error: InvalidParameterError) -> NoReturn:
+        """End a stored table whose parameters are refused (stored by an older version) as ``abandoned``; raise.
+
+        Its row, seats and moves stay (nothing is deleted); it is no longer due, so no process loads it again.
+
+        Raises:
+            TableRefused: always, saying why.
+        """
+        with self.engine.begin() as conn:
+            ended = conn.execute(
+                update(TableRow)
+                .where(TableRow.id == table_id, TableRow.status.in_(("live", "waiting")))
+                .values(status="abandoned", deadline=None, rev=TableRow.rev + 1)
+            ).rowcount
+            if ended and self.postgres:
+                conn.execute(select(func.pg_notify(NOTIFY_CHANNEL, table_id)))
+        if ended:
+            log.warning("table %s ended as abandoned: its stored parameters are refused (%s)", table_id, error)
+        raise TableRefused(f"table {table_id!r} cannot be loaded: {error}")
 
     # ------------------------------------------------------------------ catching up with the database
     def _read_sync(self, live: LiveTable) -> None:
@@ -712,6 +778,8 @@ class TableService:
                 if self.postgres:
                     s.execute(select(func.pg_notify(NOTIFY_CHANNEL, table_id)))
             log.info("table %s ended as abandoned: no move for %g days", table_id, self.quotas.idle_days)
+        if ids:
+            self.listing_changed()
         return ids
 
     def evict_unused(self) -> list[str]:
@@ -805,11 +873,13 @@ class TableService:
         """Bring a cached table up to the database (another process changed it) and announce it."""
         async with live.lock:
             await self._run(f"read of table {live.id}", self._read_sync, live)
+            self.listing_changed(live)
             if self.on_change is not None:
                 self.on_change(live)
 
     def _changed(self, live: LiveTable) -> None:
         """Announce a committed change; called with ``live.lock`` held, so frames see one consistent state."""
+        self.listing_changed(live)
         if self.on_change is not None:
             self.on_change(live)
         self._mail(live)
@@ -869,6 +939,8 @@ class TableService:
             async with live.lock:
                 what = f"bot move at table {live.id}"
                 applied = await self._run(what, self._tx_move, live, seat, action, version, None, True)
+                if applied:
+                    self.listing_changed(live)
                 if applied and self.on_change is not None:
                     self.on_change(live)
                 self._mail(live)

@@ -25,6 +25,7 @@ from markupsafe import Markup, escape
 from pydantic import ValidationError
 
 from meeple.core.errors import InvalidParameterError, MeepleError
+from meeple.core.params import build_params
 from meeple.core.records import GameRecord
 from meeple.core.registry import game_class, registered_games
 from meeple.core.state import SPECTATOR
@@ -171,6 +172,7 @@ def create_web_app(config: ServerConfig) -> FastAPI:
         config: the server's configuration (``meeple serve`` builds it).
     """
     app = create_app(config)
+    app.state.refusal_page = _refusal_page  # the read quota's 429 for pages (meeple.server.reads)
     app.add_middleware(GZipMiddleware, minimum_size=500)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
 
@@ -180,7 +182,7 @@ def create_web_app(config: ServerConfig) -> FastAPI:
 
     async def table(table_id: str) -> LiveTable:
         try:
-            return await service().get(table_id)
+            return await service().read(table_id)  # a finished table is not kept in memory for a page
         except TableNotFound:
             raise HTTPException(404, f"no table {cut(table_id)!r}") from None
 
@@ -227,8 +229,7 @@ def create_web_app(config: ServerConfig) -> FastAPI:
                 value = form.get(f"param_{p.name}")
                 if isinstance(value, str) and value != "":
                     params[p.name] = value
-            default_players = next(int(p.default) for p in spec.describe_params() if p.name == "players")
-            players = int(params.get("players", default_players))
+            players = int(build_params(spec.params_type, params, game).players)  # in range before seats are read
             seats = [str(form.get(f"seat_{s}") or "human") for s in range(players)]
             clock = _form_clock(form)
             rated = form.get("rated") == "1"
@@ -471,7 +472,7 @@ def create_web_app(config: ServerConfig) -> FastAPI:
 
     async def _tables() -> list[dict[str, Any]]:
         """The newest tables: id, game, status, seats (who plays, connected) — nothing secret."""
-        rows = await asyncio.to_thread(service().list_rows, 50)
+        rows = await app.state.meeple["listing"].rows(50)
         return [
             {
                 "id": row.id,
@@ -560,6 +561,11 @@ def create_web_app(config: ServerConfig) -> FastAPI:
         )
 
     return app
+
+
+def _refusal_page(scope: Any, reader: Translator, text: str) -> bytes:
+    """The page of a read refused past ``--reads-per-minute``: ``text``, in the reader's language."""
+    return bytes(_page("busy.html", reader, Request(scope), message=text).body)
 
 
 def _needed(name: str | None, reader: Translator) -> str:

@@ -36,7 +36,8 @@ from meeple.server.accounts import (
     current_account,
 )
 from meeple.server.hashing import PasswordWork, PasswordWorkBusy
-from meeple.server.quotas import Limiter, QuotaExceeded, failure_key, quota_address
+from meeple.server.logins import LoginGate, remember_device
+from meeple.server.quotas import Limiter, QuotaExceeded, quota_address
 from meeple.server.ratings import MAX_PAGE, leaderboard
 
 PAGE = 25
@@ -75,23 +76,34 @@ def add_people_pages(
         found: Limiter = app.state.meeple["limiter"]
         return found
 
-    async def hashed(request: Request, reader: Translator, call: Callable[..., T], *args: object) -> T | Response:
+    def logins() -> LoginGate:
+        found: LoginGate = app.state.meeple["logins"]
+        return found
+
+    async def hashed(
+        request: Request, reader: Translator, call: Callable[..., T], *args: object, trusted: bool = False
+    ) -> T | Response:
         """``call(*args)`` on the password threads (:mod:`meeple.server.hashing`), or the lobby with a 503."""
         passwords: PasswordWork = app.state.meeple["passwords"]
         try:
-            return await passwords.run(call, *args)
+            return await passwords.run(call, *args, trusted=trusted)
         except PasswordWorkBusy as exc:
             app.state.meeple["refused"]("password_busy")
             page = await lobby_error(request, reader, reader.message(exc.message), 503)
             page.headers["Retry-After"] = str(exc.retry_after)
             return page
 
-    def back(request: Request, lang: str | None, token: str | None, path: str = "/") -> Response:
+    async def back(
+        request: Request, lang: str | None, token: str | None, path: str = "/", device: int | None = None
+    ) -> Response:
+        """303 to ``path`` setting (or removing) the session cookie, and the device cookie of account ``device``."""
         target = path + (f"?lang={lang}" if lang in LANGUAGES else "")
         response = session_response(request, {}, token)
         redirect = RedirectResponse(target, status_code=303)
         for value in response.headers.getlist("set-cookie"):
             redirect.headers.append("set-cookie", value)
+        if device is not None:
+            await remember_device(app.state.meeple, redirect, request.url.scheme == "https", device)
         return redirect
 
     def problem(exc: Exception, reader: Translator) -> str:
@@ -105,6 +117,8 @@ def add_people_pages(
             return reader.gettext("An e-mail address looks like name@example.org (at most 254 characters).")
         if isinstance(exc, AccountRefused):
             return reader.message(exc.message)
+        if isinstance(exc, QuotaExceeded):
+            return exc.words(reader)[:300]
         return str(getattr(exc, "message", exc))[:300]
 
     @app.post("/signup", response_class=HTMLResponse, include_in_schema=False)
@@ -127,7 +141,7 @@ def add_people_pages(
         if isinstance(account, Response):
             return account
         token = await asyncio.to_thread(accounts().open_session, account.id)
-        return back(request, lang, token)
+        return await back(request, lang, token, device=account.id)
 
     @app.post("/login", response_class=HTMLResponse, include_in_schema=False)
     async def log_in(
@@ -136,28 +150,33 @@ def add_people_pages(
         password: Annotated[str, Form(max_length=MAX_PASSWORD)],
         lang: str | None = None,
     ) -> Response:
-        """The lobby's log-in form (``POST /api/session``): the same quotas and the same 401."""
+        """The lobby's log-in form (``POST /api/session``): the same quotas, device cookie and 401."""
         reader = reader_of(request, lang)
         try:
             asked = LogIn(username=username, password=password)
-            limiter().hit("login", _address(request), "log-in attempts")
-            wait = limiter().blocked("login_user", failure_key(asked.username, _address(request)))
-            if wait is not None:
-                raise QuotaExceeded(f"too many failed log-ins for this username; try again in {wait} s", wait, "login")
+            attempt = await logins().begin(request, asked.username, _address(request))
         except (ValidationError, QuotaExceeded) as exc:
-            return await lobby_error(
-                request, reader, problem(exc, reader), 429 if isinstance(exc, QuotaExceeded) else 422
-            )
-        account = await hashed(request, reader, accounts().authenticate, asked.username, asked.password)
+            return await _quota_or_422(request, reader, exc)
+        check = accounts().authenticate
+        account = await hashed(request, reader, check, asked.username, asked.password, trusted=attempt.trusted)
         if isinstance(account, Response):
             return account
         if account is None:
-            limiter().hit(
-                "login_user", failure_key(asked.username, _address(request)), "failed log-ins for this username"
-            )
+            try:
+                logins().failed(attempt)
+            except QuotaExceeded as exc:
+                return await _quota_or_422(request, reader, exc)
             return await lobby_error(request, reader, reader.gettext("wrong username or password"), 401)
         token = await asyncio.to_thread(accounts().open_session, account.id)
-        return back(request, lang, token)
+        return await back(request, lang, token, device=account.id)
+
+    async def _quota_or_422(request: Request, reader: Translator, exc: Exception) -> Response:
+        if isinstance(exc, QuotaExceeded):
+            app.state.meeple["refused"](exc.reason)
+            page = await lobby_error(request, reader, problem(exc, reader), 429)
+            page.headers["Retry-After"] = str(exc.retry_after)
+            return page
+        return await lobby_error(request, reader, problem(exc, reader), 422)
 
     @app.post("/logout", include_in_schema=False)
     async def log_out(request: Request, lang: str | None = None) -> Response:
@@ -165,7 +184,7 @@ def add_people_pages(
         token = request.cookies.get(SESSION_COOKIE)
         if token and len(token) <= 128:
             await asyncio.to_thread(accounts().close_session, token)
-        return back(request, lang, None)
+        return await back(request, lang, None)
 
     async def profile_page(
         request: Request, reader: Translator, username: str, error: str | None = None, status: int = 200
@@ -202,11 +221,11 @@ def add_people_pages(
             asked = PasswordChange(old=old, new=new)
             limiter().hit("login", _address(request), "log-in attempts")
             passwords: PasswordWork = app.state.meeple["passwords"]
-            token = await passwords.run(accounts().change_password, me, asked.old, asked.new)
+            token = await passwords.run(accounts().change_password, me, asked.old, asked.new, trusted=True)
         except (ValidationError, AccountRefused, QuotaExceeded, PasswordWorkBusy) as exc:
             return await _refusal(request, reader, me.username, exc)
         await revoke_account(app.state.meeple, me.id)
-        return back(request, lang, token, f"/players/{me.username}")
+        return await back(request, lang, token, f"/players/{me.username}", device=me.id)
 
     @app.post("/logout-everywhere", include_in_schema=False)
     async def log_out_everywhere(request: Request, lang: str | None = None) -> Response:
@@ -215,7 +234,7 @@ def add_people_pages(
         if me is not None:
             await asyncio.to_thread(accounts().close_sessions, me.id)
             await revoke_account(app.state.meeple, me.id)
-        return back(request, lang, None)
+        return await back(request, lang, None)
 
     async def _refusal(request: Request, reader: Translator, username: str, exc: Exception) -> Response:
         if isinstance(exc, PasswordWorkBusy):

@@ -35,3 +35,23 @@ def test_conformance_random_provisional_combinations() -> None:
         params={"config": "random", "provisional_powers": True},
         check_every=8,
     )
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_a_finished_game_restores_from_its_own_snapshot(players: int) -> None:
+    """Issue 41 item 19: ``state_from_json`` refused ``body.round`` 3 (the round counter after the third round) of
+    every finished game; a finished game now restores exactly, and a finished game claiming another round does not."""
+    from meeple.core import InvalidStateError, load_game
+    from meeple.core.testing import random_position
+
+    game = load_game("capital_lux_2", players=players)
+    for seed in range(5):
+        state = random_position(game, seed, 10_000)
+        assert state.is_terminal()
+        data = state.to_json()
+        assert data["body"]["round"] == 3
+        restored = game.state_from_json(data)
+        assert restored.to_json() == data and restored.returns() == state.returns()
+        forged = {**data, "body": {**data["body"], "round": 2}}
+        with pytest.raises(InvalidStateError, match="body.round"):
+            game.state_from_json(forged, check_history=False)

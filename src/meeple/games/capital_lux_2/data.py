@@ -53,6 +53,10 @@ ROB_RED: Final = 4
 """Flag bit of a red (stopwatch) ROB card; a ROB card is ``kind | red | bonus``."""
 ROB_BONUS: Final = 8
 """Flag bit of a ROB card with the bonus symbol."""
+ROB_KIND_MAX: Final = 20
+"""ROB cards of one kind at most in a ``rob_deck`` description (the default has 5, 5 and 4)."""
+ROB_DECK_MAX: Final = 40
+"""ROB cards at most in a ``rob_deck`` description (the default has 14): issue 41, item 1."""
 
 
 def parse_rob_deck(spec: str) -> tuple[int, ...]:
@@ -60,31 +64,39 @@ def parse_rob_deck(spec: str) -> tuple[int, ...]:
 
     Args:
         spec: ``"left=C/R/B,right=C/R/B,top=C/R/B"``: per kind, the card count, how many are red and how many carry
-            the bonus symbol (red and bonus cards are distinct cards; ``R + B <= C``).
+            the bonus symbol (red and bonus cards are distinct cards; ``R + B <= C``); at most
+            :data:`ROB_KIND_MAX` cards of a kind and :data:`ROB_DECK_MAX` in all, checked before any card is made.
 
     Returns:
         The cards in a canonical order.
 
     Raises:
-        ValueError: a malformed description.
+        ValueError: a malformed description, or more cards than allowed (the message says which bound).
     """
-    out: list[int] = []
+    counts: list[tuple[int, int, int, int]] = []
     seen: set[str] = set()
     for part in spec.split(","):
-        name, sep, counts = part.strip().partition("=")
+        name, sep, text = part.strip().partition("=")
         if not sep or name not in ROB_KIND_NAMES or name in seen:
-            raise ValueError(f"bad ROB deck part {part!r}: expected left=C/R/B, right=C/R/B, top=C/R/B")
+            raise ValueError(f"bad ROB deck part {part[:20]!r}: expected left=C/R/B, right=C/R/B, top=C/R/B")
         seen.add(name)
         try:
-            count, red, bonus = (int(x) for x in counts.split("/"))
+            count, red, bonus = (int(x) for x in text.split("/"))
         except ValueError:
-            raise ValueError(f"bad ROB deck counts {counts!r}: expected count/red/bonus") from None
+            raise ValueError(f"bad ROB deck counts {text[:20]!r}: expected count/red/bonus") from None
         if min(count, red, bonus) < 0 or red + bonus > count:
-            raise ValueError(f"bad ROB deck counts {counts!r}: need 0 <= red + bonus <= count")
-        kind = ROB_KIND_NAMES.index(name)
-        out += [kind | ROB_RED] * red + [kind | ROB_BONUS] * bonus + [kind] * (count - red - bonus)
-    if not out:
+            raise ValueError(f"bad ROB deck counts {text[:20]!r}: need 0 <= red + bonus <= count")
+        if count > ROB_KIND_MAX:
+            raise ValueError(f"{count} {name} cards: at most {ROB_KIND_MAX} of a kind")
+        counts.append((ROB_KIND_NAMES.index(name), count, red, bonus))
+    total = sum(c[1] for c in counts)
+    if total > ROB_DECK_MAX:
+        raise ValueError(f"{total} ROB cards: at most {ROB_DECK_MAX} in all")
+    if not total:
         raise ValueError("the ROB deck is empty")
+    out: list[int] = []
+    for kind, count, red, bonus in counts:
+        out += [kind | ROB_RED] * red + [kind | ROB_BONUS] * bonus + [kind] * (count - red - bonus)
     return tuple(out)
 
 

@@ -400,7 +400,10 @@ class CapitalLux2State(State["CapitalLux2Game"]):
         """
         n = self.n
         expect_int(self.phase, "body.phase", PH_DRAFT, PH_END)
-        expect_int(self.round, "body.round", 0, ROUNDS - 1)
+        if self.phase == PH_END:  # finish_round counts the third round done before it ends the game
+            expect(self.round == ROUNDS, "body.round", f"{ROUNDS} once the game is over")
+        else:
+            expect_int(self.round, "body.round", 0, ROUNDS - 1)
         expect_int(self.emperor, "body.emperor", 0, n - 1)
         expect_int(self.dstage, "body.dstage", 0, flow.SOLO_DRAFT_STAGES)
         expect_int(self.peek_owner, "body.peek_owner", -1, n - 1)

@@ -1,6 +1,7 @@
 """Parameters (variant flags) of Capitol.
 
-Rules: capitol.md §5.4 (flag summary); every default is the spec's.
+Rules: capitol.md §5.4 (flag summary); every default is the spec's. Every parameter that is not a choice has a
+checked range (issue 41, item 1; :mod:`meeple.core.params`).
 """
 
 from __future__ import annotations
@@ -8,13 +9,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from meeple.core.params import param
+from meeple.games.capitol.data import parse_layout
+
 
 @dataclass(frozen=True)
 class CapitolParams:
     """Capitol's parameters: the player count, the first Consul and every variant flag of capitol.md §5.4."""
 
-    players: int = field(default=4, metadata={"doc": "number of players (2-4)"})
-    first_consul: int = field(default=-1, metadata={"doc": "seat of the first Consul; -1 = chosen by the seeded RNG"})
+    players: int = param(4, "number of players (2-4)", low=2, high=4)
+    first_consul: int = param(-1, "seat of the first Consul; -1 = chosen by the seeded RNG", low=-1, high=3)
     end_draw: Literal["draw_six", "refill_to_six"] = field(
         default="draw_six", metadata={"doc": "End phase: draw 6 cards (FR) or draw up to 6 in hand (IT)"}
     )
@@ -56,7 +60,10 @@ class CapitolParams:
         default="skip", metadata={"doc": "whether the End phase (drawing) of round 4 is played"}
     )
     final_tiebreak: Literal["shared"] = field(default="shared", metadata={"doc": "equal final totals share the win"})
-    board_layout: str = field(
-        default="provisional_54",
-        metadata={"doc": "'provisional_54' or nine 'colour:small_spaces:printed_fountains' entries, comma-separated"},
+    board_layout: str = param(
+        "provisional_54",
+        "'provisional_54' or nine 'colour:small_spaces:printed_fountains' entries, comma-separated",
+        max_length=100,
+        check=parse_layout,
+        expands="9 zones, 3 of each colour C1-C3, each of 1 to 12 small spaces and 0 to 4 printed fountains",
     )

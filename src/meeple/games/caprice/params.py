@@ -1,12 +1,15 @@
 """Parameters (variant flags) of Caprice.
 
 Rules: caprice.md §3 (players), §5 (third-symbol exchange), §13 (choosing the order), docs/decisions.md "Caprice".
+Every parameter that is not a choice has a checked range (issue 41, item 1; :mod:`meeple.core.params`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Literal
+
+from meeple.core.params import param
 
 
 @dataclass(frozen=True)
@@ -20,7 +23,7 @@ class CapriceParams:
         first_player: the seat that starts; -1 draws it with the game's seeded generator.
     """
 
-    players: int = field(default=2, metadata={"doc": "number of players (2-4)"})
+    players: int = param(2, "number of players (2-4)", low=2, high=4)
     third_symbol_exchange: Literal["optional", "mandatory"] = field(
         default="optional",
         metadata={
@@ -35,6 +38,4 @@ class CapriceParams:
             "'manual' = each player chooses it symbol by symbol at the end"
         },
     )
-    first_player: int = field(
-        default=-1, metadata={"doc": "seat of the first player; -1 = drawn at random from the game's seed"}
-    )
+    first_player: int = param(-1, "seat of the first player; -1 = drawn at random from the game's seed", low=-1, high=3)

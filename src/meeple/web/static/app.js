@@ -144,6 +144,9 @@
         // the swap's own cost, for benchmarks/web_weight.py (a bounded list of User Timing entries)
         if (performance.getEntriesByName("meeple:swap").length > 200) performance.clearMeasures("meeple:swap");
         performance.measure("meeple:swap", { start: start });
+      } else if (answer.status === 429) {  // past the address's reads: fetch the board again when told
+        const wait = Math.min(Number(answer.headers.get("Retry-After")) || 5, 60);
+        setTimeout(refresh, wait * 1000);
       }
     } finally {
       loading = false;
