@@ -196,7 +196,7 @@ def main() -> int:
         return 0
     if args.what == "doc":
         listing = "\n".join(" ".join(shlex.quote(c) for c in command) for command, _out, _done in [*train, *evaluate])
-        write_doc(Path(args.path), f"```sh\n{listing}\n```", table(configs))
+        write_doc(Path(args.path), f"```sh\n{listing}\n```", table(configs), sizes())
         return 0
     jobs = train if args.what == "train" else evaluate
     todo = [(c, out, done) for c, out, done in jobs if not done.exists() and not _missing_checkpoint(c)]
@@ -219,31 +219,51 @@ def _label(game: str, players: int, label: str) -> str:
     return f"PPO vs {against} ({budget})"
 
 
-def write_doc(path: Path, commands: str, tables: str) -> None:
-    """Replace what lies between ``<!-- commands -->`` / ``<!-- tables -->`` and their ``<!-- /... -->`` in ``path``."""
+def sizes() -> str:
+    """The committed checkpoints' sizes in words: ``77-332 kB each, 4.3 MB in all (22 checkpoints)``."""
+    found = sorted(p.stat().st_size for p in CHECKPOINTS.glob("*.npz"))
+    if not found:
+        return "none trained yet"
+    return (
+        f"{found[0] / 1000:.0f}-{found[-1] / 1000:.0f} kB each, {sum(found) / 1e6:.1f} MB in all "
+        f"({len(found)} checkpoints)"
+    )
+
+
+def write_doc(path: Path, commands: str, tables: str, size: str) -> None:
+    """Replace what lies between each marker and its end marker in ``path``.
+
+    The markers: ``<!-- commands -->`` and ``<!-- tables -->`` (blocks), ``<!-- size -->`` (inline); each ends at its
+    ``<!-- /... -->``.
+    """
     text = path.read_text()
-    for name, body in (("commands", commands), ("tables", tables)):
+    for name, body in (("commands", f"\n{commands}\n"), ("tables", f"\n{tables}\n"), ("size", size)):
         start, end = f"<!-- {name} -->", f"<!-- /{name} -->"
         head, _, rest = text.partition(start)
         _, _, tail = rest.partition(end)
-        text = f"{head}{start}\n{body}\n{end}{tail}"
+        text = f"{head}{start}{body}{end}{tail}"
     path.write_text(text)
 
 
 def table(configs: list[tuple[str, int, list[str]]]) -> str:
     """The Markdown tables, one per configuration, from the evaluations' JSON lines (missing rows say so)."""
     lines: list[str] = []
-    for game, players, _flags in configs:
+    for game, players, flags in configs:
         fair = "against ROB" if players == 1 else f"fair share {100 / players:.1f} %"
         lines += [f"### {game}, {players} player{'s' if players > 1 else ''} ({fair})", ""]
         lines += [
             "| policy | against | games | win share | 95 % interval | mean margin |",
             "|---|---|---:|---:|---:|---:|",
         ]
-        for label, _policy in policies(game, players):
+        todo: list[list[str]] = []
+        for label, policy in policies(game, players):
             path = result_file(game, players, label)
             if not path.exists():
                 lines.append(f"| {_label(game, players, label)} | (not run) | | | | |")
+                opponent = label.removeprefix("ppo-")
+                if label.startswith("ppo-") and not checkpoint(game, players, opponent).exists():
+                    todo.append(train_command(game, players, flags, opponent))
+                todo.append(evaluate_command(game, players, flags, label, policy))
                 continue
             for row in (json.loads(x) for x in path.read_text().splitlines() if x.strip()):
                 against = row["opponent"] or "ROB"
@@ -252,6 +272,10 @@ def table(configs: list[tuple[str, int, list[str]]]) -> str:
                     f"{100 * row['win_share']:.1f} % | {100 * row['low']:.1f}-{100 * row['high']:.1f} % | "
                     f"{row['mean_margin']:+.2f} |"
                 )
+        if todo:
+            lines += ["", "The rows not run yet, filled by these commands (from the repository's root):", "", "```sh"]
+            lines += [" ".join(shlex.quote(c) for c in command) for command in todo]
+            lines.append("```")
         lines.append("")
     return "\n".join(lines)
 

@@ -38,6 +38,7 @@ def test_the_baselines_doc_lists_every_command_and_shows_the_committed_results()
     missing = [c for c in commands if c not in text]
     assert missing == []
     assert baselines.table(baselines.CONFIGS) in text  # the tables are the results, as committed
+    assert f"<!-- size -->{baselines.sizes()}<!-- /size -->" in text  # the committed checkpoints' sizes
     done = [
         (game, players, label)
         for game, players, _flags in baselines.CONFIGS
