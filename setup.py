@@ -44,6 +44,7 @@ COMPILED = [
         "bots/ismcts",
         *(f"bots/heuristic/{game}" for game in ("capital_lux_2", "capitol", "caprice", "citadels")),
         "bots/rollout/capital_lux_2",
+        *(f"games/{game}/tensor" for game in ("capital_lux_2", "capitol", "caprice", "citadels")),
         "games/capital_lux_2/const",
         "games/capital_lux_2/flow",
         "games/capital_lux_2/rules",
@@ -74,9 +75,10 @@ COMPILED = [
         "games/citadels/summary",
     )
 ]
-"""The modules a compiled build compiles: the engines' rules and states, the ISMCTS search, the heuristic bots and the
-fast rollout policy. Data tables, texts, actions and observations stay Python: mypyc gains little there, and it
-miscompiles a check of ``Final`` tuples in caprice/data.py. Base classes that others subclass (``State``, ``Bot``,
+"""The modules a compiled build compiles: the engines' rules and states, their direct tensor encoders (typed with their
+game's state and observation classes), the ISMCTS search, the heuristic bots and the fast rollout policy. Data
+tables, texts, actions and observations stay Python: mypyc gains little there, and it miscompiles a check of
+``Final`` tuples in caprice/data.py. Base classes that others subclass (``State``, ``Bot``,
 the power tiles' ``PowerTile``) stay Python: an interpreted class cannot inherit from a compiled one."""
 
 

@@ -4,6 +4,7 @@
     python benchmarks/adapters.py --ismcts 40     # + 40 games of OpenSpiel's ISMCTS vs meeple's (caprice, 2 players)
     python benchmarks/adapters.py --vector        # VectorEnv and tensors (--game citadels: one game only)
     python benchmarks/adapters.py --native        # native steps and clones per CPU second, x a CPU-time baseline
+    python benchmarks/adapters.py --batch         # the two batching ratios of round three (--profile: VectorEnv's)
 
 Every speed is measured on random play of whole games with the same seeds, and reported as a ratio to the native
 API in the same process (issue "For researchers": goal >= 50 % of native):
@@ -24,6 +25,24 @@ an observation and a mask for the mover, <= 20 us per tensor), all in the same p
   with numpy (one draw per step for all games);
 - tensors: microseconds per tensor, the reference encoding (``encoded_observation_values`` then numpy) against
   ``write_observation_tensor`` into a preallocated row.
+
+``--batch`` measures the two ratios of issue "For researchers, round three" in one run (Citadels at 4 players unless
+``--game``; ``--envs`` games; random legal actions; steps per CPU second, runs interleaved, the best of five slices):
+
+- self-play: ``VectorEnv`` against the PettingZoo env (target >= 2x);
+- against three ``random`` opponents: ``VectorEnv(opponents="random", seat="rotate")``'s learner decisions against a
+  Python loop over as many PettingZoo envs doing the same (target >= 2x): the loop rotates the learner's seat, picks
+  the learner's move from its observation's mask and lets a ``random`` bot per opponent seat answer through its
+  ``SeatView``. Two such loops are measured: "lean" observes the learner only (``observe(learner)``), "last()" reads
+  ``last()`` at every turn as PettingZoo's documented loop does (a tensor for every opponent's turn too).
+
+``--locality`` measures why more games per VectorEnv is not faster: the same work per step (legal codes, a random
+step through the engine's fast path, the mover's tensor into a preallocated row) over N games interleaved step by step
+(N = 1: one game at a time, as the PettingZoo env plays), with Python's garbage collector on and off, and VectorEnv's
+own self-play at the same N; steps per CPU second, interleaved runs, the best of each.
+
+``--profile`` adds cProfile's shares of a VectorEnv self-play step (tensor encoder, rules, legal codes and masks, the
+environment's own code).
 """
 
 from __future__ import annotations
@@ -155,6 +174,220 @@ def through_vector(name: str, players: int, envs: int) -> Callable[[int], int]:
         return 200 * envs
 
     return run
+
+
+def through_vector_opponents(name: str, players: int, envs: int, opponents: Any = "random") -> Callable[[int], int]:
+    """One call: 50 batched steps of ``VectorEnv(opponents=...)`` (returns the learner decisions made: 50 x envs)."""
+    from meeple.adapters.vector import VectorEnv
+
+    venv = VectorEnv(name, envs, opponents=opponents, players=players)
+    state: dict[str, Any] = {}
+
+    def run(seed: int) -> int:
+        if not state:
+            state["infos"] = venv.reset(seed=seed)[1]
+            state["rng"] = np.random.default_rng(seed)
+        rng = state["rng"]
+        for _ in range(50):
+            masks = state["infos"]["action_mask"]
+            actions = np.argmax(rng.random(masks.shape) * masks, axis=1)
+            state["infos"] = venv.step(actions)[4]
+        return 50 * envs
+
+    return run
+
+
+def pz_opponents_loop(name: str, players: int, envs: int, last_everywhere: bool) -> Callable[[int], int]:
+    """One call: 50 learner decisions in each of ``envs`` PettingZoo envs against ``random`` bots (returns 50 x envs).
+
+    The learner's seat rotates with each deal (as ``VectorEnv``'s ``seat="rotate"``); its move is drawn from its
+    observation's mask; each opponent seat has a ``random`` bot answering through its ``SeatView``.
+    ``last_everywhere``: read ``last()`` at every turn (PettingZoo's documented loop) rather than observing the learner
+    only.
+    """
+    from meeple.core.rng import derive_seed
+
+    games = [pz_env(name, players=players) for _ in range(envs)]
+    learner = [0] * envs
+    bots: list[list[Any]] = [[] for _ in range(envs)]
+    deals = [0] * envs
+    rng = np.random.default_rng(0)
+
+    def deal(i: int) -> None:
+        seed = int(rng.integers(0, 2**62))
+        games[i].reset(seed=seed)
+        learner[i] = (i + deals[i]) % players
+        deals[i] += 1
+        bots[i] = [make_bot("random", name, seed=derive_seed(seed, "bot", s)) for s in range(players)]
+
+    def run(_seed: int) -> int:
+        if not deals[0]:
+            for i in range(envs):
+                deal(i)
+        for i, e in enumerate(games):
+            decisions = 0
+            while decisions < 50:
+                agent = e.agent_selection
+                seat = int(agent.rsplit("_", 1)[1])
+                if last_everywhere:
+                    observation, _reward, terminated, _truncated, _info = e.last()
+                    if terminated:
+                        deal(i)
+                        continue
+                elif e.terminations[agent]:
+                    deal(i)
+                    continue
+                if seat == learner[i]:
+                    mask = (observation if last_everywhere else e.observe(agent))["action_mask"]
+                    e.step(int(np.argmax(rng.random(mask.shape) * mask)))
+                    decisions += 1
+                else:
+                    e.step(e.game.action_code(bots[i][seat].select_action(SeatView(e.state_, seat))))
+        return 50 * envs
+
+    return run
+
+
+def baseline_run(seed: int) -> int:
+    """One call: 200 ops of the machine's baseline workload (``meeple.bench.baseline_ops_per_s``'s op: shuffle a
+    65-card deck and scan it), for rates comparable across trees and builds as multiples of it."""
+    import random
+
+    rng = random.Random(seed)
+    deck = list(range(65))
+    for _ in range(200):
+        rng.shuffle(deck)
+        sum(1 for c in deck if c & 1)
+    return 200
+
+
+def batch_ratios(seconds: float, envs: int, name: str, players: int) -> None:
+    """The two batching ratios of round three, measured in one process, interleaved (see the module docstring)."""
+    rates = _interleaved(
+        {
+            "base": baseline_run,
+            "pz": through_pettingzoo(name, players),
+            "vec": through_vector(name, players, envs),
+            "pz_lean": pz_opponents_loop(name, players, envs, last_everywhere=False),
+            "pz_last": pz_opponents_loop(name, players, envs, last_everywhere=True),
+            "vec_opp": through_vector_opponents(name, players, envs),
+        },
+        6 * seconds,
+    )
+    base = rates["base"]
+    print(f"{name}, {players} players, {envs} games per VectorEnv; decisions per CPU second (best of 5 slices)")
+    print(f"and as multiples of the baseline workload's {base:,.0f} ops per CPU second")
+    print("| measure | baseline loop (x base) | VectorEnv (x base) | ratio |")
+    print("|---|---:|---:|---:|")
+    pz, vec = rates["pz"], rates["vec"]
+    print(
+        f"| self-play, x the PettingZoo env | {pz:,.0f} ({pz / base:.3f}) | {vec:,.0f} ({vec / base:.3f}) "
+        f"| {vec / pz:.2f} |"
+    )
+    vec_opp = rates["vec_opp"]
+    for key, label in (("pz_lean", "lean"), ("pz_last", "last()")):
+        loop = rates[key]
+        print(
+            f"| against 3 random, x {envs} PettingZoo envs ({label}) | {loop:,.0f} ({loop / base:.3f}) "
+            f"| {vec_opp:,.0f} ({vec_opp / base:.3f}) | {vec_opp / loop:.2f} |"
+        )
+
+
+def vector_profile(name: str, players: int, envs: int, steps: int) -> None:
+    """cProfile's shares of VectorEnv self-play steps: encoder, rules, legal codes and masks, the env's own code."""
+    import cProfile
+    import pstats
+
+    from meeple.adapters.vector import VectorEnv
+
+    venv = VectorEnv(name, envs, players=players)
+    infos = venv.reset(seed=0)[1]
+    rng = np.random.default_rng(0)
+
+    def play() -> None:
+        nonlocal infos
+        for _ in range(steps):
+            masks = infos["action_mask"]
+            infos = venv.step(np.argmax(rng.random(masks.shape) * masks, axis=1))[4]
+
+    play()  # warm up: caches, later game phases
+    profile = cProfile.Profile()
+    profile.runcall(play)
+    stats = pstats.Stats(profile).stats  # type: ignore[attr-defined]
+    total = sum(row[2] for row in stats.values())  # every function's own time
+    cumulative = {f"{key[0].rsplit('/', 1)[-1]}:{key[2]}": row[3] for key, row in stats.items()}
+
+    def share(*names: str) -> float:
+        return sum(t for key, t in cumulative.items() if key.split(":", 1)[1] in names) / total
+
+    tensor = share("fill_from_state")
+    rules = share("fast_apply_action", "fast_legal_actions", "is_terminal", "current_player")
+    codes = share("encode_many", "_write_masks")
+    print(f"cProfile of {steps} VectorEnv({envs}) steps, {name} {players}p (shares of the profiled time):")
+    print(f"  tensor encoder (fill_from_state): {tensor:.0%}")
+    print(f"  rules (fast_apply_action, fast_legal_actions, is_terminal, current_player): {rules:.0%}")
+    print(f"  legal codes and masks (encode_many, _write_masks): {codes:.0%}")
+    print(f"  the rest (the env's own code, numpy, the random actions): {1 - tensor - rules - codes:.0%}")
+
+
+def interleaved_games(game: meeple.Game[Any], envs: int) -> Callable[[int], int]:
+    """One call: 2,000 steps (at least one per game) of ``envs`` games interleaved step by step, each step doing what
+    a VectorEnv step does for a game (legal codes, a random step, the mover's tensor into its row)."""
+    rng = Rng(envs)
+    states = [game.new_initial_state(i) for i in range(envs)]
+    rows = np.zeros((envs, game.observation_tensor_size()), np.float32)
+    encode = game.codec.encode_many
+    rounds = max(1, 2000 // envs)
+
+    def run(_seed: int) -> int:
+        for _ in range(rounds):
+            for i, state in enumerate(states):
+                legal = state.fast_legal_actions()
+                encode(legal)
+                state.fast_apply_action(legal[rng.randrange(len(legal))])
+                if state.is_terminal():
+                    states[i] = state = game.new_initial_state(rng.randrange(1 << 30))
+                state.write_observation_tensor(state.current_player(), rows[i])
+        return rounds * envs
+
+    return run
+
+
+def locality(seconds: float, name: str, players: int) -> None:
+    """Steps per CPU second of the same per-game work over N interleaved games, GC on and off, and VectorEnv(N)."""
+    import gc
+
+    game = meeple.load_game(name, players=players)
+    sizes = [1, 4, 16, 64, 256, 1024]
+    runs: dict[str, Callable[[int], int]] = {}
+    for n in sizes:
+        runs[f"{n}"] = interleaved_games(game, n)
+        runs[f"{n} no gc"] = _without_gc(interleaved_games(game, n))
+        runs[f"vec {n}"] = through_vector(name, players, n)
+    for run in runs.values():  # into mid-game first: the games' later phases cost more than the first draft
+        run(0)
+    rates = _interleaved(runs, len(runs) * seconds / 3)
+    print(f"{name} {players}p: steps per CPU second, N games interleaved step by step (x one game at a time)")
+    print("| N | interleaved | GC off | VectorEnv(N) self-play |")
+    print("|---:|---:|---:|---:|")
+    one = rates["1"]
+    for n in sizes:
+        a, b, v = rates[f"{n}"], rates[f"{n} no gc"], rates[f"vec {n}"]
+        print(f"| {n} | {a:,.0f} ({a / one:.2f}) | {b:,.0f} ({b / one:.2f}) | {v:,.0f} ({v / one:.2f}) |")
+    gc.collect()
+
+
+def _without_gc(run: Callable[[int], int]) -> Callable[[int], int]:
+    import gc
+
+    def quiet(seed: int) -> int:
+        gc.disable()
+        try:
+            return run(seed)
+        finally:
+            gc.enable()
+
+    return quiet
 
 
 def _reference_tensors(game: meeple.Game[Any]) -> None:
@@ -336,8 +569,22 @@ def main() -> None:
     parser.add_argument("--vector", action="store_true", help="only the VectorEnv and tensor measurements")
     parser.add_argument("--native", action="store_true", help="only native stepping and cloning, x baseline ops/s")
     parser.add_argument("--envs", type=int, default=64, help="games in the VectorEnv")
-    parser.add_argument("--game", choices=[name for name, _ in GAMES], help="--vector: this game only")
+    parser.add_argument("--game", choices=[name for name, _ in GAMES], help="--vector, --batch: this game only")
+    parser.add_argument("--batch", action="store_true", help="only the two batching ratios of round three")
+    parser.add_argument("--profile", action="store_true", help="--batch: cProfile's shares of a VectorEnv step")
+    parser.add_argument("--locality", action="store_true", help="only the cost of interleaving N games step by step")
     args = parser.parse_args()
+    if args.locality:
+        name = args.game or "citadels"
+        locality(args.seconds, name, dict(GAMES)[name])
+        return
+    if args.batch:
+        name = args.game or "citadels"
+        players = dict(GAMES)[name]
+        batch_ratios(args.seconds, args.envs, name, players)
+        if args.profile:
+            vector_profile(name, players, args.envs, 300)
+        return
     if args.vector:
         vector(args.seconds, args.envs, args.game)
         return

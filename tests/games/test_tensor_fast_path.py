@@ -112,3 +112,101 @@ def test_capitol_buffer_rounds_a_zone_of_seven_buildings_like_the_reference() ->
         state.write_observation_tensor(seat, buffer)
         assert np.array_equal(buffer, np.asarray(reference, np.float32))
         assert state.observation_tensor_values(seat) == reference
+
+
+@pytest.mark.parametrize("name", sorted(BUILTIN_GAMES))
+def test_a_batch_of_rows_equals_each_seats_tensor(name: str) -> None:
+    """``Game.write_observations`` and ``Game.row_writer`` (the vector environments' batched writers) write each row
+    as ``observation_tensor`` of its seat; rows not asked for are left alone; a wrong shape is refused."""
+    game = load_game(name, players=3)
+    states = []
+    for seed in range(8):
+        state = game.new_initial_state(seed)
+        rng = Rng(seed)
+        for _ in range(seed * 9):
+            if state.is_terminal():
+                break
+            codes = state.legal_action_codes()
+            state.apply_action(codes[rng.randrange(len(codes))])
+        states.append(state)
+    seats = [s % 3 for s in range(8)]
+    out = np.full((10, game.observation_tensor_size()), 7.0, np.float32)
+    game.write_observations(states, seats, out)
+    for row, (state, seat) in enumerate(zip(states, seats, strict=True)):
+        assert np.array_equal(out[row], state.observation_tensor(seat))
+    assert (out[8:] == 7.0).all()
+    write = game.row_writer(out)
+    out[:] = 0.0  # the writer's contract: rows zeroed by the caller, then each written once
+    for row in (3, 0):
+        write(states[row], 2, row)
+    out[3] = 0.0
+    write(states[3], 2, 3)  # a row written again (its slice made once)
+    for row in (0, 3):
+        assert np.array_equal(out[row], states[row].observation_tensor(2))
+    wide = np.zeros((8, game.observation_tensor_size()), np.float64)
+    game.write_observations(states, seats, wide)
+    for row, (state, seat) in enumerate(zip(states, seats, strict=True)):
+        assert np.array_equal(wide[row].astype(np.float32), state.observation_tensor(seat))
+    with pytest.raises(ValueError, match="columns"):
+        game.row_writer(np.zeros((2, 3), np.float32))
+    with pytest.raises(ValueError, match="fewer than"):
+        game.write_observations(states, seats, out[:2])
+    with pytest.raises(ValueError, match="one player per state"):
+        game.write_observations(states, seats[:2], out)
+
+
+def test_the_tensor_modules_are_typed_with_their_games_classes() -> None:
+    """No parameter or result of a game's tensor module is typed ``Any``, and each game declares its
+    ``direct_tensor`` as a ``DirectTensor`` of its own state class, so mypy --strict checks every read of the state
+    and of the observation (issue "The server's front door", item 6)."""
+    import ast
+    from pathlib import Path
+
+    from meeple.core import game_class
+
+    src = Path(__file__).resolve().parents[2] / "src" / "meeple" / "games"
+    for name in sorted(BUILTIN_GAMES):
+        tree = ast.parse((src / name / "tensor.py").read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef):
+                annotations = [a.annotation for a in node.args.args + node.args.kwonlyargs] + [node.returns]
+                for annotation in annotations:
+                    assert annotation is not None, (name, node.name)
+                    assert "Any" not in ast.unparse(annotation), (name, node.name, ast.unparse(annotation))
+        state_class = type(load_game(name, players=game_class(name).max_players).new_initial_state(0)).__name__
+        assert game_class(name).__annotations__["direct_tensor"] == f"ClassVar[DirectTensor[{state_class}]]"
+
+
+def test_mypy_refuses_a_tensor_module_given_another_games_state(tmp_path: Any) -> None:
+    """What the typing buys: mypy --strict refuses Citadels' encoder called with a Caprice state, and a game whose
+    direct_tensor is another game's module."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    snippet = tmp_path / "wrong_tensor.py"
+    snippet.write_text(
+        "from typing import ClassVar\n"
+        "from meeple.core.tensor import DirectTensor\n"
+        "from meeple.games.caprice import tensor as caprice_tensor\n"
+        "from meeple.games.caprice.state import CapriceState\n"
+        "from meeple.games.citadels import tensor\n"
+        "from meeple.games.citadels.game import Citadels\n"
+        "from meeple.games.citadels.state import CitadelsState\n\n\n"
+        "def read(state: CapriceState) -> list[float]:\n"
+        "    return tensor.values_from_state(state, 0, tensor.layout(4))\n\n\n"
+        "class Mixed(Citadels):\n"
+        "    direct_tensor: ClassVar[DirectTensor[CitadelsState]] = caprice_tensor\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-error-summary", str(snippet)],
+        capture_output=True,
+        text=True,
+        cwd=root,
+        timeout=900,
+    )
+    assert 'Argument 1 to "values_from_state" has incompatible type "CapriceState"; expected "CitadelsState"' in (
+        result.stdout
+    ), result.stdout + result.stderr
+    assert "wrong_tensor.py:15: error: Incompatible types in assignment" in result.stdout, result.stdout

@@ -12,9 +12,15 @@ from meeple.server.app import ServerConfig, create_app
 from meeple.server.policy import SeatPolicy
 from meeple.server.quotas import Quotas
 
-OPEN = {"policy": SeatPolicy(any_bot=True, bot_tables=True), "quotas": Quotas(rate_limits=False)}
-"""A server open to any bounded bot spec, bot-only tables, without quotas: the protocol tests (tests/server/
-test_limits.py tests the defaults)."""
+OWN_ORIGIN = ("http://testserver",)
+"""The test client's address (its ``Host``): the origin ``meeple serve`` accepts by default is its own address."""
+OPEN = {
+    "policy": SeatPolicy(any_bot=True, bot_tables=True, min_grace=0.0),
+    "quotas": Quotas(rate_limits=False),
+    "origins": OWN_ORIGIN,
+}
+"""A server open to any bounded bot spec, bot-only tables, any grace, without quotas: the protocol tests
+(tests/server/test_limits.py and test_unplayed.py test the defaults)."""
 
 
 @pytest.fixture

@@ -133,19 +133,24 @@ class ServerProcess:
         port: int | None = None,
         log: Path | None = None,
         workers: int = 1,
-        options: tuple[str, ...] = ("--allow-bot-specs", "--allow-bot-tables", "--no-rate-limits"),
+        options: tuple[str, ...] = ("--allow-bot-specs", "--allow-bot-tables", "--no-rate-limits", "--min-grace", "0"),
         src: Path | None = None,
         nofile: int | None = None,
     ) -> None:
-        """``options``: extra ``meeple serve`` options (by default: any bot, bot tables, no quotas).
+        """``options``: extra ``meeple serve`` options (by default: any bot, bot tables, no quotas, any grace).
 
         ``nofile``: the process's file descriptor limit (``RLIMIT_NOFILE``, soft and hard), if it is to be lowered.
         """
         self.options = options
         self.nofile = nofile
         self.db = db
-        self.src = src
-        """Another source tree to run (``PYTHONPATH``), e.g. an older version to measure."""
+        self.src = (
+            src
+            if src is not None
+            else (Path(os.environ["MEEPLE_SERVER_SRC"]) if "MEEPLE_SERVER_SRC" in os.environ else None)
+        )
+        """Another source tree to run (``PYTHONPATH``), e.g. an older version to measure; ``MEEPLE_SERVER_SRC`` sets it
+        for every server a test starts (to check that a running-process test fails on an older tree)."""
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = log

@@ -246,7 +246,10 @@ def test_an_away_seat_is_bot_played_after_the_grace_period_and_returns_on_reconn
     seed = seed_where("caprice", 2, 0)
     table, tokens = create(client, "caprice", ["human", "human"], seed=seed, grace=0.5, substitute="random")
     url0, url1 = (f"/api/tables/{table}/ws?token={tokens[s]}" for s in (0, 1))
-    with client.websocket_connect(url1) as ws1:  # seat 0 never comes: after 0.5 s on its turn a bot plays it
+    with client.websocket_connect(url0) as ws0:  # seat 0 comes, then leaves
+        ws0.receive_json()
+        next_of(ws0)
+    with client.websocket_connect(url1) as ws1:  # after 0.5 s away on its turn a bot plays seat 0
         ws1.receive_json()
         frame = _wait_for(ws1, lambda f: f["seats"][0]["bot_played"])
         assert frame["seats"][0] == {
@@ -258,6 +261,7 @@ def test_an_away_seat_is_bot_played_after_the_grace_period_and_returns_on_reconn
             "bot_played": True,
             "reason": "away",
             "account": None,  # a guest's seat: bound to no account
+            "forfeit": None,  # not a rated table
         }
         assert frame["seats"][1]["connected"]
         with client.websocket_connect(url0) as ws0:

@@ -29,6 +29,7 @@ from meeple.server.live import LiveTable, MoveRefused, SeatState, check_move
 from meeple.server.mytables import table_entry
 from meeple.server.notify import Recipient, compose, turn_notice
 from meeple.server.protocol import ClockSpec
+from meeple.server.rated import ClaimRefused, RatedRules, claim_wait
 from meeple.server.views import LogCache
 
 CASES = [
@@ -117,6 +118,18 @@ def _refusals(state: State[Any], seat: int, rng: Rng) -> list[str]:
     return out
 
 
+def _claim(state: State[Any], seat: int) -> str:
+    """What ``POST /api/tables/{id}/claim`` answers ``seat`` at a rated table whose other seats came and left."""
+    live = _table(state)
+    live.rated = True
+    for i, s in enumerate(live.seats):
+        s.player, s.arrived, s.connected, s.away_since = "human", 10.0, i == seat, 20.0
+    try:
+        return f"forfeit {claim_wait(live, seat, RatedRules(claim_after=60.0), now=50.0)}"
+    except ClaimRefused as exc:
+        return f"{exc.status} {translator('en').message(exc.message)} {exc.retry_after}"
+
+
 @pytest.mark.parametrize(("name", "players"), CASES)
 def test_no_payload_differs_across_worlds_the_receiver_cannot_tell_apart(name: str, players: int) -> None:
     game = load_game(name, players=players)
@@ -143,6 +156,7 @@ def test_no_payload_differs_across_worlds_the_receiver_cannot_tell_apart(name: s
                     assert ack == ack_message(_table(state), seat, "m1"), f"{name} seat {seat} step {step} (ack)"
                     probe = rng.fork()
                     assert _refusals(world, seat, probe.clone()) == _refusals(state, seat, probe.clone())
+                    assert _claim(world, seat) == _claim(state, seat), f"{name} seat {seat} step {step} (claim)"
                     line = ChatEntry(step, seat if step % 2 else None, "gl", 1.0)  # names and chat: nothing of the game
                     for lang in ("en", "fr"):
                         said = chat_frame(_table(world), line, translator(lang))

@@ -24,7 +24,9 @@ from tests.server.mail import Inbox, self_signed, smtp_server
 
 DAY = 86_400.0
 ADDRESSES = {0: Recipient("ann@example.org", "fr"), 1: Recipient("bob@example.org")}
-NOTICE = TurnNotice("T1", "caprice", 1, (("human", "Ann"), ("human", "Bob")), 1_800_000_000.0, 1_799_900_000.0)
+NOTICE = TurnNotice(
+    "T1", "caprice", 1, (("human", "Ann"), ("human", "Bob")), 1_800_000_000.0, 1_799_900_000.0, ("Ann", "Bob")
+)
 
 
 @pytest.mark.parametrize(
@@ -227,19 +229,78 @@ def test_an_e_mail_goes_to_exactly_the_stored_address_whatever_its_to_header_rea
     assert inbox.recipients == [["o.k+turns@example.org"]]
 
 
-def test_turn_e_mails_are_capped_per_account_and_utc_day() -> None:
+def test_turn_e_mails_are_capped_per_recipient_address_and_utc_day() -> None:
+    """Two accounts giving one address (in another case, with a +tag) share its cap: addresses are not confirmed."""
     outcomes: list[str] = []
+    shared = {7: "Ann@Example.org", 8: "ann+games@example.ORG", 9: "bob@example.org"}
     with smtp_server() as (inbox, port):
         notifier = _notifier(port)
         notifier.settings = dataclasses.replace(notifier.settings, mails_per_day=2)
         notifier.count = outcomes.append
-        notifier.addresses = lambda table, seat: Recipient(f"{table}@example.org", None, 7 if table < "T9" else 9)
-        for table in ("T0", "T1", "T2"):  # one account's turns at three tables
+        account = {"T0": 7, "T1": 8, "T2": 7, "T3": 8, "T9": 9}
+        notifier.addresses = lambda table, seat: Recipient(shared[account[table]], None, account[table])
+        for table in ("T0", "T1", "T2", "T3"):  # two accounts, one mailbox: two e-mails in all
             notifier.deliver(dataclasses.replace(NOTICE, table=table))
-        notifier.deliver(dataclasses.replace(NOTICE, table="T9"))  # another account is not held back
+        notifier.deliver(dataclasses.replace(NOTICE, table="T9"))  # another address is not held back
         inbox.wait(3)
-        assert outcomes == ["sent", "sent", "capped", "sent"]
-        notifier.today = "2000-01-01"  # the next UTC day starts a new count
-        assert notifier.deliver(NOTICE) == "sent"
+        assert outcomes == ["sent", "sent", "capped", "capped", "sent"]
+        later = notifier.now() + DAY
+        notifier.now = lambda: later  # the next UTC day starts a new count
+        assert notifier.deliver(dataclasses.replace(NOTICE, table="T1")) == "sent"
         inbox.wait(4)
-    assert len(inbox.messages) == 4 and ["T2@example.org"] not in inbox.recipients
+    assert len(inbox.messages) == 4
+
+
+def test_the_cap_is_shared_by_every_process_through_the_database(tmp_path: Path) -> None:
+    """Two servers' notifiers on one PostgreSQL, twenty e-mails to one address at once: exactly the cap goes."""
+    import threading
+
+    from meeple.server.db import make_engine, migrate
+    from meeple.server.notify import MailCounts
+    from tests.server.helpers import postgres
+
+    with postgres(tmp_path / "pg") as url:
+        engines = [make_engine(url), make_engine(url)]
+        migrate(engines[0])
+        sent: list[str] = []
+        notifiers = []
+        for engine in engines:
+            settings = SmtpSettings("127.0.0.1", 1, "plain", None, None, "games@example.org", mails_per_day=5)
+            notifier = Notifier(
+                settings, lambda table, seat: Recipient("ann@example.org"), "https://x.org", counts=MailCounts(engine)
+            )
+            notifier.send = lambda message, address: sent.append(address)  # type: ignore[method-assign]
+            notifiers.append(notifier)
+        outcomes: list[str] = []
+        threads = [
+            threading.Thread(target=lambda n=n: outcomes.append(n.deliver(NOTICE)))
+            for n in notifiers
+            for _ in range(10)
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(60)
+        for engine in engines:
+            engine.dispose()
+    assert sorted(outcomes) == ["capped"] * 15 + ["sent"] * 5 and len(sent) == 5
+
+
+def test_an_e_mail_names_a_guest_a_guest_never_by_the_text_they_chose() -> None:
+    from meeple.server.notify import compose
+
+    notice = TurnNotice(
+        "T1",
+        "caprice",
+        0,
+        (("human", "Ann"), ("human", "WIN A PRIZE at evil.example"), ("bot:medium", None), ("human", None)),
+        1_800_000_000.0,
+        1_799_900_000.0,
+        ("Ann", None, None, None),
+    )
+    english = compose(notice, Recipient("ann@example.org"), "games@example.org", "https://games.example.org")
+    body = english.get_content()
+    assert "Ann, it is your turn at the Caprice table with a guest, medium bot, a guest." in body
+    assert "evil" not in english.as_string() and "PRIZE" not in english.as_string()
+    french = compose(notice, Recipient("ann@example.org", "fr"), "games@example.org", "https://games.example.org")
+    assert "un invité" in french.get_content() and "evil" not in french.as_string()

@@ -23,6 +23,7 @@ from meeple.server.bots import BotPool
 from meeple.server.clock import credit_outage, new_clock, pass_turn, turn_deadline
 from meeple.server.db import PresenceRow, make_engine, migrate
 from meeple.server.health import DATABASE, LISTEN, SETTLE, Health
+from meeple.server.policy import SeatPolicy
 from meeple.server.presence import STALE
 from meeple.server.protocol import ClockSpec, CreateTable
 from meeple.server.retry import is_outage, is_transient, retrying
@@ -119,7 +120,8 @@ def test_a_clocks_running_turn_is_credited_with_an_outage_once() -> None:
 def _service(tmp_path: Any, now: list[float]) -> TableService:
     engine = make_engine(f"sqlite:///{tmp_path / 'server.db'}")
     migrate(engine)
-    return TableService(engine, BotPool(0), process="me", allow_seed=True, now=lambda: now[0])
+    policy = SeatPolicy(min_grace=0.0)
+    return TableService(engine, BotPool(0), process="me", allow_seed=True, now=lambda: now[0], policy=policy)
 
 
 def test_a_process_back_from_an_outage_does_not_take_the_others_connections_for_dead(tmp_path: Any) -> None:
@@ -178,6 +180,7 @@ def test_a_disconnected_seats_grace_excludes_the_servers_outage(tmp_path: Any) -
     live = asyncio.run(service.get(table))
     seat = live.mover()
     assert seat is not None and not live.seats[seat].connected
+    live.seats[seat].arrived = now[0] - 30  # it came, then left: its grace runs (a seat that never came has none)
     start = live.away_until(seat, now[0])
     service.health.fail(DATABASE)
     now[0] += 12

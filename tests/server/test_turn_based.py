@@ -7,6 +7,7 @@ server as a real process (``meeple serve``).
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ from meeple.server.clock import clock_view, new_clock, parse_clock, pass_turn, r
 from meeple.server.protocol import MAX_PER_MOVE, ClockSpec, TableSummary
 from meeple.server.quotas import Quotas
 from tests.server.conftest import OPEN
-from tests.server.helpers import ServerProcess, create, http_json, seed_where
+from tests.server.helpers import ServerProcess, create, http_json, next_of, seed_where
 
 DAY = 86_400.0
 
@@ -104,7 +105,10 @@ def test_a_turn_based_table_waits_days_for_a_move_then_the_substitute_plays_it(t
         start = time.time()
         service.now = lambda: start
         seed = seed_where("caprice", 2, 0)
-        table, _tokens = create(client, "caprice", ["human", "human"], clock={"per_move": 3 * DAY}, seed=seed)
+        table, tokens = create(client, "caprice", ["human", "human"], clock={"per_move": 3 * DAY}, seed=seed)
+        with client.websocket_connect(f"/api/tables/{table}/ws?token={tokens[0]}") as ws:  # seat 0 came, and left
+            ws.receive_json()
+            next_of(ws)
         client.portal.call(service.evaluate, table)  # type: ignore[union-attr]
         clock = client.get(f"/api/tables/{table}").json()["clock"]
         assert clock["turn_seat"] == 0 and clock["deadline"] == pytest.approx(start + 3 * DAY)
@@ -149,7 +153,9 @@ def test_a_turn_based_deadline_survives_a_restart_of_the_server(tmp_path: Path) 
     try:
         body = {"game": "caprice", "seats": ["human", "human"], "seed": seed_where("caprice", 2, 0)}
         slow = http_json(f"{server.url}/api/tables", {**body, "clock": {"per_move": 3 * DAY}})["table"]
-        quick = http_json(f"{server.url}/api/tables", {**body, "clock": {"per_move": 2}})["table"]
+        quick = http_json(f"{server.url}/api/tables", {**body, "clock": {"per_move": 2}})
+        _come(server.url, quick["table"], quick["seats"][0]["token"])  # a seat that never came is never bot-played
+        quick = quick["table"]
         deadline = _deadline(server.url, slow)
         server.stop()
         time.sleep(2.5)  # the quick table's turn runs out while no server runs
@@ -163,6 +169,15 @@ def test_a_turn_based_deadline_survives_a_restart_of_the_server(tmp_path: Path) 
         assert seat["reason"] == "time"
     finally:
         server.stop()
+
+
+def _come(url: str, table: str, token: str) -> None:
+    """The seat of ``token`` connects once (it came) and leaves."""
+    from websockets.sync.client import connect
+
+    with connect(f"{url.replace('http', 'ws', 1)}/api/tables/{table}/ws?token={token}") as ws:
+        while json.loads(ws.recv(timeout=30))["type"] != "state":
+            pass
 
 
 def _deadline(url: str, table: str) -> float:

@@ -42,9 +42,10 @@ from meeple.core.registry import load_game
 from meeple.core.rewards import check_reward, check_reward_scale, final_rewards
 from meeple.core.rng import Rng
 from meeple.core.state import State
+from meeple.core.tensor import OBS_BOUND
 from meeple.core.view import SeatView
 
-OBS_BOUND = 10.0
+__all__ = ["OBS_BOUND", "MeepleAECEnv", "MeepleGymEnv", "env", "self_play", "self_play_env", "single_agent_env"]
 
 
 def _spaces(game: Game[Any]) -> tuple[spaces.Dict, spaces.Discrete]:

@@ -35,8 +35,9 @@ from rich.markup import escape
 
 from meeple.cli.moves import BOARD_WORDS, HELP_WORDS, QUIT_WORDS, Command, Moves, Problem, interpret
 from meeple.cli.render import Renderer, renderer_for
-from meeple.i18n import Message, _, current, known
+from meeple.i18n import Message, _, current, known, ngettext
 from meeple.server.accounts import SESSION_COOKIE
+from meeple.server.endings import ABORTS
 from meeple.server.protocol import PROTOCOL_VERSION as PROTOCOL
 
 RECONNECT_FOR = 120.0
@@ -273,7 +274,7 @@ class OnlineSession:
             self._show(message)
             if message["status"] == "waiting":
                 continue
-            if message["status"] != "live":  # finished, or abandoned (nobody moved for the server's --idle-days)
+            if message["status"] != "live":  # finished, abandoned (nobody moved for --idle-days) or aborted
                 self._final(message)
                 return 0
             if message["legal_actions"] and self.unacked is None:
@@ -412,12 +413,38 @@ class OnlineSession:
         }
         self.socket.send(json.dumps(self.unacked))
 
+    def _headline(self, returns: list[float]) -> str:
+        """The headline, by the players' names: "You win", "Ann wins", "Winners: Ann, Bob" or "Winner: nobody"."""
+        best = max(returns)
+        winners = [s for s, value in enumerate(returns) if value == best and best > 0]
+        if len(winners) == 1 and winners[0] == self.seat:
+            return _("You win")
+        if len(winners) == 1:
+            return _("{player} wins").format(player=self._name(winners[0]))
+        names = ", ".join(self._name(s) for s in winners) or _("nobody")
+        return ngettext("Winner: {names}", "Winners: {names}", max(1, len(winners))).format(names=names)
+
     def _final(self, message: dict[str, Any]) -> None:
+        """The end: who won, by the players' names ("Ann wins", "You win"), then each seat's name and result.
+
+        The board above names seats by number; the lines here tie each number to its player's name (issue #41,
+        item 18).
+        """
         if message["status"] == "abandoned":
             self.console.print(escape(_("Nobody moved at this table for too long: the server ended it as abandoned.")))
+        if message["status"] == "aborted":
+            why = ABORTS.get(message.get("ended") or "")
+            reason = current().message(why) if why is not None else _("aborted")
+            self.console.print(escape(_("The server aborted this table ({reason}): no result.").format(reason=reason)))
         returns = message.get("returns") or []
+        if returns:
+            self.console.print(f"[bold]{escape(self._headline(returns))}[/]")
         for seat, value in enumerate(returns):
-            self.console.print(f"  {escape(self._name(seat))}: {value:g}")
+            name = self.names[seat] if seat < len(self.names) else self._name(seat)
+            if seat == self.seat:
+                name = _("{seat} (you)").format(seat=name)
+            label = _("seat {seat}").format(seat=seat)
+            self.console.print(f"  {escape(label)} {escape(name)}: {value:g}")
         self.console.print(escape(_("The game is over. Its record: GET /api/tables/<id>/record.")))
 
 

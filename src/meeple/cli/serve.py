@@ -23,8 +23,10 @@ from meeple.cli.common import GAME_OPTIONS, fail, load_game_or_exit, stdout_cons
 from meeple.core.errors import MeepleError
 from meeple.i18n import _
 from meeple.server.clock import parse_clock
+from meeple.server.db import shown_url
 from meeple.server.notify import MAILS_PER_DAY, SmtpSettings
 from meeple.server.protocol import ClockSpec, CreateTable
+from meeple.server.rated import RatedRules
 
 STARTUP_FAILURE = 1
 """The exit code of ``meeple serve`` when it cannot start: the database or the address is unusable."""
@@ -57,8 +59,8 @@ def create_table(db: str, request: CreateTable) -> tuple[str, list[tuple[int, st
     engine = make_engine(db)
     try:
         migrate(engine)
-        # the operator's own table: any bot spec, bots only if they like (the bots' moves are capped all the same)
-        policy = SeatPolicy(any_bot=True, bot_tables=True)
+        # the operator's own table: any bot spec, bots only if they like, any grace (bot moves are capped all the same)
+        policy = SeatPolicy(any_bot=True, bot_tables=True, min_grace=0.0)
         return TableService(engine, BotPool(0), policy=policy).create(request)
     finally:
         engine.dispose()
@@ -88,8 +90,8 @@ def serve(
         str | None,
         typer.Option(
             "--clock",
-            help="With GAME: a clock INITIAL[+INCREMENT] in seconds (600+10), or a time per move for turn-based play"
-            " (1d, 3d, 7d; 1h to 14d).",
+            help="With GAME: a clock INITIAL[+INCREMENT] in seconds (600+10), or a time per move (90s, 2m; 1h to 14d:"
+            " turn-based play).",
         ),
     ] = None,
     grace: Annotated[
@@ -138,9 +140,18 @@ def serve(
             "--mails-per-day",
             min=1,
             max=10_000,
-            help="Turn e-mails one account may be sent per UTC day (with --smtp); past it none until the next day.",
+            help="Turn e-mails one address may be sent per UTC day (with --smtp); past it none until the next day.",
         ),
     ] = MAILS_PER_DAY,
+    allow_origins: Annotated[
+        str | None,
+        typer.Option(
+            "--allow-origins",
+            envvar="MEEPLE_ALLOW_ORIGINS",
+            help="More origins (comma-separated scheme://host[:port]) whose pages may post and open WebSockets,"
+            " besides --public-url, this server's address and, listening there, localhost.",
+        ),
+    ] = None,
     forwarded_allow_ips: Annotated[
         str | None,
         typer.Option(
@@ -164,7 +175,66 @@ def serve(
     max_tables_per_address: Annotated[
         int, typer.Option("--max-tables-per-address", min=1, help="Live tables one address may have created.")
     ] = 20,
-    max_tables: Annotated[int, typer.Option("--max-tables", min=1, help="Live tables in all.")] = 2000,
+    max_tables: Annotated[
+        int, typer.Option("--max-tables", min=1, help="Started tables in all (a human came); past it 429.")
+    ] = 2000,
+    max_unstarted_tables: Annotated[
+        int,
+        typer.Option(
+            "--max-unstarted-tables",
+            min=1,
+            help="Tables nobody has come to yet (waiting, or live and never opened); past it the oldest is aborted.",
+        ),
+    ] = 1000,
+    no_start_minutes: Annotated[
+        float,
+        typer.Option(
+            "--no-start-minutes",
+            min=0.1,
+            max=1440,
+            help="A table whose player to move never came is aborted after this long (from the start or last move).",
+        ),
+    ] = 5.0,
+    bot_cpu_per_address: Annotated[
+        float,
+        typer.Option(
+            "--bot-cpu-per-address",
+            min=1,
+            help="CPU seconds an hour the bots of one creator address's tables may think; past it they wait.",
+        ),
+    ] = 900.0,
+    min_grace: Annotated[
+        float,
+        typer.Option("--min-grace", min=0, max=86_400, help="The shortest grace (seconds) a new table may ask for."),
+    ] = 30.0,
+    rated_clock: Annotated[
+        str,
+        typer.Option("--rated-clock", help="The clock of every rated table: a time per move (2m) or a bank (600+10)."),
+    ] = "2m",
+    rated_grace: Annotated[
+        float,
+        typer.Option(
+            "--rated-grace",
+            min=60,
+            max=86_400,
+            help="Seconds a rated seat may be away on its turn before it forfeits (none with a turn-based clock).",
+        ),
+    ] = 120.0,
+    rated_substitute: Annotated[
+        str,
+        typer.Option(
+            "--rated-substitute", help="The bot that plays a forfeited rated seat: random, easy, medium or hard."
+        ),
+    ] = "medium",
+    claim_after: Annotated[
+        float,
+        typer.Option(
+            "--claim-after",
+            min=10,
+            max=86_400,
+            help="Seconds a rated seat to move must be away before another player may claim against it.",
+        ),
+    ] = 60.0,
     max_sockets_per_address: Annotated[
         int, typer.Option("--max-sockets-per-address", min=1, help="WebSocket connections one address may hold.")
     ] = 32,
@@ -304,6 +374,7 @@ def serve(
         fail(_("--mail-from is the sender of the e-mails sent through --smtp: give --smtp too"))
     console = stdout_console()
     base = (public_url or f"http://{_reachable_host(host)}:{port}").rstrip("/")
+    origins = _origins(allow_origins, host, port, base)
     if game is not None:
         table_id, tokens = _host_table(url, game, seats, players, variant, ctx.args, clock, grace)
         intro = _("Table {table} ({game}). Invite each player with their line:").format(table=table_id, game=game)
@@ -323,6 +394,9 @@ def serve(
         tables_per_minute=tables_per_minute,
         tables_per_address=max_tables_per_address,
         max_tables=max_tables,
+        max_unstarted_tables=max_unstarted_tables,
+        no_start_minutes=no_start_minutes,
+        bot_cpu_per_address=bot_cpu_per_address,
         sockets_per_address=max_sockets_per_address,
         messages_per_minute=messages_per_minute,
         bad_tokens_per_minute=bad_tokens_per_minute,
@@ -338,19 +412,24 @@ def serve(
         signups_per_minute=signups_per_minute,
         my_tables_per_minute=my_tables_per_minute,
     )
-    policy = SeatPolicy(any_bot=allow_bot_specs, bot_tables=allow_bot_tables, move_seconds=bot_move_seconds)
+    policy = SeatPolicy(
+        any_bot=allow_bot_specs, bot_tables=allow_bot_tables, move_seconds=bot_move_seconds, min_grace=min_grace
+    )
     config = ServerConfig(
         db=url,
         allow_seed=allow_seed,
         policy=policy,
         quotas=quotas,
         public_urls=(public_url,) if public_url else (),
+        origins=tuple(origins),
+        trust_host=forwarded_allow_ips is not None,
         api_docs=api_docs,
         metrics_allow_ips=metrics_allow_ips,
         smtp=mail,
         site=base,
         password_hash_workers=password_hash_workers,
         password_hash_queue=password_hash_queue,
+        rated=_rated_rules(rated_clock, rated_grace, rated_substitute, claim_after),
     )
     if bot_workers is not None:
         config = dataclasses.replace(config, bot_workers=bot_workers)
@@ -359,7 +438,7 @@ def serve(
     except ValueError as exc:  # a bad --metrics-allow-ips
         fail(exc)
     listening = _listen(host, port, backlog)
-    serving = _("Serving on {base} (database {db})").format(base=base, db=url)
+    serving = _("Serving on {base} (database {db})").format(base=base, db=shown_url(url))
     console.print(escape(serving), soft_wrap=True)
     sys.stdout.flush()  # the invitations must reach a pipe or a log before the server runs
     proxies = {"proxy_headers": True, "forwarded_allow_ips": forwarded_allow_ips} if forwarded_allow_ips else {}
@@ -382,6 +461,44 @@ def serve(
     server.run(sockets=[listening])
     if not server.started:
         raise typer.Exit(STARTUP_FAILURE)  # uvicorn logged why
+
+
+def _origins(allow_origins: str | None, host: str, port: int, base: str) -> list[str]:
+    """The origins pages may come from: this server's address (:func:`default_origins`) and ``--allow-origins``.
+
+    Exits with code 2 and one line for an entry that is not an origin.
+    """
+    from meeple.server.hardening import default_origins, parse_origins
+
+    try:
+        extra = parse_origins(allow_origins or "")
+    except ValueError as exc:
+        fail(exc)
+    return list(dict.fromkeys(default_origins(host, port, base) + extra))
+
+
+def _rated_rules(clock: str, grace: float, substitute: str, claim_after: float) -> RatedRules:
+    """The rules of rated tables from ``--rated-clock``, ``--rated-grace``, ``--rated-substitute``, ``--claim-after``.
+
+    A turn-based ``--rated-clock`` (an hour or more per move) has no grace: its players are away between moves.
+    Exits with a one-line error for a bad clock or a substitute that is not a bot level.
+    """
+    from meeple.server.policy import ALLOWED_BOTS
+
+    try:
+        spec = parse_clock(clock)
+    except ValueError:
+        fail(
+            _(
+                "--rated-clock takes a time per move (e.g. 2m, 90s, 1d) or INITIAL[+INCREMENT] in seconds (e.g."
+                " 600+10), not {clock!r}"
+            ).format(clock=clock)
+        )
+    if substitute not in ALLOWED_BOTS:
+        allowed = ", ".join(ALLOWED_BOTS)
+        fail(_("--rated-substitute is one of {allowed}, not {value!r}").format(allowed=allowed, value=substitute))
+    away = None if spec.turn_based else grace
+    return RatedRules(clock=spec, grace=away, substitute=substitute, claim_after=claim_after)
 
 
 def _reachable_host(host: str) -> str:

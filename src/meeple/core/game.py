@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import secrets
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from meeple.core.action import Action, ActionCodec, short_repr
 from meeple.core.errors import InvalidActionError, InvalidParameterError, InvalidStateError
 from meeple.core.params import ParamSpec, build_params, describe_params, params_to_json
-from meeple.core.tensor import TensorLayout, TensorWriter, zeroed_buffer
+from meeple.core.tensor import DirectTensor, TensorLayout, TensorWriter, float_buffer, zeroed_buffer
 from meeple.i18n.message import VERBATIM, M, Message
 
 if TYPE_CHECKING:
@@ -73,11 +73,10 @@ class Game(ABC, Generic[P]):
     params_type: ClassVar[type[Any]]
     min_utility: ClassVar[float] = 0.0
     max_utility: ClassVar[float] = 1.0
-    direct_tensor: ClassVar[Any] = None
-    """The game's direct tensor encoder, if it has one: a module (its ``tensor``) with
-    ``values_from_state(state, player, layout) -> list[float]`` and optionally
-    ``fill_from_state(state, player, layout, view)``, which read a seat's tensor straight from the state with the
-    same values as encoding its observation (:meth:`_observation_values`, :meth:`_write_observation`)."""
+    direct_tensor: ClassVar[DirectTensor[Any] | None] = None
+    """The game's direct tensor encoder, if it has one: its ``tensor`` module, a :class:`DirectTensor` of the game's
+    state class, which reads a seat's tensor straight from the state with the same values as encoding its observation
+    (:meth:`_observation_values`, :meth:`_write_observation`, :meth:`write_observations`)."""
 
     def __init__(self, **params: Any) -> None:
         self.params: P = build_params(self.params_type, params, self.name)
@@ -184,24 +183,90 @@ class Game(ABC, Generic[P]):
         direct = self.direct_tensor
         if direct is None or player is None or not 0 <= player < self.num_players:
             return state.encoded_observation_values(player)
-        values: list[float] = direct.values_from_state(state, player, self.observation_tensor_layout())
-        return values
+        return direct.values_from_state(state, player, self.observation_tensor_layout())
 
     def _write_observation(self, state: State[Any], player: int, out: Any) -> None:
         """Write :meth:`_observation_values` into ``out``, a float numpy vector of the tensor's size.
 
-        A :attr:`direct_tensor` with ``fill_from_state`` writes a seat's values straight into ``out`` when it is a
-        writable contiguous float vector (:func:`meeple.core.tensor.zeroed_buffer`: no Python list converted);
-        otherwise the values are copied, and numpy raises its own error for a wrong size (``out`` unchanged).
+        A :attr:`direct_tensor` writes a seat's values straight into ``out`` when it is a writable contiguous float
+        vector (:func:`meeple.core.tensor.zeroed_buffer`: no Python list converted); otherwise the values are copied,
+        and numpy raises its own error for a wrong size (``out`` unchanged).
         """
-        fill = getattr(self.direct_tensor, "fill_from_state", None)
-        if fill is not None and player is not None and 0 <= player < self.num_players:
+        direct = self.direct_tensor
+        if direct is not None and player is not None and 0 <= player < self.num_players:
             layout = self.observation_tensor_layout()
             view = zeroed_buffer(out, layout.size)
             if view is not None:
-                fill(state, player, layout, view)
+                direct.fill_from_state(state, player, layout, view)
                 return
         out[:] = self._observation_values(state, player)
+
+    def write_observations(self, states: Sequence[State[Any]], players: Sequence[int], out: Any) -> None:
+        """Write the observation tensor of ``players[i]`` in ``states[i]`` into row ``i`` of ``out``, for every ``i``.
+
+        The batched form of ``state.write_observation_tensor`` (the vector environments): the rows are zeroed in one
+        numpy call and written through :meth:`row_writer`. Each row holds what its seat may see, nothing more (the
+        same values as :meth:`State.observation_tensor`).
+
+        Args:
+            states: the states, one per row.
+            players: the seat whose tensor each row gets (a spectator, ``None``, gets the public tensor).
+            out: a float numpy array of at least ``len(states)`` rows of ``observation_tensor_size()``: its first
+                ``len(states)`` rows are written, the others left as they are.
+
+        Raises:
+            ValueError: ``players`` and ``states`` differ in length, or ``out`` has too few rows or the wrong width
+                (nothing written).
+        """
+        rows = len(states)
+        if len(players) != rows:
+            raise ValueError(f"one player per state: {rows} states, {len(players)} players")
+        write = self.row_writer(out)
+        if out.shape[0] < rows:
+            raise ValueError(f"out has {out.shape[0]} rows, fewer than the {rows} states")
+        out[:rows] = 0.0
+        for i, (state, player) in enumerate(zip(states, players, strict=True)):
+            write(state, player, i)
+
+    def row_writer(self, out: Any) -> Callable[[State[Any], int, int], None]:
+        """Return ``write(state, player, row)``, which writes ``player``'s observation tensor into ``out[row]``.
+
+        For batched environments that keep one 2-D buffer: the caller zeroes the rows to write (one numpy call for
+        all), then writes each row as soon as its game has moved, while the game's state is still in the CPU's cache.
+        A :attr:`direct_tensor` writes through per-row ``memoryview`` slices of ``out``, each made once (no per-row
+        check, no buffer set-up); without one, or for a buffer that is not a contiguous float array, each row is
+        written by :meth:`_write_observation` (zeroed rows are then not needed).
+
+        Args:
+            out: a 2-D float numpy array of ``observation_tensor_size()`` columns, reused across calls.
+
+        Raises:
+            ValueError: ``out`` is not 2-D or has the wrong width.
+        """
+        size = self.observation_tensor_size()
+        if getattr(out, "ndim", None) != 2 or out.shape[1] != size:
+            raise ValueError(f"out must be a 2-D array of {size} columns, not shape {getattr(out, 'shape', None)}")
+        direct, n = self.direct_tensor, self.num_players
+        flat = float_buffer(out.reshape(-1), out.shape[0] * size) if out.flags.c_contiguous else None
+        if direct is None or flat is None:
+
+            def write_any(state: State[Any], player: int, row: int) -> None:
+                self._write_observation(state, player, out[row])
+
+            return write_any
+        layout, fill = self.observation_tensor_layout(), direct.fill_from_state
+        views: list[memoryview[float] | None] = [None] * out.shape[0]  # each row's slice, made when first written
+
+        def write(state: State[Any], player: int, row: int) -> None:
+            if player is not None and 0 <= player < n:
+                view = views[row]
+                if view is None:
+                    view = views[row] = flat[row * size : (row + 1) * size]
+                fill(state, player, layout, view)
+            else:
+                out[row] = self._observation_values(state, player)
+
+        return write
 
     def params_dict(self) -> dict[str, Any]:
         """Return every parameter (given or default) as a JSON-able dict; ``load_game(name, **d)`` rebuilds it."""

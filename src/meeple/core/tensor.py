@@ -23,7 +23,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, TypeVar, cast
+
+OBS_BOUND = 10.0
+"""Every value of every observation tensor lies in ``[-OBS_BOUND, OBS_BOUND]`` (the fields' fixed scales keep them
+near [0, 1]): the bound of the observation spaces of the Gymnasium, PettingZoo and vector environments."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +120,41 @@ class TensorWriter:
             self.values[field.offset + i] = float(v) / scale
 
 
+class TensorBuffer(Protocol):
+    """Where a direct encoder writes one tensor: ``layout.size`` floats read and written by index.
+
+    A ``list[float]`` or a ``memoryview`` of floats (a numpy float32 row seen through :func:`zeroed_buffer`).
+    """
+
+    def __getitem__(self, index: int, /) -> float: ...
+
+    def __setitem__(self, index: int, value: float, /) -> None: ...
+
+
+S_contra = TypeVar("S_contra", contravariant=True)
+
+
+class DirectTensor(Protocol[S_contra]):
+    """A game's direct tensor encoder (``Game.direct_tensor``: the game's ``tensor`` module), for states of type ``S``.
+
+    It reads a seat's observation tensor straight from the state, without building the seat's observation, and must
+    give exactly the values of encoding ``observation(me)`` (``Game._encode_observation``): so it shows a seat nothing
+    its observation does not. ``tests/games/test_tensor_fast_path.py`` compares the two at every decision of many
+    games, for every seat. ``me`` is always a seat (``0 <= me < players``); a spectator's tensor is encoded from its
+    observation.
+
+    Rules: issue "The server's front door" (item 6: the fast tensor path typed); docs/research.md "Faster tensors".
+    """
+
+    def values_from_state(self, state: S_contra, me: int, layout: TensorLayout, /) -> list[float]:
+        """Return seat ``me``'s tensor of ``state`` (``layout.size`` floats; ``layout`` is the game's layout)."""
+        ...
+
+    def fill_from_state(self, state: S_contra, me: int, layout: TensorLayout, v: TensorBuffer, /) -> None:
+        """Write seat ``me``'s tensor of ``state`` into ``v``, ``layout.size`` zeros (a list or a float buffer)."""
+        ...
+
+
 def relative(seat: int, me: int | None, players: int) -> int:
     """Return the slot of ``seat`` seen from ``me`` (``(seat - me) % players``; a spectator sees absolute seats)."""
     return seat if me is None else (seat - me) % players
@@ -149,8 +188,8 @@ def zeros(size: int) -> Any:
     return np.zeros(size, dtype=np.float32)
 
 
-def zeroed_buffer(out: Any, size: int) -> memoryview | None:
-    """``out`` zeroed and seen as a writable flat ``memoryview`` of floats, for a direct encoder to write into.
+def float_buffer(out: Any, size: int) -> memoryview[float] | None:
+    """``out`` seen as a writable flat ``memoryview`` of ``size`` floats, for a direct encoder to write into.
 
     Returns None when ``out`` is not a writable, contiguous float32/float64 numpy vector of ``size`` values (the
     caller then copies a list in, which raises numpy's own error for a wrong shape).
@@ -163,5 +202,15 @@ def zeroed_buffer(out: Any, size: int) -> memoryview | None:
         return None
     if view.readonly or view.ndim != 1 or view.format not in ("f", "d") or not view.c_contiguous or len(view) != size:
         return None
-    out.fill(0.0)
+    return cast("memoryview[float]", view)  # format "f" or "d": its items are floats
+
+
+def zeroed_buffer(out: Any, size: int) -> memoryview[float] | None:
+    """``out`` zeroed and seen as a writable flat ``memoryview`` of floats (:func:`float_buffer`), or None.
+
+    ``out`` is zeroed only when a view is returned (otherwise it is left as it was).
+    """
+    view = float_buffer(out, size)
+    if view is not None:
+        out.fill(0.0)
     return view

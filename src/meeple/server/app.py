@@ -38,8 +38,9 @@ from meeple.core.registry import game_class, registered_games
 from meeple.i18n import M, Translator, UnknownLanguageError, language_from_accept, translator
 from meeple.server.account_api import add_account_routes
 from meeple.server.accounts import Account, Accounts, current_account
-from meeple.server.bots import BotPool
+from meeple.server.bots import BotBudget, BotPool
 from meeple.server.chat import ChatService
+from meeple.server.claims import add_claim_route
 from meeple.server.clock import clock_view
 from meeple.server.db import is_postgresql, make_engine, migrate
 from meeple.server.hardening import CSP, SecurityMiddleware
@@ -51,7 +52,7 @@ from meeple.server.lobby import RATED_LOG_IN, Lobby, Match, SeatRefused
 from meeple.server.logins import LoginGate
 from meeple.server.metrics import Metrics, started, stopped
 from meeple.server.mytables import MyTable, count_request, my_tables
-from meeple.server.notify import Addresses, Notifier, SmtpSettings, account_addresses, remember_lang
+from meeple.server.notify import Addresses, MailCounts, Notifier, SmtpSettings, account_addresses, remember_lang
 from meeple.server.ops import LOOPBACK, add_ops_routes
 from meeple.server.policy import SeatPolicy
 from meeple.server.presence import HEARTBEAT, HEARTBEAT_DEGRADED
@@ -77,6 +78,7 @@ from meeple.server.protocol import (
     TableView,
 )
 from meeple.server.quotas import Limiter, QuotaExceeded, Quotas, quota_address
+from meeple.server.rated import RatedRules
 from meeple.server.reads import Listing, ReadQuota
 from meeple.server.retry import is_outage, is_transient, one_line
 from meeple.server.tables import TableService
@@ -104,9 +106,14 @@ NO_SEAT = M("this token opens no seat at this table")
 """403 (and the WebSocket's ``bad_token``): a seat token, cookie or session that opens no seat of the table."""
 
 
-def _no_seat(http: Request) -> HTTPException:
-    """403 :data:`NO_SEAT`, in the request's ``Accept-Language`` (else English)."""
-    return HTTPException(403, translator(language_from_accept(http.headers.get("accept-language"))).message(NO_SEAT))
+def _no_seat(http: Request, table_id: str | None = None) -> HTTPException:
+    """403 :data:`NO_SEAT`, in the request's ``Accept-Language`` (else English).
+
+    With ``table_id``, a seat cookie of that table the request carried opens nothing: the answer deletes it.
+    """
+    text = translator(language_from_accept(http.headers.get("accept-language"))).message(NO_SEAT)
+    stale = table_id is not None and seat_cookie(table_id) in http.cookies
+    return HTTPException(403, text, headers=expired_cookie_header(http, table_id) if stale and table_id else None)
 
 
 _CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
@@ -138,8 +145,11 @@ class ServerConfig:
         policy: the seats and bots a table may have, and a bot move's wall-clock cap
             (``--allow-bot-specs``, ``--allow-bot-tables``, ``--bot-move-seconds``).
         quotas: quotas per client address and sizes (``--tables-per-minute``... ``--no-rate-limits``).
-        public_urls: origins besides the request's ``Host`` that pages and WebSockets may come from
-            (``--public-url``).
+        public_urls: the addresses players use (``--public-url``): the invitations' links, and origins pages and
+            WebSockets may come from.
+        origins: more origins pages and WebSockets may come from (``--allow-origins``; by default this server's own
+            address: :func:`meeple.server.hardening.default_origins`).
+        trust_host: the ``Host`` a request came to is an origin too (behind a proxy: ``--forwarded-allow-ips``).
         api_docs: serve ``/docs`` and ``/openapi.json`` (``--api-docs``; off by default on a public server).
         metrics_allow_ips: who may read ``/metrics``: comma-separated addresses or CIDR networks, ``*`` for anyone
             (default: loopback; :mod:`meeple.server.ops`).
@@ -150,6 +160,8 @@ class ServerConfig:
         password_hash_workers: threads that check or hash passwords at once (``--password-hash-workers``; each
             argon2 check holds 64 MiB for ~0.3 s; :mod:`meeple.server.hashing`).
         password_hash_queue: password calls that may wait for those threads; past it 503 (``--password-hash-queue``).
+        rated: the rules every rated table plays by (``--rated-clock``, ``--rated-grace``, ``--rated-substitute``,
+            ``--claim-after``; :mod:`meeple.server.rated`).
     """
 
     db: str
@@ -159,6 +171,8 @@ class ServerConfig:
     policy: SeatPolicy = SeatPolicy()
     quotas: Quotas = Quotas()
     public_urls: tuple[str, ...] = ()
+    origins: tuple[str, ...] = ()
+    trust_host: bool = False
     api_docs: bool = False
     metrics_allow_ips: str = LOOPBACK
     smtp: SmtpSettings | None = None
@@ -166,6 +180,7 @@ class ServerConfig:
     addresses: Addresses | None = None
     password_hash_workers: int = 2
     password_hash_queue: int = 8
+    rated: RatedRules = RatedRules()
 
 
 def seat_cookie(table_id: str) -> str:
@@ -189,13 +204,38 @@ def with_seat_cookie(response: R, request: Request, table_id: str, token: str) -
     return response
 
 
+def expired_cookie_header(request: Request, table_id: str) -> dict[str, str]:
+    """The ``Set-Cookie`` header that deletes the seat cookie of ``table_id`` (attributes as it was set).
+
+    Sent when the cookie opens no seat (its token was replaced, its account's sessions ended): a stale cookie is not
+    sent again with every page and board fetch, each counted as a wrong token (issue #41, item 10).
+    """
+    response = Response()
+    response.delete_cookie(
+        seat_cookie(table_id), httponly=True, samesite="strict", secure=request.url.scheme == "https"
+    )
+    return {"set-cookie": response.headers["set-cookie"]}
+
+
 def client_address(connection: Request | WebSocket) -> str:
     """The client's address as every per-address quota counts it (:func:`meeple.server.quotas.quota_address`).
 
     It is the peer's, or the last ``X-Forwarded-For`` hop as uvicorn resolved it for a proxy named in
-    ``--forwarded-allow-ips``; an IPv6 address stands for its /64 network, an IPv4-mapped one for its IPv4 address.
+    ``--forwarded-allow-ips``; an IPv6 address stands for its /56 network, an IPv4-mapped one for its IPv4 address.
     """
     return quota_address(connection.client.host) if connection.client is not None else "unknown"
+
+
+def validation_text(error: Any, reader: Translator) -> str:
+    """One problem of a pydantic validation error, in ``reader``'s language when it is one of meeple's messages.
+
+    A refused name or chat line (:class:`meeple.server.people.TextRefused`) reads in the page's or connection's
+    language; other problems are pydantic's English words, cut to 200 characters.
+    """
+    raised = (error.get("ctx") or {}).get("error")
+    if isinstance(raised, MeepleError):
+        return reader.message(raised.message)
+    return cut(str(error["msg"]), 200)
 
 
 def cut(text: str, limit: int = CUT) -> str:
@@ -217,7 +257,7 @@ async def check_token(state: dict[str, Any], table_id: str, token: str, address:
     service: TableService = state["service"]
     seat = await asyncio.to_thread(service.seat_of_token, table_id, token)
     if seat is None:
-        limiter.hit("bad_token", address, "wrong seat tokens")
+        limiter.wrong_token(address, table_id, token)  # a value already counted this minute is not counted again
     return seat
 
 
@@ -236,7 +276,9 @@ def create_app(config: ServerConfig) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = make_engine(config.db)
         await asyncio.to_thread(migrate, engine)
-        bots = BotPool(config.bot_workers, config.policy.move_seconds)
+        quotas = config.quotas
+        budget = BotBudget(quotas.bot_cpu_per_address if quotas.rate_limits else 0.0)
+        bots = BotPool(config.bot_workers, config.policy.move_seconds, budget=budget, fair=quotas.rate_limits)
         # the heartbeat has its own connection and thread: stuck transactions cannot starve it
         beat_engine = make_engine(config.db, pool_size=1) if is_postgresql(engine) else engine
         beat_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="meeple-heartbeat")
@@ -248,11 +290,12 @@ def create_app(config: ServerConfig) -> FastAPI:
             policy=config.policy,
             quotas=config.quotas,
             heartbeat_engine=beat_engine,
+            rated=config.rated,
         )
         if config.smtp is not None:
             addresses = config.addresses or account_addresses(engine)
             count = lambda outcome: metrics.emails.labels(outcome=outcome).inc()  # noqa: E731
-            service.notifier = Notifier(config.smtp, addresses, config.site, count)
+            service.notifier = Notifier(config.smtp, addresses, config.site, count, counts=MailCounts(engine))
             service.notifier.start()
         hub = Hub(service, send_seconds=config.quotas.send_seconds)
         lobby = Lobby(service)
@@ -312,7 +355,8 @@ def create_app(config: ServerConfig) -> FastAPI:
     app.add_middleware(ReadQuota, limiter=limiter, on_refused=lambda reason: state["refused"](reason))
     app.add_middleware(
         SecurityMiddleware,
-        public_urls=config.public_urls,
+        public_urls=config.public_urls + config.origins,
+        trust_host=config.trust_host,
         body_bytes=config.quotas.body_bytes,
         on_refused=lambda reason: state["refused"](reason),
     )
@@ -408,6 +452,7 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     _lobby_routes(app, state)
     add_account_routes(app, state)
+    add_claim_route(app, state, presented_seat)
 
     @app.get("/api/me/tables", response_model=list[MyTable], responses={401: {"description": "not logged in"}})
     async def me_tables(
@@ -453,6 +498,9 @@ def create_app(config: ServerConfig) -> FastAPI:
                 "created": r.created,
                 "clock": clock_view(r.clock),
                 "rated": bool(r.rated),
+                "grace": r.grace,
+                "substitute": r.substitute,
+                "ended": r.ended,
                 "seats": [
                     SeatState(
                         s.player,
@@ -461,6 +509,7 @@ def create_app(config: ServerConfig) -> FastAPI:
                         online.get(s.seat, False),
                         name=s.name,
                         account=users.get(s.seat),
+                        forfeit=s.forfeit,
                     ).public(s.seat, reader)
                     for s in seats
                 ],
@@ -485,6 +534,9 @@ def create_app(config: ServerConfig) -> FastAPI:
                 "created": live.created,
                 "clock": clock_view(live.clock),
                 "rated": live.rated,
+                "grace": live.grace,
+                "substitute": live.substitute,
+                "ended": live.ended,
                 "seats": live.public_seats(reader),
                 "version": view["version"],
                 "observation": view["observation"],
@@ -534,13 +586,14 @@ def create_app(config: ServerConfig) -> FastAPI:
         """A seat's holder replaces its token: the new one is in the answer; the old link and cookie stop working.
 
         The seat is named by ``Authorization: Bearer TOKEN``, the page's seat cookie, or the session of the account
-        it is bound to. Open connections stay.
+        it is bound to. The seat's connections that a token or a seat cookie opened are closed (1008), in every
+        process; those an account's session opened stay.
         """
         await table(table_id)
         seat = await presented_seat(state, http, table_id, authorization)
         if seat is None:
-            raise _no_seat(http)
-        new = await asyncio.to_thread(service().rotate_token, table_id, seat)
+            raise _no_seat(http, None if authorization else table_id)
+        new = await state["hub"].rotate_token(table_id, seat)
         return {"seat": seat, "token": new}
 
     @app.websocket("/api/tables/{table_id}/ws")
@@ -613,6 +666,7 @@ def create_app(config: ServerConfig) -> FastAPI:
             seat = await account_seat(websocket, table_id)
             if seat is None:
                 token = websocket.cookies.get(seat_cookie(table_id))
+        by_token = token is not None
         if token is not None:
             try:
                 seat = await check_token(state, table_id, token, address)
@@ -626,7 +680,7 @@ def create_app(config: ServerConfig) -> FastAPI:
                 await websocket.send_json({"type": "error", "code": "bad_token", "message": bad})
                 await websocket.close(code=4401)
                 return
-        await _serve(websocket, state, live, seat, reader.lang, f"{address}#{id(websocket)}", view or "full")
+        await _serve(websocket, state, live, seat, reader.lang, f"{address}#{id(websocket)}", view or "full", by_token)
 
     return app
 
@@ -655,15 +709,18 @@ async def _serve(
     lang: str,
     key: str,
     view: str = "full",
+    by_token: bool = False,
 ) -> None:
     """Serve one connection (``view``: :data:`meeple.server.hub.VIEWS`): its messages in, bounded in size and rate.
 
     A message over the size bound closes the connection with 1009, more than the quota of messages with 1008.
+    ``by_token``: a token or a seat cookie opened the seat (a new token closes the connection).
     """
     hub: Hub = state["hub"]
     service: TableService = state["service"]
     limiter: Limiter = state["limiter"]
     conn = Connection(websocket, seat, lang, hub.send_seconds, view)
+    conn.by_token = by_token
     conn.reader = asyncio.current_task()
     conn.address = key.rsplit("#", 1)[0]
     if seat is not None:
@@ -713,7 +770,7 @@ async def _serve(
         task.uncancel()  # our own cancellation: the client stopped reading (Connection.drop), or was revoked
         if conn.revoked:
             with contextlib.suppress(Exception):
-                await websocket.close(code=1008, reason="access to this seat was revoked: log in again")
+                await websocket.close(code=1008, reason=conn.revoked)
         else:
             state["refused"]("not_reading")
     finally:
@@ -744,7 +801,8 @@ async def _handle(text: str, hub: Hub, service: TableService, live: LiveTable, c
         message = _CLIENT_MESSAGE.validate_json(text)
     except ValidationError as exc:
         problems = "; ".join(
-            f"{cut('.'.join(map(str, e['loc']))) or 'message'}: {cut(e['msg'], 200)}" for e in exc.errors()[:5]
+            f"{cut('.'.join(map(str, e['loc']))) or 'message'}: {validation_text(e, conn.translator)}"
+            for e in exc.errors()[:5]
         )
         conn.send({"type": "error", "code": "bad_message", "message": problems})
         return
@@ -797,6 +855,7 @@ async def _sweeper(service: TableService, lobby: Lobby) -> None:
     while True:
         try:
             if DATABASE not in service.health.faults:  # while it is down, the heartbeat alone tries it
+                await service.announce_ended()
                 for table_id in await asyncio.to_thread(service.due_tables):
                     await service.evaluate(table_id)
                 for table_id in await asyncio.to_thread(lobby.due):  # a quick match's wait is over: bots take seats
@@ -901,7 +960,7 @@ def _lobby_routes(app: FastAPI, state: dict[str, Any]) -> None:
     async def holder(http: Request, table_id: str, authorization: str | None) -> int:
         seat = await presented_seat(state, http, table_id, authorization)
         if seat is None:
-            raise _no_seat(http)
+            raise _no_seat(http, None if authorization else table_id)  # a stale cookie is deleted
         return seat
 
     def refused(exc: SeatRefused, http: Request) -> HTTPException:

@@ -9,7 +9,10 @@ stays.
 
 A chat frame is built from the line and the seat's public name only: it holds nothing of the game. Several processes
 (PostgreSQL): the process that stores a line NOTIFYs ``chat:<table>``; every process then sends its connections the
-lines they have not had, in the order of their ids.
+lines they have not had, in the order of their ids. A reader keeps the highest id it was sent, so the lines of a table
+must become visible in id order: on PostgreSQL a line is stored under an advisory lock of its table, taken before the
+id is drawn and held until the commit (ids of concurrent transactions would otherwise commit out of order, and a line
+committed after a higher id was read would never be sent: issue #41, item 17). SQLite's one write lock does the same.
 
 Rules: issue #34 "People at the table" (item 4).
 """
@@ -17,6 +20,7 @@ Rules: issue #34 "People at the table" (item 4).
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 from dataclasses import dataclass
 from typing import Any
@@ -37,6 +41,14 @@ RECENT = 30
 """Chat lines a new connection is sent on arrival (the newest)."""
 CHAT_PREFIX = "chat:"
 """Prefix of the NOTIFY payload announcing a new chat line of a table (``chat:<table id>``)."""
+_CHAT_LOCK = 0x63686174  # PostgreSQL advisory lock namespace of the chat lines of a table ("chat")
+DELIVER_BATCH = 100
+"""Chat lines read from the database at once when catching connections up (as many reads as needed)."""
+
+
+def chat_lock(table_id: str) -> int:
+    """The second key of a table's chat advisory lock: the first four bytes of its SHA-256, a signed 32-bit value."""
+    return int.from_bytes(hashlib.sha256(table_id.encode()).digest()[:4], "big", signed=True)
 
 
 @dataclass(frozen=True)
@@ -77,8 +89,14 @@ class ChatService:
         self.postgres = is_postgresql(engine)
 
     def post(self, table_id: str, seat: int | None, text: str) -> None:
-        """Store a line (and tell the other processes)."""
+        """Store a line (and tell the other processes).
+
+        On PostgreSQL the table's chat lock is held from before the line's id is drawn until the commit, so a table's
+        lines commit in id order (see the module's docstring).
+        """
         with self.engine.begin() as s:
+            if self.postgres:
+                s.execute(select(func.pg_advisory_xact_lock(_CHAT_LOCK, chat_lock(table_id))))
             s.execute(insert(ChatRow).values(table_id=table_id, seat=seat, text=text, at=self.now()))
             if self.postgres:
                 s.execute(select(func.pg_notify(NOTIFY_CHANNEL, CHAT_PREFIX + table_id)))
@@ -94,7 +112,7 @@ class ChatService:
             )
             return [ChatEntry(*r) for r in reversed(list(rows))]
 
-    def since(self, table_id: str, after: int, limit: int = 100) -> list[ChatEntry]:
+    def since(self, table_id: str, after: int, limit: int = DELIVER_BATCH) -> list[ChatEntry]:
         """The lines of a table after id ``after``, oldest first (at most ``limit``)."""
         with self.engine.connect() as s:
             rows = s.execute(
@@ -120,18 +138,21 @@ class ChatService:
 
     async def deliver(self, live: LiveTable) -> None:
         """Send every connection of ``live`` in this process the lines it has not had (muted ones skipped)."""
-        conns = [c for c in live.conns if c.chat_ready]  # a connection still reading its history is caught up then
-        if not conns:
-            return
-        entries = await asyncio.to_thread(self.since, live.id, min(c.chat_seen for c in conns))
-        for conn in conns:
-            for entry in entries:
-                if entry.id <= conn.chat_seen:
-                    continue
-                conn.chat_seen = entry.id
-                if entry.seat is None and conn.muted:
-                    continue
-                conn.send(chat_frame(live, entry, conn.translator))
+        while True:
+            conns = [c for c in live.conns if c.chat_ready]  # one still reading its history is caught up then
+            if not conns:
+                return
+            entries = await asyncio.to_thread(self.since, live.id, min(c.chat_seen for c in conns))
+            for conn in conns:
+                for entry in entries:
+                    if entry.id <= conn.chat_seen:
+                        continue
+                    conn.chat_seen = entry.id
+                    if entry.seat is None and conn.muted:
+                        continue
+                    conn.send(chat_frame(live, entry, conn.translator))
+            if len(entries) < DELIVER_BATCH:  # a longer burst is read on, batch after batch
+                return
 
     async def handle(self, message: ChatSend | MuteMessage, live: LiveTable, conn: Any) -> None:
         """A ``chat`` or ``mute`` message of ``conn``; a line past the address's quota is refused."""

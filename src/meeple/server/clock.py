@@ -39,15 +39,15 @@ def new_clock(spec: ClockSpec, players: int) -> dict[str, Any]:
 
 TURN_BASED_CHOICES = (86_400, 3 * 86_400, 7 * 86_400)
 """Seconds per move the lobby's form and ``meeple serve --clock`` offer for turn-based play: 1, 3 and 7 days."""
-_UNITS = {"h": 3_600, "d": 86_400}
+_UNITS = {"s": 1, "m": 60, "h": 3_600, "d": 86_400}
 
 
 def parse_clock(text: str) -> ClockSpec:
-    """A clock from ``meeple serve --clock``: ``INITIAL[+INCREMENT]`` in seconds, or a turn-based ``3d`` / ``12h``.
+    """A clock from ``meeple serve --clock``: ``INITIAL[+INCREMENT]`` in seconds, or a time per move (``3d``, ``2m``).
 
     Args:
-        text: ``600+10`` (a 600 s bank, 10 s added per turn), ``1d``, ``3d`` or ``12h`` (that long per move, no
-            bank: turn-based when an hour or more), also with a fraction (``1.5d``).
+        text: ``600+10`` (a 600 s bank, 10 s added per turn), or a time per move with no bank: ``90s``, ``2m``,
+            ``12h``, ``1d``, ``3d`` (turn-based when an hour or more), also with a fraction (``1.5d``).
 
     Raises:
         ValueError: not one of these forms, or outside the bounds of :class:`ClockSpec` (the message says which).

@@ -11,8 +11,12 @@ version inside the lock, so two moves at one version cannot both commit.
 
 from __future__ import annotations
 
+import contextlib
+import os
+import re
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, unquote, urlsplit
 
 from alembic import command
 from alembic.config import Config
@@ -33,7 +37,7 @@ from sqlalchemy import (
     func,
     select,
 )
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import URL, make_url
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from meeple.core.errors import InvalidParameterError
@@ -71,7 +75,8 @@ class TableRow(Base):
     seed: Mapped[int] = mapped_column(BigInteger)
     """The deal seed: the game master's secret until the game is over."""
     status: Mapped[str] = mapped_column(String(16), index=True)
-    """``live``, ``finished``, or ``abandoned`` (nobody moved for ``--idle-days``)."""
+    """``waiting``, ``live``, ``finished``, ``abandoned`` (nobody moved for ``--idle-days``) or ``aborted`` (never
+    played: :mod:`meeple.server.endings`)."""
     version: Mapped[int] = mapped_column(Integer, default=0)
     """The number of actions applied (the length of the event log)."""
     rev: Mapped[int] = mapped_column(Integer, default=0)
@@ -93,6 +98,13 @@ class TableRow(Base):
     """A rated table: only account holders sit at it, and its end updates their ratings (:mod:`.ratings`)."""
     rated_at: Mapped[float | None] = mapped_column(Float, nullable=True)
     """When its result updated the ratings (None: not yet, or not rated): a game is rated once."""
+    live_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """When the game went live (created live, or its last open seat taken, or started early): the no-start window
+    counts from then (:mod:`meeple.server.endings`)."""
+    ended: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    """Why an ``aborted`` table ended (``no_show``, ``server_full``...: :data:`meeple.server.endings.ABORTS`)."""
+    ended_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """When the table was aborted (None: it was not)."""
 
 
 class SeatRow(Base):
@@ -112,6 +124,12 @@ class SeatRow(Base):
     """When a stranger took this open seat (None: seated by the table's creator)."""
     account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True, index=True)
     """The account this seat is bound to (its holder's session opens it, :mod:`.accounts`), or None (a guest)."""
+    arrived: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """When its human first connected or moved (None: never): a seat nobody ever opened is never bot-played."""
+    moved: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """When its human made their first move of their own (None: never; a substitute's moves do not count)."""
+    forfeit: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    """Why this seat of a rated table ranks last for the rating (``time``, ``away``, ``claim``...), or None."""
 
 
 class EventRow(Base):
@@ -189,6 +207,21 @@ class SessionRow(Base):
     last_seen: Mapped[float] = mapped_column(Float)
 
 
+class MailDayRow(Base):
+    """Turn e-mails sent to one recipient address on one UTC day, shared by every server process.
+
+    Keyed by :func:`meeple.server.notify.mailbox_key` (a SHA-256: the address itself is not repeated here); one row
+    per address ever mailed, its ``day`` and ``sent`` started again on the first e-mail of a new day.
+    """
+
+    __tablename__ = "mail_days"
+
+    address_key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    day: Mapped[str] = mapped_column(String(10))
+    """The UTC day ``YYYY-MM-DD`` that ``sent`` counts."""
+    sent: Mapped[int] = mapped_column(Integer)
+
+
 class RatingRow(Base):
     """An account's openskill rating at one game (:mod:`meeple.server.ratings`)."""
 
@@ -219,6 +252,20 @@ def is_postgresql(engine: Engine) -> bool:
     return engine.dialect.name == "postgresql"
 
 
+_URL_PASSWORD = re.compile(r"^([\w+.-]+://[^:/@?#]*:)[^/?#]*@")
+_QUERY_PASSWORD = re.compile(r"([?&]password=)[^&]*", re.IGNORECASE)
+
+
+def shown_url(url: str) -> str:
+    """``url`` as ``meeple serve`` may print or log it: a password written ``***`` (issue #41, item 12).
+
+    The password of the user part (``postgresql+psycopg://meeple:***@host/db``: up to the last ``@`` before the
+    path, in case one was not percent-encoded) and a ``password=`` query parameter (libpq's) are hidden; the rest is
+    left as written, also in a URL that is not a valid one.
+    """
+    return _QUERY_PASSWORD.sub(r"\1***", _URL_PASSWORD.sub(r"\1***@", url.strip()))
+
+
 def make_engine(url: str, pool_size: int = 8) -> Engine:
     """Return an engine for ``url`` (``sqlite:///path`` or ``postgresql+psycopg://...``), tuned for the server.
 
@@ -235,11 +282,13 @@ def make_engine(url: str, pool_size: int = 8) -> Engine:
     try:
         parsed = make_url(url)
     except Exception as exc:  # noqa: BLE001 - SQLAlchemy raises ArgumentError or ValueError
-        raise InvalidParameterError(f"--db {url!r} is not a database URL: {exc}") from None
+        reason = str(exc).replace(url, shown_url(url))
+        raise InvalidParameterError(f"--db {shown_url(url)!r} is not a database URL: {reason}") from None
     backend = parsed.get_backend_name()
     if backend == "sqlite":
-        if parsed.database and parsed.database != ":memory:":
-            Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        path = sqlite_file(parsed)
+        if path is not None:
+            prepare_sqlite_file(path)
         engine = create_engine(parsed, connect_args={"check_same_thread": False, "timeout": 30})
         _tune_sqlite(engine)
         return engine
@@ -256,7 +305,57 @@ def make_engine(url: str, pool_size: int = 8) -> Engine:
             raise InvalidParameterError(
                 f"PostgreSQL needs its driver: pip install 'meeple[postgres]' ({exc.name} is missing)"
             ) from None
-    raise InvalidParameterError(f"--db {url!r}: the server stores tables in SQLite or PostgreSQL only")
+    raise InvalidParameterError(f"--db {shown_url(url)!r}: the server stores tables in SQLite or PostgreSQL only")
+
+
+def sqlite_file(url: URL) -> Path | None:
+    """The file an SQLite ``url`` may create, or None when it creates nothing.
+
+    A plain ``sqlite:///PATH`` may create ``PATH``. An SQLite URI (``sqlite:///file:PATH?mode=ro&uri=true``) names
+    its file after ``file:``; with ``mode=ro`` or ``mode=rw`` SQLite creates nothing, and neither does meeple (a
+    read-only URL once left a folder named ``file:`` behind: issue #41, item 15). In-memory databases create none.
+    """
+    database = url.database or ""
+    if not database or database == ":memory:":
+        return None
+    if str(url.query.get("uri", "")).lower() not in ("true", "1", "yes", "on") or not database.startswith("file:"):
+        return Path(database).expanduser()
+    parts = urlsplit(database)
+    options = parse_qs(parts.query)
+    mode = str(url.query.get("mode", "")) or (options.get("mode") or [""])[0]
+    if mode in ("ro", "rw", "memory") or not parts.path or parts.path == ":memory:":
+        return None
+    return Path(unquote(parts.path)).expanduser()
+
+
+def read_only_url(url: str) -> bool:
+    """Whether ``url`` is an SQLite URI that opens its file read-only (``mode=ro``); False for anything else."""
+    try:
+        parsed = make_url(url)
+    except Exception:  # noqa: BLE001 - not a URL: make_engine says so
+        return False
+    if parsed.get_backend_name() != "sqlite" or not (parsed.database or "").startswith("file:"):
+        return False
+    options = parse_qs(urlsplit(parsed.database or "").query)
+    return str(parsed.query.get("mode", "")) == "ro" or (options.get("mode") or [""])[0] == "ro"
+
+
+def prepare_sqlite_file(path: Path) -> None:
+    """Create ``path``'s missing folders (mode 0700) and the empty database file itself (mode 0600), if missing.
+
+    The file holds every table's secret seed and the accounts' password hashes: only the server's user reads it
+    (SQLite gives its ``-wal`` and ``-shm`` files the file's mode). A file or folder that exists keeps its mode
+    (issue #41, item 14).
+
+    Raises:
+        OSError: a folder or the file cannot be created.
+    """
+    missing = [folder for folder in (path.parent, *path.parent.parents) if not folder.exists()]
+    for folder in reversed(missing):
+        with contextlib.suppress(FileExistsError):
+            folder.mkdir(mode=0o700)
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
 
 
 def postgresql_options() -> str:

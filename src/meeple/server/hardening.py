@@ -5,12 +5,17 @@
   ``X-Frame-Options: DENY``, and ``Cache-Control: no-store`` except on static files (pages and answers may hold a
   token); over https also ``Strict-Transport-Security``.
 - A WebSocket handshake, or a request other than GET/HEAD/OPTIONS, whose ``Origin`` is a browser origin other than
-  the server's own (the ``Host`` it was reached at, or ``--public-url``) is refused with 403 before the app sees
-  it: another site's page cannot move for a seat or create tables through its visitors. A request without
-  ``Origin`` (the terminal client, scripts) is let through.
+  the server's own is refused with 403 before the app sees it: another site's page cannot move for a seat or create
+  tables through its visitors. The server's own origins are configured (``--public-url``, ``--allow-origins``, by
+  default this server's address: :func:`default_origins`); the ``Host`` a request names is one only behind a proxy
+  (``--forwarded-allow-ips``), which passes its own site names alone. Served directly, a ``Host`` proves nothing: a
+  page whose name an attacker re-points at the server (DNS rebinding) sends its own name as ``Host`` and ``Origin``.
+  An ``Origin`` that is no origin at all (``http://a:b``: a port that is not a number) is refused too. A request
+  without ``Origin`` (the terminal client, scripts) is let through.
 - A request body larger than ``body_bytes`` is answered 413 without being passed on (it is read at most that far).
 
-Rules: issue "Safe on the open internet" (sizes, web hardening, Origin checks); OWASP secure headers.
+Rules: issue "Safe on the open internet" (sizes, web hardening, Origin checks); issue #41 (items 11 and 15: a bad
+``Origin``, DNS rebinding); OWASP secure headers.
 """
 
 from __future__ import annotations
@@ -32,6 +37,11 @@ CSP = (
 """The Content-Security-Policy of every answer (``connect-src 'self'`` covers the page's own ws:/wss: origin)."""
 HSTS = "max-age=31536000"
 """Strict-Transport-Security over https: one year (no ``includeSubDomains``: the operator's other hosts are theirs)."""
+ORIGIN_REFUSED = (
+    b"cross-origin request refused: this page may only be used from its own site"
+    b" (its operator names the site's addresses with --public-url or --allow-origins)"
+)
+"""The 403 of a request from another origin."""
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 """Methods that change nothing: no Origin check (a cross-site GET only navigates)."""
 
@@ -43,15 +53,76 @@ _COMMON = [
 ]
 
 
-def origin_of(url: str) -> str:
-    """The origin ``scheme://host[:port]`` of ``url``, lower-cased, default ports dropped."""
-    parts = urlsplit(url.strip())
+def origin_of(url: str) -> str | None:
+    """The origin ``scheme://host[:port]`` of ``url``, lower-cased, default ports dropped; None if it has none.
+
+    None for a text that names no origin: no scheme or host, or a port that is not a number from 0 to 65535
+    (``http://a:b``), which the Origin check refuses (issue #41, item 11).
+    """
+    try:
+        parts = urlsplit(url.strip())
+        port_number = parts.port
+    except ValueError:
+        return None
     scheme, host = parts.scheme.lower(), (parts.hostname or "").lower()
+    if not scheme or not host:
+        return None
     if ":" in host:
         host = f"[{host}]"  # IPv6
     default = {"http": 80, "https": 443, "ws": 80, "wss": 443}.get(scheme)
-    port = "" if parts.port in (None, default) else f":{parts.port}"
+    port = "" if port_number in (None, default) else f":{port_number}"
     return f"{scheme}://{host}{port}"
+
+
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "[::1]")
+"""The names a browser on the server's own machine reaches it by."""
+
+
+def default_origins(host: str, port: int, public: str | None = None) -> list[str]:
+    """The origins a server accepts pages from when ``--allow-origins`` is not given.
+
+    ``public`` (``--public-url``, or the address the invitations print) is one. Listening on loopback or on every
+    interface (``0.0.0.0``, ``::``), ``http://localhost:PORT``, ``http://127.0.0.1:PORT`` and ``http://[::1]:PORT``
+    are too, so ``meeple serve`` works out of the box in a browser on the same machine; listening on one address,
+    ``http://ADDRESS:PORT`` is.
+
+    Args:
+        host: ``--host``.
+        port: ``--port``.
+        public: the address players use, if known.
+
+    Returns:
+        Origins as :func:`origin_of` writes them, without repeats.
+    """
+    bare = host.strip("[]")
+    found: list[str] = []
+    if public:
+        found.append(public)
+    if bare in ("", "0.0.0.0", "::", "localhost") or bare.startswith("127.") or bare == "::1":
+        found += [f"http://{name}:{port}" for name in LOOPBACK_NAMES]
+    if bare not in ("", "0.0.0.0", "::"):
+        found.append(f"http://{f'[{bare}]' if ':' in bare else bare}:{port}")
+    origins = [o for o in (origin_of(url) for url in found) if o is not None]
+    return list(dict.fromkeys(origins))
+
+
+def parse_origins(spec: str) -> list[str]:
+    """Parse ``--allow-origins``: comma-separated ``scheme://host[:port]`` (http or https, no path).
+
+    Raises:
+        ValueError: an entry that is not such an origin (the message names it and says what is allowed).
+    """
+    out = []
+    for entry in (e.strip() for e in spec.split(",")):
+        if not entry:
+            continue
+        origin = origin_of(entry)
+        if origin is None or not origin.startswith(("http://", "https://")) or urlsplit(entry).path not in ("", "/"):
+            raise ValueError(
+                f"--allow-origins: {entry[:80]!r} is not an origin: give scheme://host[:port], e.g. https://games.example.org"
+            )
+        out.append(origin)
+    return out
 
 
 class SecurityMiddleware:
@@ -59,9 +130,11 @@ class SecurityMiddleware:
 
     Args:
         app: the ASGI app behind it.
-        public_urls: extra origins allowed besides the ``Host`` a request came to (``--public-url``).
+        public_urls: the origins pages may come from (``--public-url``, ``--allow-origins``).
         body_bytes: the largest request body passed on (413 beyond).
         on_refused: called with a reason (``origin``, ``body_size``) for every request refused here (metrics).
+        trust_host: the ``Host`` a request came to is an origin too: only behind a proxy that passes its own site
+            names alone (``--forwarded-allow-ips``); served directly it would let DNS rebinding through.
     """
 
     def __init__(
@@ -70,9 +143,11 @@ class SecurityMiddleware:
         public_urls: Iterable[str] = (),
         body_bytes: int = 16 * 1024,
         on_refused: Callable[[str], None] | None = None,
+        trust_host: bool = False,
     ) -> None:
         self.app = app
-        self.origins = {origin_of(u) for u in public_urls}
+        self.origins = {o for o in (origin_of(u) for u in public_urls) if o is not None}
+        self.trust_host = trust_host
         self.body_bytes = body_bytes
         self.on_refused = on_refused
 
@@ -89,7 +164,7 @@ class SecurityMiddleware:
             if kind == "websocket":
                 await send({"type": "websocket.close", "code": 1008})  # before accept: an HTTP 403
             else:
-                await _plain(send, 403, b"cross-origin request refused: this page may only be used from its own site")
+                await _plain(send, 403, ORIGIN_REFUSED)
             return
         if kind == "websocket":
             await self.app(scope, receive, send)
@@ -121,11 +196,16 @@ class SecurityMiddleware:
         given = origin.decode("latin-1")
         if given == "null":
             return site == b"same-origin"
+        wanted = origin_of(given)
+        if wanted is None:
+            return False  # not an origin (a port that is no number): refused, never a server error
+        if wanted in self.origins:
+            return True
+        if not self.trust_host:
+            return False
         host = headers.get(b"host", b"").decode("latin-1")
         scheme = {"ws": "http", "wss": "https"}.get(scope.get("scheme", "http"), scope.get("scheme", "http"))
-        own = origin_of(f"{scheme}://{host}") if host else None
-        wanted = origin_of(given)
-        return wanted == own or wanted in self.origins
+        return bool(host) and wanted == origin_of(f"{scheme}://{host}")
 
     async def _read_body(self, headers: dict[bytes, bytes], receive: Receive) -> bytes | None:
         """The whole body, or None once it passes ``body_bytes`` (by its Content-Length or as it arrives).

@@ -31,7 +31,7 @@ from meeple.server.live import LiveTable
 from meeple.server.people import PeopleTranslator
 from meeple.server.protocol import HelloMessage, SlimStateMessage
 from meeple.server.retry import is_transient, one_line, retrying
-from meeple.server.tables import NOTIFY_CHANNEL, REVOKE_PREFIX, TableService
+from meeple.server.tables import NOTIFY_CHANNEL, REVOKE_PREFIX, ROTATE_PREFIX, TableService
 from meeple.server.views import game_view, log_texts, perspective_of
 
 log = logging.getLogger("meeple.server")
@@ -45,6 +45,10 @@ SLIM_FIELDS = tuple(SlimStateMessage.model_fields)
 
 MAX_PENDING = 64
 """Messages other than state frames (errors, hello) a connection may have waiting; past it the client is closed."""
+REVOKED = "access to this seat was revoked: log in again"
+"""The close reason (1008) of a seat's connection when the account's sessions ended."""
+REPLACED = "this seat's token was replaced: use the new link"
+"""The close reason (1008) of a connection opened with a seat's token or cookie when the token was replaced."""
 
 
 class Connection:
@@ -91,8 +95,10 @@ class Connection:
         self.closed = False
         self.dropped = False
         """Disconnected by the server for not reading (:meth:`drop`), or revoked (:meth:`revoke`)."""
-        self.revoked = False
-        """The seat's access was revoked: the socket is closed with 1008 (:meth:`revoke`)."""
+        self.revoked: str | None = None
+        """Why the seat's access was revoked (the socket is closed with 1008 and this reason: :meth:`revoke`)."""
+        self.by_token = False
+        """Opened with a seat token or a seat cookie (not an account's session): a new token closes it."""
         self.busy_since: float | None = None
         """When the message being sent now started (monotonic seconds), None between messages."""
         self.reader: asyncio.Task[Any] | None = None
@@ -144,9 +150,12 @@ class Connection:
         if self.reader is not None:
             self.reader.cancel()
 
-    def revoke(self) -> None:
-        """The seat's access was revoked (the account's sessions ended): stop the reader, which closes with 1008."""
-        self.revoked = True
+    def revoke(self, reason: str = REVOKED) -> None:
+        """The seat's access was revoked (the account's sessions ended, its token replaced): stop the reader.
+
+        The reader then closes the socket with 1008 and ``reason``.
+        """
+        self.revoked = reason
         self.drop()
 
     def send(self, message: dict[str, Any]) -> None:
@@ -184,9 +193,14 @@ def state_frames(live: LiveTable, conns: list[Connection], force: set[Connection
     """
     if live.stale:
         return
-    common: dict[str, Any] = {"status": live.status, "clock": clock_view(live.clock)}
+    common: dict[str, Any] = {
+        "status": live.status,
+        "clock": clock_view(live.clock),
+        "ended": live.ended,
+        "bots_wait": live.bots_wait,
+    }
     if live.status != "live":
-        common["legal_actions"] = []  # a waiting or abandoned game takes no moves
+        common["legal_actions"] = []  # a waiting, abandoned or aborted game takes no moves
     views: dict[tuple[int, str, str], dict[str, Any]] = {}
     for conn in conns:
         key = (perspective_of(conn.seat), conn.translator.lang, conn.view)  # a web view's texts count seats from 1
@@ -256,18 +270,30 @@ class Hub:
             conn.drop()
         return len(stuck)
 
-    def drop_seat(self, table_id: str, seat: int) -> int:
+    def drop_seat(self, table_id: str, seat: int, tokens_only: bool = False) -> int:
         """Disconnect this process's connections of ``seat`` at ``table_id`` (its access was revoked); how many.
 
-        They may reconnect with whatever still opens the seat (the account's new session).
+        They may reconnect with whatever still opens the seat (the account's new session, the new token).
+        ``tokens_only``: only those a token or a seat cookie opened (the token was replaced; a session still opens
+        the seat).
         """
         live = self.service.tables.get(table_id)
         if live is None:
             return 0
-        gone = [c for c in list(live.conns) if c.seat == seat]
+        gone = [c for c in list(live.conns) if c.seat == seat and (c.by_token or not tokens_only)]
         for conn in gone:
-            conn.revoke()
+            conn.revoke(REPLACED if tokens_only else REVOKED)
         return len(gone)
+
+    async def rotate_token(self, table_id: str, seat: int) -> str:
+        """Give ``seat`` a new token (returned) and close its connections that a token or a seat cookie opened.
+
+        Here and, through ``rotate:`` notifications, in every other process: the old token's connection (a thief's)
+        does not outlive it (issue #41, item 9). Those the account's session opened stay.
+        """
+        token = await asyncio.to_thread(self.service.rotate_token, table_id, seat)
+        self.drop_seat(table_id, seat, tokens_only=True)
+        return token
 
     def resend(self, live: LiveTable, conn: Connection) -> None:
         """Send the current state again to one connection (a repeated move, a stale version, ``sync``)."""
@@ -275,11 +301,12 @@ class Hub:
 
     async def refresh(self, table_id: str) -> None:
         """Another process changed a table (or its chat: ``chat:<id>``): tell this process's connections."""
-        if table_id.startswith(REVOKE_PREFIX):
-            table, _, seat = table_id.removeprefix(REVOKE_PREFIX).partition(" ")
-            if seat.isdigit():
-                self.drop_seat(table, int(seat))
-            return
+        for prefix in (REVOKE_PREFIX, ROTATE_PREFIX):
+            if table_id.startswith(prefix):
+                table, _, seat = table_id.removeprefix(prefix).partition(" ")
+                if seat.isdigit():
+                    self.drop_seat(table, int(seat), tokens_only=prefix == ROTATE_PREFIX)
+                return
         if table_id.startswith(CHAT_PREFIX):
             live = self.service.tables.get(table_id.removeprefix(CHAT_PREFIX))
             if live is not None and self.chat is not None:

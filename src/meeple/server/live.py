@@ -57,6 +57,12 @@ class SeatState:
     """The name its human gave (already cleaned), or None."""
     account: str | None = None
     """The username of the account the seat is bound to (public: its profile link), or None."""
+    arrived: float | None = None
+    """When its human first connected or moved (None: never came; such a seat is never bot-played)."""
+    moved: float | None = None
+    """When its human first made a move of their own (None: never)."""
+    forfeit: str | None = None
+    """Why this seat of a rated table ranks last for the rating (``time``, ``away``, ``claim``...), or None."""
 
     @property
     def is_open(self) -> bool:
@@ -86,6 +92,7 @@ class SeatState:
             "bot_played": self.bot_played,
             "reason": self.reason,
             "account": self.account,
+            "forfeit": self.forfeit,
         }
 
 
@@ -121,14 +128,29 @@ class LiveTable:
     """Turn e-mails (``notify.TurnNotice``) decided by the transaction under way, sent once it committed."""
     used: float = 0.0
     """When this process last looked the table up (Unix seconds): unused tables leave memory."""
+    creator: str | None = None
+    """The hashed creator address (``tables.creator``; None: the operator's table): its bots' lane and CPU budget."""
+    live_at: float | None = None
+    """When the game went live (None: still waiting)."""
+    moved_at: float | None = None
+    """When the last move was made (by anyone; None: no move yet)."""
+    ended: str | None = None
+    """Why an ``aborted`` table was aborted (:data:`meeple.server.endings.ABORTS`), else None."""
+    ended_at: float | None = None
+    """When it was aborted."""
+    no_start: float | None = None
+    """Seconds a seat that never came may keep its turn before the table is aborted (None: it waits; the operator's
+    tables)."""
+    bots_wait: float | None = None
+    """Until when this table's bots wait for its creator's bot CPU budget (Unix seconds; None: they do not)."""
 
     @property
     def over(self) -> bool:
-        """The game is over (``finished`` or ``abandoned``): its record (seed, hidden moves) may open.
+        """The game is over (``finished``, ``abandoned`` or ``aborted``): its record (seed, hidden moves) may open.
 
         A ``waiting`` table is not over: its deal is dealt already and stays secret.
         """
-        return self.status in ("finished", "abandoned")
+        return self.status in ("finished", "abandoned", "aborted")
 
     def log_of(self, seat: int | None) -> list[LogLine]:
         """The redacted log of ``seat`` (None: spectator), kept up to date incrementally."""
@@ -159,21 +181,52 @@ class LiveTable:
         return m if self.status == "live" and seat.is_human and not seat.bot_played else None
 
     def deadline(self, now: float) -> float | None:
-        """When this table must be looked at again (a turn or a grace period runs out, a bot move is overdue)."""
+        """When this table must be looked at again.
+
+        A turn or a grace period runs out, a bot move is overdue (or its creator's bot budget has room again), a seat
+        that never came has had its no-start window.
+        """
         m = self.mover()
         if m is None or self.status != "live":
             return None
         if self.bot_to_move() is not None:
-            return now + BOT_WATCHDOG
+            return max(now, self.bots_wait or 0.0) + BOT_WATCHDOG
         times = []
-        if self.clock is not None and (d := clocks.turn_deadline(self.clock)) is not None:
-            times.append(d)
-        if self.grace is not None and not self.seats[m].connected:
-            times.append(self.away_until(m, now))
+        if self.never_came(m):  # neither its clock nor a grace period brings a bot: only the no-start window counts
+            if (at := self.no_show_at(now)) is not None:
+                times.append(at)
+        else:
+            if self.clock is not None and (d := clocks.turn_deadline(self.clock)) is not None:
+                times.append(d)
+            if self.grace is not None and not self.seats[m].connected:
+                times.append(self.away_until(m, now))
         if not times:
             return None
         settle = self.health.settle_until() if self.health is not None else None
         return max(min(times), settle) if settle is not None else min(times)
+
+    def never_came(self, seat: int) -> bool:
+        """Whether ``seat`` is a human seat, played by its human, whose human never connected nor moved."""
+        state = self.seats[seat]
+        return state.is_human and not state.bot_played and state.arrived is None and not state.connected
+
+    def no_show_at(self, now: float | None = None) -> float | None:
+        """When this table is aborted because the seat to move never came (None: it came, or the table waits for it).
+
+        That is :attr:`no_start` seconds after the later of the game's start and the last move, and no earlier than
+        the running turn's clock deadline (a turn-based table gives its time per move); plus the server's own
+        outages meanwhile.
+        """
+        m = self.mover()
+        if m is None or self.status != "live" or self.no_start is None or not self.never_came(m):
+            return None
+        since = max(self.live_at or self.created, self.moved_at or 0.0)
+        at = since + self.no_start
+        if self.clock is not None and (d := clocks.turn_deadline(self.clock)) is not None:
+            at = max(at, d)
+        if self.health is not None:
+            at += self.health.paused(since, now if now is not None else self.health.now())
+        return at
 
     def away_until(self, seat: int, now: float | None = None) -> float:
         """When a disconnected ``seat``'s grace period ends (Unix seconds).

@@ -69,6 +69,21 @@ class SeatRefused(MeepleError):
         self.status = status
 
 
+def quickmatch_lock(key: str) -> int:
+    """The second key of a quick match's PostgreSQL advisory lock, a signed 32-bit value.
+
+    ``pg_advisory_xact_lock(int, int)`` takes two signed ``int4``: an unsigned value was out of range for half the
+    keys, and their quick matches failed with 500 (issue #41, item 16).
+
+    Args:
+        key: the quick match's key (``game/players`` or ``game/players/rated``).
+
+    Returns:
+        The first four bytes of the key's SHA-256 as a signed integer, in -2**31 .. 2**31 - 1.
+    """
+    return int.from_bytes(hashlib.sha256(key.encode()).digest()[:4], "big", signed=True)
+
+
 class Lobby:
     """Open seats and quick match over a :class:`TableService`.
 
@@ -98,7 +113,7 @@ class Lobby:
     def _go_live(self, s: Session, row: TableRow) -> None:
         """The game starts now: status ``live``, looked at at once (first bot, clock), grace counted from now."""
         now = self.service.now()
-        row.status, row.deadline, row.fill_at = "live", now, None
+        row.status, row.deadline, row.fill_at, row.live_at = "live", now, None, now
         humans = s.scalars(select(SeatRow.seat).where(SeatRow.table_id == row.id, SeatRow.player == "human"))
         for seat in humans:
             values = {"table_id": row.id, "seat": seat, "process": START_PROCESS, "connections": 0, "seen_at": now}
@@ -234,8 +249,7 @@ class Lobby:
         account = match.account
         with Session(self.service.engine) as s, s.begin():
             if self.service.postgres:  # two requests for the same key meet: the second waits for the first's commit
-                lock = int.from_bytes(hashlib.sha256(key.encode()).digest()[:4], "big")
-                s.execute(select(func.pg_advisory_xact_lock(_QUICKMATCH_LOCK, lock)))
+                s.execute(select(func.pg_advisory_xact_lock(_QUICKMATCH_LOCK, quickmatch_lock(key))))
             stmt = (
                 select(TableRow)
                 .where(TableRow.quickmatch == key, TableRow.status == "waiting", TableRow.id.not_in(list(exclude)))
@@ -250,9 +264,9 @@ class Lobby:
                 seat, token, started = self._take_seat(s, row, match.name, account)
                 return row.id, seat, token, started
             seats: list[str | SeatRequest] = [SeatRequest(player="human", name=match.name), *["open"] * (n - 1)]
-            request = CreateTable(
-                game=match.game, params={"players": n}, seats=seats, grace=QUICKMATCH_GRACE, rated=match.rated
-            )
+            request = CreateTable(game=match.game, params={"players": n}, seats=seats, rated=match.rated)
+            if not match.rated:  # a rated table plays by the server's rated rules (meeple.server.rated)
+                request.grace = QUICKMATCH_GRACE
             table_id, tokens = self.service.insert_table(s, request, address, quickmatch=key, account=account)
             return table_id, tokens[0][0], tokens[0][1], False
 

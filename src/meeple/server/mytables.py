@@ -1,30 +1,35 @@
 """``GET /api/me/tables``: the logged-in account's live and waiting tables, its turns first (issue #34 item 7).
 
 Each entry holds what the lobby and a spectator see already (the game, the seats' public names, the status, the
-seat to move, the clock's deadline) and which seat is the account's: no observation, no seed, no token.
+seat to move, the clock's deadline) and which seat is the account's: no observation, no seed, no token. A table
+aborted in the last :data:`ABORTED_DAYS` days is listed too (after the others), saying why: its players learn it
+ended without a result.
 
-Rules: issue #34 "People at the table", item 7 ("My tables").
+Rules: issue #34 "People at the table", item 7 ("My tables"); issue 41, item 3 (an aborted table says so).
 """
 
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 from pydantic import BaseModel, Field
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, and_, or_, select
 from sqlalchemy.orm import Session
 
 from meeple.i18n import Translator
 from meeple.server.clock import clock_view, is_turn_based
 from meeple.server.db import SeatRow, TableRow
 from meeple.server.live import LiveTable, TableNotFound
-from meeple.server.protocol import SeatInfo, TableStatus
+from meeple.server.protocol import AbortReason, SeatInfo, TableStatus
 from meeple.server.quotas import Limiter
 from meeple.server.tables import TableService
 
 MAX_MY_TABLES = 100
 """Tables listed at most (the newest): a player has rarely more games under way."""
+ABORTED_DAYS = 3.0
+"""Days an aborted table stays in "My tables" (saying why it ended)."""
 
 
 class MyTable(BaseModel):
@@ -32,7 +37,8 @@ class MyTable(BaseModel):
 
     table: str
     game: str
-    status: TableStatus = Field(description="waiting (open seats free) or live")
+    status: TableStatus = Field(description="waiting (open seats free), live, or aborted (lately)")
+    ended: AbortReason | None = Field(default=None, description="why an aborted table was aborted")
     seat: int = Field(description="the account's seat")
     your_turn: bool = Field(description="the game is live and the account's seat is to move")
     current_player: int | None = Field(description="the seat to move (None while waiting)")
@@ -54,11 +60,12 @@ def count_request(limiter: Limiter, address: str, account_id: int) -> None:
 
 
 def account_tables(engine: Engine, account_id: int, limit: int = MAX_MY_TABLES) -> list[tuple[str, int]]:
-    """The ``(table, seat)`` of the live and waiting tables where ``account_id`` holds a seat, newest first."""
+    """The ``(table, seat)`` of the live, waiting and lately aborted tables where ``account_id`` sits, newest first."""
+    lately = and_(TableRow.status == "aborted", TableRow.ended_at >= time.time() - ABORTED_DAYS * 86_400)
     stmt = (
         select(SeatRow.table_id, SeatRow.seat)
         .join(TableRow, TableRow.id == SeatRow.table_id)
-        .where(SeatRow.account_id == account_id, TableRow.status.in_(("live", "waiting")))
+        .where(SeatRow.account_id == account_id, or_(TableRow.status.in_(("live", "waiting")), lately))
         .order_by(TableRow.created.desc(), SeatRow.seat)
         .limit(limit)
     )
@@ -85,7 +92,7 @@ async def my_tables(service: TableService, account_id: int, reader: Translator) 
         except TableNotFound:  # pragma: no cover - deleted meanwhile
             continue
         async with live.lock:
-            if live.status in ("live", "waiting"):
+            if live.status in ("live", "waiting", "aborted"):
                 entries.append(table_entry(live, seat, reader))
     entries.sort(key=_order)
     return entries
@@ -99,6 +106,7 @@ def table_entry(live: LiveTable, seat: int, reader: Translator) -> dict[str, Any
         "table": live.id,
         "game": live.game,
         "status": live.status,
+        "ended": live.ended,
         "seat": seat,
         "your_turn": mover == seat,
         "current_player": mover,
@@ -110,7 +118,8 @@ def table_entry(live: LiveTable, seat: int, reader: Translator) -> dict[str, Any
     }
 
 
-def _order(entry: dict[str, Any]) -> tuple[bool, bool, float, float]:
-    """Your turns first, then the soonest deadline, then the newest table."""
+def _order(entry: dict[str, Any]) -> tuple[bool, bool, bool, float, float]:
+    """Your turns first, then the soonest deadline, then the newest table; aborted ones last."""
     deadline = entry["deadline"]
-    return (not entry["your_turn"], deadline is None, float(deadline or 0.0), -float(entry["created"]))
+    over = entry["status"] == "aborted"
+    return (over, not entry["your_turn"], deadline is None, float(deadline or 0.0), -float(entry["created"]))

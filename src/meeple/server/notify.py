@@ -10,16 +10,24 @@ Only when the operator configured SMTP (``meeple serve --smtp URL``): otherwise 
   event loop only puts a :class:`TurnNotice` in a bounded queue (:data:`QUEUE`; a full queue drops the notice and
   says so in the log). A failure to send is logged (one line) and counted (``meeple_emails{outcome}``), never
   raised.
-- **What.** :func:`compose` writes whose turn it is, at which table (the game and its players' public names), until
+- **What.** :func:`compose` writes whose turn it is, at which table (the game and its players' names), until
   when, and one link back to the table's page (no token: the player's browser holds the seat's cookie, a logged-in
   account its session), in the recipient's language (else English). Nothing of the game's hidden information: the
-  notice is built from the seats' public names and the clock only (``tests/server/test_leaks.py``).
+  notice is built from the seats' public names and the clock only (``tests/server/test_leaks.py``). A player is
+  named by their account's username; a guest is "a guest", never the text they chose (anyone may type anything as
+  a guest's name, and the e-mail goes to someone else's mailbox).
+- **How many.** At most ``--mails-per-day`` e-mails go to one recipient address per UTC day, whichever accounts give
+  it (addresses are not confirmed: anyone may type someone else's) and whichever process sends: the count is in the
+  database (``mail_days``). An address counts as its mailbox (:func:`mailbox_key`: case and a ``+tag`` do not make
+  another one).
 
-Rules: issue #34 "People at the table", item 7 (turn-based play).
+Rules: issue #34 "People at the table", item 7 (turn-based play); issue #41, item 8 (the cap per recipient
+address; guests' names).
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import queue
 import smtplib
@@ -27,7 +35,6 @@ import socket
 import ssl
 import threading
 import time
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -37,12 +44,14 @@ from typing import Any, Literal
 from urllib.parse import unquote, urlsplit
 
 from sqlalchemy import Engine, or_, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from meeple.core.registry import game_class
-from meeple.i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator, translator
+from meeple.i18n import DEFAULT_LANGUAGE, LANGUAGES, M, Translator, translator
 from meeple.server.accounts import check_email
 from meeple.server.clock import is_turn_based, turn_deadline
-from meeple.server.db import AccountRow, SeatRow
+from meeple.server.db import AccountRow, MailDayRow, SeatRow
 from meeple.server.live import LiveTable
 from meeple.server.people import display_name
 
@@ -59,7 +68,9 @@ SCHEMES: dict[str, tuple[Literal["plain", "starttls", "tls"], int]] = {
 }
 """``--smtp`` URL schemes: the connection's security and its default port."""
 MAILS_PER_DAY = 50
-"""Turn e-mails one account may be sent per UTC day by default (``--mails-per-day``)."""
+"""Turn e-mails one recipient address may be sent per UTC day by default (``--mails-per-day``)."""
+GUEST = M("a guest")
+"""How an e-mail names a seat that no account holds (never the name its guest chose)."""
 
 
 @dataclass(frozen=True)
@@ -73,9 +84,9 @@ class SmtpSettings:
         username: the login, or None for no authentication.
         password: its password.
         sender: the ``From`` address.
-        mails_per_day: turn e-mails one account may be sent per UTC day (``--mails-per-day``); past it nothing is
-            sent to it until the next day (counted ``capped``), so that an address nobody confirmed cannot be
-            flooded through the server.
+        mails_per_day: turn e-mails one recipient address may be sent per UTC day (``--mails-per-day``), whichever
+            accounts give it; past it nothing is sent to it until the next day (counted ``capped``), so that an
+            address nobody confirmed cannot be flooded through the server.
     """
 
     host: str
@@ -139,6 +150,7 @@ class TurnNotice:
         seats: each seat's ``(player, name)`` as created and joined (public: the lobby shows them).
         deadline: when the turn runs out (Unix seconds), after which the substitute bot plays it.
         turn: when the turn started (Unix seconds): with ``table`` and ``seat`` it names the turn.
+        accounts: each seat's account's username, or None (a guest, a bot, an open seat); missing ones are None.
     """
 
     table: str
@@ -147,6 +159,7 @@ class TurnNotice:
     seats: tuple[tuple[str, str | None], ...]
     deadline: float
     turn: float
+    accounts: tuple[str | None, ...] = ()
 
 
 Addresses = Callable[[str, int], Recipient | None]
@@ -214,7 +227,8 @@ def turn_notice(live: LiveTable) -> TurnNotice | None:
     if not state.is_human or state.bot_played or state.connected or deadline is None:
         return None
     seats = tuple((s.player, s.name) for s in live.seats)
-    return TurnNotice(live.id, live.game, seat, seats, deadline, float(started))
+    accounts = tuple(s.account for s in live.seats)
+    return TurnNotice(live.id, live.game, seat, seats, deadline, float(started), accounts)
 
 
 def compose(notice: TurnNotice, recipient: Recipient, sender: str, site: str) -> EmailMessage:
@@ -228,7 +242,7 @@ def compose(notice: TurnNotice, recipient: Recipient, sender: str, site: str) ->
     """
     lang = recipient.lang if recipient.lang in LANGUAGES else DEFAULT_LANGUAGE
     reader = translator(lang)
-    names = [display_name(player, name, s, reader) for s, (player, name) in enumerate(notice.seats)]
+    names = [_mail_name(notice, s, reader) for s in range(len(notice.seats))]
     game = reader.gettext(game_class(notice.game).title)
     others = ", ".join(n for s, n in enumerate(names) if s != notice.seat)
     link = f"{site.rstrip('/')}/tables/{notice.table}?lang={lang}"
@@ -255,6 +269,84 @@ def compose(notice: TurnNotice, recipient: Recipient, sender: str, site: str) ->
     return message
 
 
+def _mail_name(notice: TurnNotice, seat: int, reader: Translator) -> str:
+    """How an e-mail names ``seat``: its account's username, a bot's level, "open seat", else "a guest".
+
+    A guest's chosen name is never written into an e-mail: it is any text anyone typed, and the e-mail reaches a
+    mailbox that is not theirs (issue #41, item 8).
+    """
+    account = notice.accounts[seat] if seat < len(notice.accounts) else None
+    if account:
+        return account
+    player = notice.seats[seat][0]
+    if player == "human":
+        return reader.message(GUEST)
+    return display_name(player, None, seat, reader)
+
+
+def mailbox_key(address: str) -> str:
+    """The key of the mailbox ``address`` reaches, for the daily cap: a SHA-256 of its canonical form.
+
+    The canonical form is lower-cased (domains are case-blind, and providers treat local parts so) and drops a
+    ``+tag`` of the local part (RFC 5233 sub-addressing: ``ann+games@example.org`` reaches ``ann@example.org``), so
+    that neither makes another recipient for the cap.
+    """
+    local, _at, domain = address.strip().lower().rpartition("@")
+    canonical = f"{local.split('+', 1)[0] or local}@{domain}"
+    return hashlib.sha256(canonical.encode("utf-8", "replace")).hexdigest()
+
+
+class MailCounts:
+    """E-mails sent per recipient mailbox and UTC day, in the database: shared by every process, kept over restarts.
+
+    Args:
+        engine: the server's database (its ``mail_days`` table).
+    """
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def take(self, key: str, day: str, cap: int) -> bool:
+        """Count one more e-mail to mailbox ``key`` on ``day``; False (nothing counted) if ``cap`` were passed.
+
+        One transaction on the mailbox's row (locked: two processes never both take the last one). Two first
+        e-mails of a mailbox inserting its row at once: the second sees the first's row and tries again.
+        """
+        for _attempt in range(3):
+            try:
+                with Session(self.engine) as s, s.begin():
+                    row = s.scalars(select(MailDayRow).where(MailDayRow.address_key == key).with_for_update()).first()
+                    if row is None:
+                        s.add(MailDayRow(address_key=key, day=day, sent=1))
+                        return True
+                    if row.day != day:
+                        row.day, row.sent = day, 1
+                        return True
+                    if row.sent >= cap:
+                        return False
+                    row.sent += 1
+                    return True
+            except IntegrityError:
+                continue
+        return False
+
+
+class MemoryCounts:
+    """:class:`MailCounts` in this process's memory (a notifier without a database: tests, tools)."""
+
+    def __init__(self) -> None:
+        self.days: dict[str, tuple[str, int]] = {}
+
+    def take(self, key: str, day: str, cap: int) -> bool:
+        """As :meth:`MailCounts.take`."""
+        seen, sent = self.days.get(key, (day, 0))
+        sent = sent if seen == day else 0
+        if sent >= cap:
+            return False
+        self.days[key] = (day, sent + 1)
+        return True
+
+
 def _when(moment: float, reader: Translator) -> str:
     """A deadline as a reader reads it: ``2026-11-28 15:04 UTC`` (UTC: the server knows no one's time zone)."""
     stamp = datetime.fromtimestamp(moment, UTC).strftime("%Y-%m-%d %H:%M")
@@ -271,6 +363,8 @@ class Notifier:
         count: called with each e-mail's outcome (``sent``, ``failed``, ``dropped``, ``no_address``, ``capped``,
             ``bad_address``: a stored address that is not one plain address, never sent to): the metric.
         size: the queue's bound.
+        counts: the e-mails sent per mailbox and day (:class:`MailCounts`: the database's, shared by the processes;
+            default: this process's memory).
     """
 
     def __init__(
@@ -280,6 +374,7 @@ class Notifier:
         site: str,
         count: Callable[[str], Any] | None = None,
         size: int = QUEUE,
+        counts: MailCounts | MemoryCounts | None = None,
     ) -> None:
         self.settings = settings
         self.addresses = addresses
@@ -287,10 +382,10 @@ class Notifier:
         self.count = count or (lambda outcome: None)
         self.queue: queue.Queue[TurnNotice | None] = queue.Queue(maxsize=size)
         self.thread: threading.Thread | None = None
-        self.today = ""
-        """The UTC day (``YYYY-MM-DD``) that :attr:`sent` counts."""
-        self.sent: Counter[str] = Counter()
-        """E-mails sent today per account (or per address without an account), in this process's memory."""
+        self.counts = counts if counts is not None else MemoryCounts()
+        """E-mails sent per recipient mailbox and UTC day (:meth:`_within_day`)."""
+        self.now: Callable[[], float] = time.time
+        """The clock (Unix seconds) whose UTC day the cap counts."""
 
     def start(self) -> None:
         """Start the worker thread (a daemon: it never holds the process up)."""
@@ -350,15 +445,12 @@ class Notifier:
         return outcome
 
     def _within_day(self, recipient: Recipient) -> bool:
-        """Count one e-mail to ``recipient`` today; False (nothing counted) past ``mails_per_day``."""
-        day = datetime.now(UTC).strftime("%Y-%m-%d")
-        if day != self.today:
-            self.today, self.sent = day, Counter()
-        key = f"account {recipient.account}" if recipient.account is not None else recipient.address.lower()
-        if self.sent[key] >= self.settings.mails_per_day:
-            return False
-        self.sent[key] += 1
-        return True
+        """Count one e-mail to ``recipient``'s mailbox today (UTC); False (nothing counted) past ``mails_per_day``.
+
+        Per recipient address (:func:`mailbox_key`), not per account: two accounts giving one address share its cap.
+        """
+        day = datetime.fromtimestamp(self.now(), UTC).strftime("%Y-%m-%d")
+        return self.counts.take(mailbox_key(recipient.address), day, self.settings.mails_per_day)
 
     def send(self, message: EmailMessage, address: str) -> None:
         """Send one e-mail through the SMTP server (a connection of its own; STARTTLS or TLS as configured).

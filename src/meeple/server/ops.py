@@ -38,7 +38,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from meeple.core.errors import MeepleError
 from meeple.i18n import M
-from meeple.server.db import MIGRATIONS, make_engine, migrate
+from meeple.server.db import MIGRATIONS, make_engine, migrate, read_only_url, shown_url
 from meeple.server.metrics import CONTENT_TYPE, Metrics, activate, deactivate
 
 log = logging.getLogger("meeple.server")
@@ -242,20 +242,28 @@ def _first_line(exc: BaseException) -> str:
 
 
 def check_database(url: str) -> None:
-    """The start-up checks of ``meeple serve``: the database is reachable, intact, writable and migrated.
+    """The start-up checks of ``meeple serve``: the database is reachable, intact, migrated and writable.
 
     On SQLite, ``PRAGMA quick_check`` must answer ``ok``. The migrations are applied here, so the server then starts
-    on a database at the newest revision.
+    on a database at the newest revision; then a write is tried and rolled back.
 
     Raises:
         DatabaseUnusable: the first check that failed, as one line (the password of a URL is hidden).
         InvalidParameterError: ``url`` is not an SQLite or PostgreSQL URL.
     """
+    if read_only_url(url):
+        raise DatabaseUnusable(
+            M(
+                "the database URL {db} opens it read-only (mode=ro): the server writes to its database",
+                db=shown_url(url),
+            )
+        )
     try:
         engine = make_engine(url)
     except OSError as exc:  # the folder of an SQLite file cannot be created
-        raise DatabaseUnusable(M("cannot open the database {db}: {error}", db=url, error=_first_line(exc))) from None
-    shown = engine.url.render_as_string(hide_password=True)
+        error = _first_line(exc)
+        raise DatabaseUnusable(M("cannot open the database {db}: {error}", db=shown_url(url), error=error)) from None
+    shown = shown_url(url)
     try:
         with engine.connect() as connection:
             if engine.dialect.name == "sqlite":
@@ -275,14 +283,34 @@ def check_database(url: str) -> None:
         raise _unusable(shown, exc) from None
     try:
         migrate(engine)
+        _try_a_write(engine)
     except (SQLAlchemyError, sqlite3.Error, OSError) as exc:
         raise _unusable(shown, exc) from None
     finally:
         engine.dispose()
 
 
+def _try_a_write(engine: Engine) -> None:
+    """Write to the database and roll it back: a read-only one fails here, not later with a traceback.
+
+    Migrating a database already at the newest revision writes nothing, so a read-only URL or file
+    (``sqlite:///file:PATH?mode=ro&uri=true``, a read-only PostgreSQL role) would pass it and fail at the server's
+    first write (issue #41, item 15).
+
+    Raises:
+        SQLAlchemyError: the write was refused.
+    """
+    with engine.connect() as connection:
+        transaction = connection.begin()
+        try:
+            connection.execute(text("UPDATE alembic_version SET version_num = version_num"))
+        finally:
+            transaction.rollback()
+
+
 _SQLITE_DAMAGED = {"SQLITE_CORRUPT", "SQLITE_NOTADB"}
 _SQLITE_READ_ONLY = {"SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM"}
+_POSTGRESQL_READ_ONLY = {"25006", "42501"}  # read_only_sql_transaction, insufficient_privilege
 
 
 def _unusable(shown: str, exc: BaseException) -> DatabaseUnusable:
@@ -292,6 +320,14 @@ def _unusable(shown: str, exc: BaseException) -> DatabaseUnusable:
     name = str(getattr(inner, "sqlite_errorname", ""))
     if name.startswith(tuple(_SQLITE_DAMAGED)):
         return DatabaseUnusable(M("the database {db} is damaged ({error})", db=shown, error=error))
+    if getattr(inner, "sqlstate", None) in _POSTGRESQL_READ_ONLY:
+        advice = M(
+            "cannot write the database {db} ({error}): the server needs a role that may write, in a read-write"
+            " transaction",
+            db=shown,
+            error=error,
+        )
+        return DatabaseUnusable(advice)
     if name.startswith(tuple(_SQLITE_READ_ONLY)):
         advice = M(
             "cannot write the database {db} ({error}): check the permissions of the file and its folder",

@@ -1,12 +1,18 @@
 """The people at a table: their names, the names shown for bots and unnamed seats, and the cleaning of what they type.
 
-A name or a chat line comes from a stranger: it is bounded, normalised (Unicode NFC), stripped of control and format
-characters (C0/C1 controls, bidirectional overrides, zero-width characters) and of surrounding blanks, and its inner
-runs of blanks become one space. It stays plain text: every client escapes it where it shows it (the JSON of a frame
-is not HTML; the terminal client escapes Rich markup; the web client sets ``textContent``).
+A name or a chat line comes from a stranger: it is normalised (Unicode NFC), stripped of control and format
+characters (C0/C1 controls, bidirectional overrides, zero-width characters) and of every other invisible character
+(Unicode's default-ignorable code points: variation selectors, tags, the combining grapheme joiner...), its blank-
+looking fillers (U+3164 HANGUL FILLER and its kin, U+2800 BRAILLE PATTERN BLANK) are blanks, its surrounding blanks
+go and its inner runs of blanks become one space. It is bounded once cleaned (NFC may make a text longer: U+FB2C is
+three characters once normalised), holds a visible character (a letter, digit, punctuation or symbol), and stacks at
+most :data:`MAX_MARKS` combining marks on one character (no "Zalgo" text spilling over its neighbours). It stays
+plain text: every client escapes it where it shows it (the JSON of a frame is not HTML; the terminal client escapes
+Rich markup; the web client sets ``textContent``).
 
 Rules: issue #34 "People at the table" (items 1 and 4: names are length-limited, stripped of control characters and
-always escaped; chat text is bounded).
+always escaped; chat text is bounded); issue #41 (item 13: bounded after cleaning; item 15: invisible and Zalgo
+names).
 """
 
 from __future__ import annotations
@@ -14,14 +20,29 @@ from __future__ import annotations
 import re
 import unicodedata
 
+import regex
+
+from meeple.core.errors import MeepleError
 from meeple.i18n import M, Message, Translator
 
 MAX_NAME = 24
 """Characters of a player's name, after cleaning."""
 MAX_CHAT = 500
-"""Characters of a chat line, as sent (a longer line is refused, not cut)."""
+"""Characters of a chat line, after cleaning (a longer line is refused, not cut)."""
+RAW_FACTOR = 4
+"""The raw input of a name or chat line may be this many times its bound: cleaning drops and composes characters."""
+MAX_MARKS = 4
+"""Combining marks (Unicode ``Mn``, ``Me``) stacked on one character at most, once normalised: Vietnamese, Thai,
+Arabic, Hebrew with its points and Devanagari need fewer; "Zalgo" text stacks dozens."""
 
 _BLANKS = re.compile(r"\s+")
+_INVISIBLE = regex.compile(r"\p{Default_Ignorable_Code_Point}")
+"""Characters that are never drawn (Unicode's derived property; the ``regex`` library knows it, ``re`` does not)."""
+_FILLERS = str.maketrans(dict.fromkeys("\u115f\u1160\u3164\uffa0\u2800", " "))
+"""Fillers drawn as a blank (the Hangul fillers, the blank Braille pattern): blanks, not letters or symbols."""
+_LINE_BREAKS = str.maketrans(dict.fromkeys("\t\n\r\v\f\x85\u2028\u2029", " "))
+_VISIBLE = frozenset("LNPS")
+"""Unicode categories (their first letter) of characters that show something: letters, digits, punctuation, symbols."""
 BOT_LEVELS = {
     "random": M("random bot"),
     "easy": M("easy bot"),
@@ -32,43 +53,84 @@ BOT_LEVELS = {
 
 
 def clean_text(text: str) -> str:
-    """``text`` as one line of plain text: NFC, no control or format characters, blanks collapsed and stripped.
+    """``text`` as one line of plain text: NFC, nothing invisible, blanks collapsed and stripped.
 
     Every character of Unicode category ``C*`` (``Cc`` controls, ``Cf`` format characters such as U+202E RIGHT-TO-LEFT
-    OVERRIDE and U+200B ZERO WIDTH SPACE, ``Cs``, ``Co``, ``Cn``) is dropped, except that tabs and line breaks become
-    blanks first.
+    OVERRIDE and U+200B ZERO WIDTH SPACE, ``Cs``, ``Co``, ``Cn``) and every default-ignorable code point (variation
+    selectors, tags, U+034F COMBINING GRAPHEME JOINER...) is dropped; tabs, line breaks and the blank-looking fillers
+    (U+3164 HANGUL FILLER, U+115F, U+1160, U+FFA0, U+2800 BRAILLE PATTERN BLANK) become blanks first.
     """
-    text = unicodedata.normalize("NFC", text)
-    text = "".join(" " if ch in "\t\n\r\v\f\x85\u2028\u2029" else ch for ch in text)
-    kept = "".join(ch for ch in text if not unicodedata.category(ch).startswith("C"))
+    text = unicodedata.normalize("NFC", text).translate(_LINE_BREAKS).translate(_FILLERS)
+    kept = "".join(ch for ch in _INVISIBLE.sub("", text) if not unicodedata.category(ch).startswith("C"))
     return _BLANKS.sub(" ", kept).strip()
 
 
-def clean_name(name: str) -> str:
-    """A player's name, cleaned (:func:`clean_text`) and checked.
+class TextRefused(MeepleError, ValueError):
+    """A name or a chat line refused once cleaned; its message (a :class:`Message`) says why and what is allowed.
+
+    A ``ValueError``: pydantic turns it into a 422 naming the field; the pages and the WebSocket show its message in
+    the reader's language.
+    """
+
+
+TEXT_PROBLEMS = {
+    "name": (
+        M("a name needs at least one visible character"),
+        M("a name has at most {n} characters"),
+        M("a name has at most {n} accents or marks stacked on one character"),
+    ),
+    "chat": (
+        M("a chat line needs at least one visible character"),
+        M("a chat line has at most {n} characters"),
+        M("a chat line has at most {n} accents or marks stacked on one character"),
+    ),
+}
+"""What is wrong with a name or a chat line: nothing visible, too long, marks stacked (:func:`check_text`)."""
+
+
+def check_text(cleaned: str, kind: str, limit: int) -> str:
+    """``cleaned`` (:func:`clean_text`'s) if it is within ``limit`` characters, shows something and is no Zalgo.
+
+    Args:
+        cleaned: the cleaned text.
+        kind: what it is, ``name`` or ``chat`` (the errors of :data:`TEXT_PROBLEMS`).
+        limit: its most characters.
 
     Raises:
-        ValueError: nothing is left once cleaned, or more than :data:`MAX_NAME` characters are (pydantic turns this
-            into a 422 naming the field).
+        TextRefused: more than ``limit`` characters, none visible, or more than :data:`MAX_MARKS` combining marks on
+            one character (the message says which, and what is allowed).
     """
-    cleaned = clean_text(name)
-    if not cleaned:
-        raise ValueError("a name needs at least one visible character")
-    if len(cleaned) > MAX_NAME:
-        raise ValueError(f"a name has at most {MAX_NAME} characters")
+    invisible, long, stacked_marks = TEXT_PROBLEMS[kind]
+    if not any(unicodedata.category(ch)[0] in _VISIBLE for ch in cleaned):
+        raise TextRefused(invisible)
+    if len(cleaned) > limit:
+        raise TextRefused(Message(long.msgid, {"n": limit}))
+    stacked = 0
+    for ch in cleaned:
+        stacked = stacked + 1 if unicodedata.category(ch) in ("Mn", "Me") else 0
+        if stacked > MAX_MARKS:
+            raise TextRefused(Message(stacked_marks.msgid, {"n": MAX_MARKS}))
     return cleaned
+
+
+def clean_name(name: str) -> str:
+    """A player's name, cleaned (:func:`clean_text`) and checked (:func:`check_text`) once cleaned.
+
+    Raises:
+        TextRefused: nothing visible is left once cleaned, more than :data:`MAX_NAME` characters are, or marks are
+            stacked (pydantic turns this into a 422 naming the field).
+    """
+    return check_text(clean_text(name), "name", MAX_NAME)
 
 
 def clean_chat(text: str) -> str:
-    """A chat line, cleaned (:func:`clean_text`).
+    """A chat line, cleaned (:func:`clean_text`) and checked (:func:`check_text`) once cleaned.
 
     Raises:
-        ValueError: nothing is left once cleaned.
+        TextRefused: nothing visible is left once cleaned, more than :data:`MAX_CHAT` characters are, or marks are
+            stacked.
     """
-    cleaned = clean_text(text)
-    if not cleaned:
-        raise ValueError("a chat line needs at least one visible character")
-    return cleaned
+    return check_text(clean_text(text), "chat", MAX_CHAT)
 
 
 def seat_label(player: str, seat: int) -> Message:

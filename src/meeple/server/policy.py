@@ -3,10 +3,12 @@
 By default a table's seats are an allow-list (``human`` and the four bot levels) and at least one seat is human; the
 operator widens it with ``meeple serve --allow-bot-specs`` (any bot spec of :func:`meeple.bots.make_bot`, within the
 bounds below) and ``--allow-bot-tables`` (tables of bots only). Whatever the policy, the server stops a bot's move
-at :attr:`SeatPolicy.move_seconds` of wall-clock time (:class:`meeple.server.bots.BotPool`).
+at :attr:`SeatPolicy.move_seconds` of wall-clock time (:class:`meeple.server.bots.BotPool`). A table's ``grace`` is
+at least :attr:`SeatPolicy.min_grace` seconds (``--min-grace``), so that nobody makes a bot table of a human seat
+left alone for a moment.
 
 Rules: issue "Safe on the open internet" (seat specs from the network are an allow-list; bots cannot starve the
-server).
+server); issue 41, item 2 (a minimum grace).
 """
 
 from __future__ import annotations
@@ -39,11 +41,26 @@ class SeatPolicy:
             :data:`MAX_ITERATIONS` iterations, a finite time of at most ``move_seconds``, one worker).
         bot_tables: accept tables without a human seat.
         move_seconds: the wall-clock seconds a bot may think about one move before the server stops it.
+        min_grace: the shortest ``grace`` a new table may ask for, in seconds (``--min-grace``; ``null``, no
+            grace at all, is always allowed).
     """
 
     any_bot: bool = False
     bot_tables: bool = False
     move_seconds: float = 10.0
+    min_grace: float = 30.0
+
+    def check_grace(self, grace: float | None) -> None:
+        """Check a new table's ``grace`` (seconds, or None: an away human's turn waits for them).
+
+        Raises:
+            InvalidParameterError: a grace shorter than :attr:`min_grace` (the message gives the bound).
+        """
+        if grace is not None and grace < self.min_grace:
+            raise InvalidParameterError(
+                f"grace: at least {self.min_grace:g} seconds on this server (or null: a bot never plays an away"
+                " human's turn)"
+            )
 
     def check_table(self, seats: Sequence[str], substitute: str, game: str) -> None:
         """Check a new table's seats and substitute bot.

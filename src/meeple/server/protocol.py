@@ -24,14 +24,18 @@ from pydantic import (
 )
 
 from meeple.core.params import MAX_TEXT
-from meeple.server.people import MAX_CHAT, MAX_NAME, clean_chat, clean_name
+from meeple.server.people import MAX_CHAT, MAX_NAME, RAW_FACTOR, clean_chat, clean_name
 
 PROTOCOL_VERSION = "meeple-server/1"
 """Sent in the ``hello`` frame; a client refuses a server speaking another protocol."""
 
-TableStatus = Literal["waiting", "live", "finished", "abandoned"]
+TableStatus = Literal["waiting", "live", "finished", "abandoned", "aborted"]
 """``waiting``: open seats are free, the game has not started; ``abandoned``: nobody moved for ``--idle-days`` (or
-nobody took the open seats within a day); the game is over without a result."""
+nobody took the open seats within a day); the game is over without a result; ``aborted``: it was never really played
+(a seat that never came, a rated seat gone before its first move, a server full of unstarted tables: ``ended``
+says which), no result and nobody rated."""
+AbortReason = Literal["no_show", "no_move", "server_full"]
+"""Why a table was aborted (:data:`meeple.server.endings.ABORTS`)."""
 
 
 MAX_PARAMS = 16
@@ -45,7 +49,7 @@ ParamValue = StrictBool | StrictInt | StrictFloat | ParamText
 """A parameter's value: a string of at most :data:`meeple.core.params.MAX_TEXT` characters; each parameter's own
 range (every game's ``params.py``: integers, string lengths, what a value expands to) is checked when the table is
 made (:func:`meeple.core.params.build_params`) and when a stored table is loaded."""
-PlayerName = Annotated[str, StringConstraints(max_length=4 * MAX_NAME), AfterValidator(clean_name)]
+PlayerName = Annotated[str, StringConstraints(max_length=RAW_FACTOR * MAX_NAME), AfterValidator(clean_name)]
 """A player's name: at most :data:`MAX_NAME` characters once stripped of control characters
 (:func:`meeple.server.people.clean_name`); the raw input at most four times that."""
 
@@ -220,6 +224,10 @@ class SeatInfo(BaseModel):
     account: str | None = Field(
         default=None, description="the username of the account this seat is bound to (its profile), or None"
     )
+    forfeit: str | None = Field(
+        default=None,
+        description="why this seat of a rated table ranks last for the rating (time, away, claim), or None",
+    )
 
 
 class ClockView(BaseModel):
@@ -244,6 +252,11 @@ class TableSummary(BaseModel):
         default=None, description="the table's clocks (a turn-based one: spec.per_move alone), as in state frames"
     )
     rated: bool = Field(default=False, description="a rated table (its end updates its players' ratings)")
+    grace: float | None = Field(
+        default=None, description="seconds an away human's turn waits before the substitute plays it (None: never)"
+    )
+    substitute: str = Field(default="medium", description="the bot that plays a seat out of time or away")
+    ended: AbortReason | None = Field(default=None, description="why an aborted table was aborted, else None")
 
 
 class TableView(TableSummary):
@@ -289,6 +302,12 @@ class StateMessage(BaseModel):
     seats: list[SeatInfo]
     clock: ClockView | None
     returns: list[float] | None = Field(description="the result once the game is over")
+    ended: AbortReason | None = Field(default=None, description="why an aborted table was aborted, else None")
+    bots_wait: float | None = Field(
+        default=None,
+        description="until when this table's bots wait (Unix seconds): the bot CPU budget of the address that"
+        " created it is used up (--bot-cpu-per-address); None: they do not wait",
+    )
 
 
 class SlimStateMessage(BaseModel):
@@ -383,14 +402,18 @@ class PingMessage(_Strict):
     type: Literal["sync"]
 
 
-ChatText = Annotated[str, StringConstraints(max_length=MAX_CHAT), AfterValidator(clean_chat)]
+ChatText = Annotated[str, StringConstraints(max_length=RAW_FACTOR * MAX_CHAT), AfterValidator(clean_chat)]
+"""A chat line: at most :data:`MAX_CHAT` characters once cleaned (:func:`meeple.server.people.clean_chat`; NFC may
+make it longer, and cleaning shorter); the raw input at most four times that."""
 
 
 class ChatSend(_Strict):
     """Client → server: a chat line to everyone at the table (a seat or a spectator)."""
 
     type: Literal["chat"]
-    text: ChatText = Field(description=f"at most {MAX_CHAT} characters; control characters are removed")
+    text: ChatText = Field(
+        description=f"at most {MAX_CHAT} characters once cleaned (NFC; control and invisible characters removed)"
+    )
 
 
 class MuteMessage(_Strict):

@@ -16,7 +16,7 @@ import hashlib
 import ipaddress
 import math
 import time
-from collections import Counter
+from collections import Counter, OrderedDict
 from dataclasses import dataclass
 
 from limits import RateLimitItemPerHour, RateLimitItemPerMinute
@@ -34,8 +34,17 @@ class Quotas:
         rate_limits: False lifts every rate and count below (``--no-rate-limits``: load tests on loopback); sizes
             stay.
         tables_per_minute: tables one address may create per minute (``--tables-per-minute``).
-        tables_per_address: live tables one address may have created (``--max-tables-per-address``).
-        max_tables: live tables in the database (``--max-tables``).
+        tables_per_address: live and waiting tables one address may have created (``--max-tables-per-address``).
+        max_tables: started tables in the database (``--max-tables``): live tables where a human has come (a
+            connection or a move). Past it no table is created (429 "this server is full").
+        max_unstarted_tables: unstarted tables in the database (``--max-unstarted-tables``): waiting tables, and live
+            ones nobody has come to yet. They count apart from the started ones: when a new table finds them at
+            this bound, the oldest is aborted to make room (its reason ``server_full``).
+        no_start_minutes: a human seat that never came (no connection, no move) when it is to move makes its
+            table aborted after this long (``--no-start-minutes``; lichess's ``noStart``): counted from the table's
+            start or the last move, whichever is later (a turn-based table: at least its time per move).
+        bot_cpu_per_address: CPU seconds an hour that the bots of one creator address's tables may think
+            (``--bot-cpu-per-address``; :class:`meeple.server.bots.BotBudget`); past it they wait.
         sockets_per_address: WebSockets one address may hold open (``--max-sockets-per-address``).
         messages_per_minute: messages one WebSocket may send per minute; past it the connection is closed with
             1008 (``--messages-per-minute``).
@@ -71,6 +80,9 @@ class Quotas:
     tables_per_minute: int = 10
     tables_per_address: int = 20
     max_tables: int = 2000
+    max_unstarted_tables: int = 1000
+    no_start_minutes: float = 5.0
+    bot_cpu_per_address: float = 900.0
     sockets_per_address: int = 32
     messages_per_minute: int = 240
     bad_tokens_per_minute: int = 10
@@ -109,16 +121,21 @@ class QuotaExceeded(Exception):
         return reader.message(self.text) if self.text is not None else self.message
 
 
-IPV6_PREFIX = 64
-"""Every IPv6 address of one /64 network counts as one client (a single host often holds a whole /64)."""
+WRONG_TOKENS_KEPT = 100_000
+"""Wrong token values remembered at most (the oldest go first), so that a repeated one is counted once a minute."""
+IPV6_PREFIX = 56
+"""Every IPv6 address of one /56 network counts as one client: ISPs delegate a /56 to each customer (RIPE-690), so
+a /64 key gave one home 256 times every quota; a /56 groups fewer people than one shared IPv4 address (CGNAT)
+already does (issue 41, item 3; docs/decisions.md)."""
 
 
 def quota_address(host: str) -> str:
     """The client that ``host`` counts as for every per-address quota.
 
     An IPv4 address stays itself; an IPv4-mapped IPv6 address (``::ffff:1.2.3.4``) is its IPv4 address; any other
-    IPv6 address is its /64 network (``2001:db8::/64``), so that a host cannot multiply its quotas by the 2**64
-    addresses it is usually given. Anything else (a test client's name, ``unknown``) stays as it is.
+    IPv6 address is its /56 network (``2001:db8::/56``, :data:`IPV6_PREFIX`), so that a customer cannot multiply
+    its quotas by the addresses and /64 networks it is given. Anything else (a test client's name, ``unknown``) stays
+    as it is.
     """
     try:
         address = ipaddress.ip_address(host.split("%", 1)[0])
@@ -171,6 +188,8 @@ class Limiter:
         }
         self.sockets: Counter[str] = Counter()
         """Open WebSockets per client address."""
+        self._wrong: OrderedDict[str, float] = OrderedDict()
+        """Wrong tokens counted in the last minute: ``address table sha256(token)`` -> when (monotonic seconds)."""
 
     def hit(self, kind: str, key: str, what: str) -> None:
         """Count one ``kind`` event (``tables``, ``bad_token``, ``joins``, ``chat``, ``login``...) of ``key``.
@@ -193,6 +212,25 @@ class Limiter:
         """Count one ``kind`` event of ``key`` without refusing anything (a window that only :meth:`blocked` reads)."""
         if self.quotas.rate_limits:
             self._limiter.hit(self._items[kind], kind, key)
+
+    def wrong_token(self, address: str, table_id: str, token: str) -> None:
+        """Count a wrong seat ``token`` of ``address`` at ``table_id``, once a minute per value (``bad_token``).
+
+        The same wrong value again (a stale seat cookie sent with every board fetch) is not counted again within
+        the minute: only new guesses use the quota up (issue #41, item 10).
+
+        Raises:
+            QuotaExceeded: past :attr:`Quotas.bad_tokens_per_minute` different wrong values.
+        """
+        now = time.monotonic()
+        while self._wrong and (next(iter(self._wrong.values())) < now - 60 or len(self._wrong) > WRONG_TOKENS_KEPT):
+            self._wrong.popitem(last=False)
+        digest = hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()[:32]
+        key = f"{address} {table_id} {digest}"
+        if key in self._wrong:
+            return
+        self._wrong[key] = now
+        self.hit("bad_token", address, "wrong seat tokens")
 
     def blocked(self, kind: str, key: str) -> int | None:
         """Seconds to wait if ``key`` has used its ``kind`` quota already (nothing is counted), else None."""

@@ -4,8 +4,10 @@ When a rated table's game ends, every seat's account gets a new openskill rating
 of the move that ended it (:meth:`meeple.server.tables.TableService._tx_move`): openskill's Plackett–Luce model,
 as the tournaments rate bots (:mod:`meeple.arena.ratings`), every seat a one-player team, ranked by
 :func:`meeple.core.rewards.finish_ranks` (the game's ``returns()`` with its ties and tie-breaks, then its points), for
-any player count. ``tables.rated_at`` marks the table as rated in that same transaction, so a retried or repeated
-end never rates twice. A rating is shown as ``rating = mu - 3 sigma`` (openskill's conservative ordinal).
+any player count; a seat that forfeited ranks last (:mod:`meeple.server.endings`), and the ratings are settled as
+soon as no later move can change them. ``tables.rated_at`` marks the table as rated in that same transaction, so a
+retried or repeated end never rates twice. A rating is shown as ``rating = mu - 3 sigma`` (openskill's conservative
+ordinal).
 
 Profiles and leaderboards hold only public things: usernames, ratings, and finished games (whose records are
 public). A live or waiting game is never listed there.
@@ -97,6 +99,17 @@ def rate_table(conn: Connection, table_id: str, game: str, ranks: Sequence[int],
             values = {"account_id": account, "game": game, "mu": mu, "sigma": sigma, "games": 1, "updated": now}
             conn.execute(insert(RatingRow).values(**values))
     return True
+
+
+def close_unrated(conn: Connection, table_id: str, now: float) -> bool:
+    """Mark the rated table ``table_id`` as settled without rating anyone (aborted, or every seat forfeited).
+
+    Runs inside the caller's transaction. Returns False if it was settled already.
+    """
+    marked = conn.execute(
+        update(TableRow).where(TableRow.id == table_id, TableRow.rated_at.is_(None)).values(rated_at=now)
+    )
+    return bool(marked.rowcount == 1)
 
 
 def ratings_of(s: Session | Connection, account_id: int) -> dict[str, dict[str, Any]]:

@@ -33,6 +33,7 @@ from meeple.core.errors import IllegalActionError, InvalidActionError, InvalidPa
 from meeple.core.registry import load_game
 from meeple.core.rewards import finish_ranks
 from meeple.server import clock as clocks
+from meeple.server import endings
 from meeple.server.bots import BotPool, bot_seed
 from meeple.server.db import AccountRow, EventRow, PresenceRow, SeatRow, TableRow, is_postgresql
 from meeple.server.health import DATABASE, Health
@@ -42,16 +43,20 @@ from meeple.server.notify import Notifier, turn_notice
 from meeple.server.policy import SeatPolicy
 from meeple.server.presence import HEARTBEAT, STALE, Presence, close_dead, dead_tables, upsert, write_own
 from meeple.server.protocol import CreateTable
-from meeple.server.quotas import QuotaExceeded, Quotas, address_key
-from meeple.server.ratings import rate_table
+from meeple.server.quotas import Quotas, address_key
+from meeple.server.rated import ClaimRefused, RatedRules, check_rated, claim_wait
 from meeple.server.retry import is_transient, one_line, retrying
+from meeple.server.room import make_room
 
 log = logging.getLogger("meeple.server")
 
 NOTIFY_CHANNEL = "meeple_tables"
+"""PostgreSQL channel on which a process announces that a table changed (payload: the table id)."""
 REVOKE_PREFIX = "revoke:"
 """A notification ``revoke:<table> <seat>``: the seat's access was revoked; every process drops its connections."""
-"""PostgreSQL channel on which a process announces that a table changed (payload: the table id)."""
+ROTATE_PREFIX = "rotate:"
+"""A notification ``rotate:<table> <seat>``: the seat's token was replaced; every process drops the seat's
+connections that a token or a seat cookie opened (issue #41, item 9)."""
 BOT_RETRY_MAX = 5.0
 """Seconds at most between two tries of a bot loop that met a database error."""
 __all__ = ["HEARTBEAT", "NOTIFY_CHANNEL", "STALE", "UNUSED", "TableService", "hash_token"]
@@ -64,12 +69,12 @@ UNUSED = 600.0
 
 
 # The statements of every move, built once (bound parameters ``b_*``): building a statement costs more than running it.
-_HEAD = select(TableRow.version, TableRow.rev, TableRow.status, TableRow.clock, TableRow.deadline).where(
-    TableRow.id == bindparam("b_id")
-)
+_HEAD = select(
+    TableRow.version, TableRow.rev, TableRow.status, TableRow.clock, TableRow.deadline, TableRow.live_at, TableRow.ended
+).where(TableRow.id == bindparam("b_id"))
 _HEAD_LOCKED = _HEAD.with_for_update()
 _EVENTS_BETWEEN = (
-    select(EventRow.action)
+    select(EventRow.action, EventRow.at)
     .where(
         EventRow.table_id == bindparam("b_id"),
         EventRow.version > bindparam("b_after"),
@@ -97,7 +102,13 @@ _UPDATE_TABLE = (
 _UPDATE_SEAT = (
     update(SeatRow)
     .where(SeatRow.table_id == bindparam("b_id"), SeatRow.seat == bindparam("b_seat"))
-    .values(bot_played=bindparam("b_bot_played"), reason=bindparam("b_reason"))
+    .values(
+        bot_played=bindparam("b_bot_played"),
+        reason=bindparam("b_reason"),
+        arrived=bindparam("b_arrived"),
+        moved=bindparam("b_moved"),
+        forfeit=bindparam("b_forfeit"),
+    )
 )
 
 
@@ -112,21 +123,6 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
 
 
-def check_rated(specs: list[str], account: tuple[int, str] | None) -> None:
-    """A rated table is created by a logged-in player: one ``human`` seat (theirs) and ``open`` seats, at least two.
-
-    Raises:
-        InvalidParameterError: it is not (the message says what a rated table allows).
-    """
-    if account is None:
-        raise InvalidParameterError("rated: log in to create a rated table (POST /api/session)")
-    if specs.count("human") != 1 or len(specs) < 2 or any(p not in ("human", "open") for p in specs):
-        raise InvalidParameterError(
-            'rated: a rated table has one "human" seat (yours) and "open" seats for logged-in players: no bots, no'
-            " guests, at least two players"
-        )
-
-
 @dataclass
 class RowHead:
     """The columns of a table row that change during play, as read (and locked) by a transaction."""
@@ -136,6 +132,8 @@ class RowHead:
     status: str
     clock: dict[str, Any] | None
     deadline: float | None
+    live_at: float | None = None
+    ended: str | None = None
 
 
 class TableService:
@@ -151,7 +149,9 @@ class TableService:
         heartbeat_engine: the engine of the heartbeat, with connections of its own so that stuck transactions
             cannot starve it (default: ``engine``).
         policy: the seats and bots a new table may have (:mod:`meeple.server.policy`).
-        quotas: live tables per creator address and in all, idle expiry, the lobby's share per address.
+        quotas: live tables per creator address and in all, idle expiry, the lobby's share per address, the
+            no-start window.
+        rated: the rules of rated tables (:mod:`meeple.server.rated`).
     """
 
     def __init__(
@@ -164,6 +164,7 @@ class TableService:
         heartbeat_engine: Engine | None = None,
         policy: SeatPolicy | None = None,
         quotas: Quotas | None = None,
+        rated: RatedRules | None = None,
     ) -> None:
         self.engine = engine
         self.heartbeat_engine = heartbeat_engine or engine
@@ -176,7 +177,10 @@ class TableService:
         self.now = now
         self.policy = policy or SeatPolicy()
         self.quotas = quotas or Quotas()
+        self.rated = rated or RatedRules()
         self.tables: dict[str, LiveTable] = {}
+        self.ended_elsewhere: list[str] = []
+        """Tables another table's transaction ended (evicted for room): the sweeper tells their connections."""
         self.postgres = is_postgresql(engine)
         self.on_change: Callable[[LiveTable], Any] | None = None
         """Called (in the event loop) after every committed change of a table: the hub broadcasts it."""
@@ -254,6 +258,9 @@ class TableService:
         specs, names = request.seat_specs(), request.seat_names()
         if request.rated:
             check_rated(specs, account)
+            request = self.rated.apply(request)  # the server's clock, grace and substitute
+        else:
+            self.policy.check_grace(request.grace)
         self.policy.check_table(specs, request.substitute, request.game)
         bound = specs.index("human") if account is not None and "human" in specs else None
         if bound is not None and account is not None:
@@ -267,8 +274,9 @@ class TableService:
         now = self.now()
         clock = clocks.new_clock(request.clock, n) if request.clock is not None else None
         creator = address_key(address) if address is not None else None
-        if creator is not None:
-            self._check_live_quota(s, creator)
+        if creator is not None and self.quotas.rate_limits:
+            evicted = make_room(s, self.quotas, creator, now, NOTIFY_CHANNEL if self.postgres else None)
+            self.ended_elsewhere.extend(evicted)
         waiting = "open" in specs
         row = TableRow(
             id=table_id,
@@ -287,6 +295,7 @@ class TableService:
             quickmatch=quickmatch,
             fill_at=now + self.quotas.quickmatch_wait if quickmatch is not None and not request.rated else None,
             rated=request.rated,
+            live_at=None if waiting else now,
         )
         s.add(row)
         s.flush()
@@ -311,21 +320,12 @@ class TableService:
             stmt = select(SeatRow.seat).where(SeatRow.table_id == table_id, SeatRow.account_id == account_id)
             return s.scalar(stmt.order_by(SeatRow.seat).limit(1))
 
-    def _check_live_quota(self, s: Session, creator: str) -> None:
-        """Raise :class:`QuotaExceeded` if ``creator`` or the server has as many live tables as allowed."""
-        if not self.quotas.rate_limits:
-            return
-        live = TableRow.status.in_(("live", "waiting"))
-        mine = s.scalar(select(func.count()).select_from(TableRow).where(live, TableRow.creator == creator)) or 0
-        if mine >= self.quotas.tables_per_address:
-            limit = self.quotas.tables_per_address
-            raise QuotaExceeded(f"too many live tables created from one address: at most {limit}", 60, "live_tables")
-        total = s.scalar(select(func.count()).select_from(TableRow).where(live)) or 0
-        if total >= self.quotas.max_tables:
-            raise QuotaExceeded("this server is full: no new table now", 60, "max_tables")
-
     def rotate_token(self, table_id: str, seat: int) -> str:
-        """Give ``seat`` a new secret token and return it; the old one stops opening the seat."""
+        """Give ``seat`` a new secret token and return it; the old one stops opening the seat.
+
+        With PostgreSQL every process is told (``rotate:<table> <seat>``) to drop the seat's connections that a token
+        or a seat cookie opened (:meth:`meeple.server.hub.Hub.rotate_token` drops this process's).
+        """
         token = secrets.token_urlsafe(24)
         with Session(self.engine) as s, s.begin():
             s.execute(
@@ -333,6 +333,8 @@ class TableService:
                 .where(SeatRow.table_id == table_id, SeatRow.seat == seat)
                 .values(token_hash=hash_token(token))
             )
+            if self.postgres:
+                s.execute(select(func.pg_notify(NOTIFY_CHANNEL, f"{ROTATE_PREFIX}{table_id} {seat}")))
         return token
 
     def revoke_seats(self, seats: list[tuple[str, int]]) -> None:
@@ -470,6 +472,9 @@ class TableService:
                 stale=True,
                 health=self.health,
                 rated=bool(row.rated),
+                creator=row.creator,
+                ended_at=row.ended_at,
+                no_start=self.quotas.no_start_minutes * 60 if row.creator is not None else None,
             )
             self._sync(s, live, self._lock_row(s, table_id, lock=False))
         return live
@@ -507,14 +512,16 @@ class TableService:
             live.logs.clear()
         if row.version > live.version:
             # bounded by the row's version: a read without the row lock may see later commits here
-            events = s.scalars(_EVENTS_BETWEEN, {"b_id": live.id, "b_after": live.version, "b_upto": row.version})
-            for action in events:
+            events = s.execute(_EVENTS_BETWEEN, {"b_id": live.id, "b_after": live.version, "b_upto": row.version})
+            for action, at in events:
                 live.state.apply_action(action)
+                live.moved_at = at
             live.version = row.version
         if live.stale or row.rev != live.rev:
             self._sync_seats(s, live)
             live.clock = row.clock
             live.status = row.status
+            live.live_at, live.ended = row.live_at, row.ended
             live.rev = row.rev
         live.stale = False
 
@@ -522,7 +529,15 @@ class TableService:
         rows = list(
             s.execute(
                 select(
-                    SeatRow.seat, SeatRow.player, SeatRow.bot_played, SeatRow.reason, SeatRow.name, AccountRow.username
+                    SeatRow.seat,
+                    SeatRow.player,
+                    SeatRow.bot_played,
+                    SeatRow.reason,
+                    SeatRow.name,
+                    AccountRow.username,
+                    SeatRow.arrived,
+                    SeatRow.moved,
+                    SeatRow.forfeit,
                 )
                 .outerjoin(AccountRow, AccountRow.id == SeatRow.account_id)
                 .where(SeatRow.table_id == live.id)
@@ -543,7 +558,11 @@ class TableService:
             mine = [p for p in presence if p.seat == r.seat]
             connected = any(p.connections > 0 and p.seen_at > cutoff for p in mine)
             away = max([p.seen_at for p in mine], default=live.created)
-            seats.append(SeatState(r.player, r.bot_played, r.reason, connected, away, r.name, r.username))
+            seats.append(
+                SeatState(
+                    r.player, r.bot_played, r.reason, connected, away, r.name, r.username, r.arrived, r.moved, r.forfeit
+                )
+            )
         live.seats = seats
 
     def _lock_row(self, s: Connection, table_id: str, lock: bool = True) -> RowHead:
@@ -568,8 +587,9 @@ class TableService:
         s.execute(_UPDATE_TABLE, {"b_id": live.id, "b_deadline": deadline, **values})
         for i in sorted(live.seats_dirty):
             seat = live.seats[i]
+            values = {"b_bot_played": seat.bot_played, "b_reason": seat.reason, "b_forfeit": seat.forfeit}
             s.execute(
-                _UPDATE_SEAT, {"b_id": live.id, "b_seat": i, "b_bot_played": seat.bot_played, "b_reason": seat.reason}
+                _UPDATE_SEAT, {"b_id": live.id, "b_seat": i, "b_arrived": seat.arrived, "b_moved": seat.moved, **values}
             )
         live.seats_dirty.clear()
         if self.postgres:
@@ -591,7 +611,7 @@ class TableService:
                 row = self._lock_row(s, live.id)
                 self._sync(s, live, row)
                 return work(s, row)
-        except MoveRefused:
+        except (MoveRefused, ClaimRefused):
             raise  # refused before anything changed
         except BaseException:
             live.notices.clear()  # the turn's decision was rolled back with it
@@ -628,14 +648,17 @@ class TableService:
             now = self.now()
             applied = live.state.history[-1][1]
             live.version += 1
+            live.moved_at = now
             event = {"version": live.version, "seat": seat, "action": applied.to_json(), "move_id": move_id}
             s.execute(_INSERT_EVENT, {"table_id": live.id, "by_bot": by_bot, "at": now, **event})
-            if not by_bot and live.seats[seat].bot_played:
-                self._return_seat(live, seat, now)
+            if not by_bot:
+                endings.arrive(live, seat, now, moved=True)
+                if live.seats[seat].bot_played:
+                    self._return_seat(live, seat, now)
             if live.state.is_terminal():
                 live.status = "finished"
-                if live.rated:  # in this transaction: the ratings change exactly when the game is seen to end
-                    rate_table(s, live.id, live.game, finish_ranks(live.state), now)
+                # in this transaction: the ratings change exactly when the game is seen to end (forfeits last)
+                endings.settle(s, live, now, finish_ranks(live.state))
             if live.clock is not None:
                 clocks.pass_turn(live.clock, live.clocked_seat(), now)
             self._finish_change(s, live, row)
@@ -709,6 +732,8 @@ class TableService:
             count = self.connections.counts.get(key, 0)
             upsert(s, self.process, live.id, seat, count, now)
             self._sync_seats(s, live)
+            if delta > 0:
+                endings.arrive(live, seat, now)  # came: from now on its clock and grace may bring the substitute
             if delta > 0 and live.seats[seat].bot_played and live.seats[seat].reason == "away":
                 self._return_seat(live, seat, now)
             self._finish_change(s, live, row)
@@ -826,27 +851,22 @@ class TableService:
                     self._changed(live)
 
     def _tx_evaluate(self, live: LiveTable) -> bool:
-        """Replace a timed-out or away human by the substitute bot; reset the deadline. True if something changed."""
+        """Abort a table whose seat to move never came; replace a timed-out or away human by the substitute bot.
+
+        Resets the deadline. True if something changed.
+        """
 
         def work(s: Connection, row: RowHead) -> bool:
             now = self.now()
-            m = live.mover()
-            changed = False
+            changed = any([endings.arrive(live, i, now) for i, seat in enumerate(live.seats) if seat.connected])
             settled = self.health.settle_until() is None  # no replacement while the server itself recovers
-            if m is not None and live.status == "live" and live.bot_to_move() is None and settled:
-                seat = live.seats[m]
-                clock_out = live.clock is not None and (d := clocks.turn_deadline(live.clock)) is not None and d <= now
-                away_out = live.grace is not None and not seat.connected and live.away_until(m) <= now
-                if seat.is_human and (clock_out or away_out):
-                    seat.bot_played, seat.reason = True, ("time" if clock_out else "away")
-                    log.info("table %s: seat %s is played by the substitute (%s)", live.id, m, seat.reason)
-                    live.seats_dirty.add(m)
-                    if live.clock is not None:
-                        if clock_out:
-                            clocks.time_out(live.clock)
-                        else:
-                            clocks.pass_turn(live.clock, None, now)
+            if live.status == "live" and settled:
+                if (at := live.no_show_at(now)) is not None and at <= now:
+                    endings.abort(s, live, "no_show", now)
+                    log.info("table %s aborted: seat %s never came to the table", live.id, live.mover())
                     changed = True
+                else:
+                    changed = self._replace(s, live, now) or changed
             if live.clock is not None and live.clock["turn_seat"] != live.clocked_seat():
                 clocks.pass_turn(live.clock, live.clocked_seat(), now)  # the first turn of a new table
                 changed = True
@@ -855,6 +875,62 @@ class TableService:
             return changed
 
         return bool(self._guarded(live, work))
+
+    def _replace(self, s: Connection, live: LiveTable, now: float) -> bool:
+        """The substitute takes the seat to move if its clock ran out or its human is away past ``grace``.
+
+        Never a seat whose human never came. At a rated table the seat forfeits (:func:`endings.forfeit`).
+        """
+        m = live.mover()
+        if m is None or live.bot_to_move() is not None:
+            return False
+        seat = live.seats[m]
+        if not seat.is_human or seat.arrived is None:
+            return False
+        clock_out = live.clock is not None and (d := clocks.turn_deadline(live.clock)) is not None and d <= now
+        away_out = live.grace is not None and not seat.connected and live.away_until(m) <= now
+        if not (clock_out or away_out):
+            return False
+        reason = "time" if clock_out else "away"
+        self._substitute(live, m, reason, now)
+        if endings.forfeit(s, live, m, reason, now):
+            log.info("table %s aborted: rated seat %s left before its first move", live.id, m)
+        return True
+
+    def _substitute(self, live: LiveTable, m: int, reason: str, now: float) -> None:
+        """The substitute bot plays seat ``m`` from now on (``reason``: ``time`` or ``away``)."""
+        seat = live.seats[m]
+        seat.bot_played, seat.reason = True, reason
+        log.info("table %s: seat %s is played by the substitute (%s)", live.id, m, seat.reason)
+        live.seats_dirty.add(m)
+        if live.clock is not None:
+            if reason == "time":
+                clocks.time_out(live.clock)
+            else:
+                clocks.pass_turn(live.clock, None, now)
+
+    async def claim(self, live: LiveTable, seat: int) -> int:
+        """``seat`` claims against the seat to move of a rated table, away too long: that seat forfeits now.
+
+        Returns the forfeited seat (the table is aborted if it had not moved yet: ``live.status``).
+
+        Raises:
+            ClaimRefused: the claim cannot be made now (:func:`meeple.server.rated.claim_wait`).
+        """
+
+        def work(s: Connection, row: RowHead) -> int:
+            now = self.now()
+            mover = claim_wait(live, seat, self.rated, now)
+            self._substitute(live, mover, "away", now)
+            if endings.forfeit(s, live, mover, "claim", now):
+                log.info("table %s aborted: a claim against seat %s, which never moved", live.id, mover)
+            self._finish_change(s, live, row)
+            return mover
+
+        async with live.lock:
+            forfeited = await self._run(f"claim at table {live.id}", self._guarded, live, work)
+            self._changed(live)
+        return int(forfeited)
 
     async def evaluate(self, table_id: str) -> None:
         """Look at a due table: clocks, grace periods, and a bot whose move is owed."""
@@ -876,6 +952,14 @@ class TableService:
             self.listing_changed(live)
             if self.on_change is not None:
                 self.on_change(live)
+
+    async def announce_ended(self) -> None:
+        """Tell the connections of the tables another transaction aborted (to make room) that they ended."""
+        ended, self.ended_elsewhere = self.ended_elsewhere, []
+        for table_id in ended:
+            live = self.tables.get(table_id)
+            if live is not None:
+                await self.sync(live)
 
     def _changed(self, live: LiveTable) -> None:
         """Announce a committed change; called with ``live.lock`` held, so frames see one consistent state."""
@@ -918,7 +1002,13 @@ class TableService:
                 await asyncio.sleep(wait)
 
     async def _bot_step(self, live: LiveTable) -> bool:
-        """One bot move at ``live`` (False: no bot is to move, or the bot failed)."""
+        """One bot move at ``live`` (False: no bot is to move, or the bot failed).
+
+        While the bot CPU budget of the table's creator address is used up, the move waits until it has room
+        (``live.bots_wait`` tells the table).
+        """
+        if await self._budget_wait(live):
+            return True
         async with live.lock:
             await self._run(f"read of table {live.id}", self._read_sync, live)
             spec = live.bot_to_move()
@@ -930,7 +1020,7 @@ class TableService:
             snapshot = live.state.to_json()
         try:
             action = await self.bots.choose(
-                live.game, live.params, snapshot, seat, spec, bot_seed(live.seed, seat, version)
+                live.game, live.params, snapshot, seat, spec, bot_seed(live.seed, seat, version), live.creator
             )
         except Exception:  # noqa: BLE001 - a failing bot must not kill the table; the watchdog retries
             log.exception("bot %s failed at table %s version %s", spec, live.id, version)
@@ -947,3 +1037,31 @@ class TableService:
         except MoveRefused as exc:
             log.debug("bot move at table %s dropped: %s", live.id, exc)
         return True
+
+    async def _budget_wait(self, live: LiveTable) -> bool:
+        """Wait while the bot CPU budget of ``live``'s creator is used up; True if it waited (look again after).
+
+        The table is told when its bots start and stop waiting (``bots_wait`` in its frames), and its deadline moves
+        past the wait so that no other process asks its bot meanwhile.
+        """
+        wait = self.bots.budget.wait(live.creator)
+        if wait <= 0 and live.bots_wait is None:
+            return False
+        until = self.now() + wait if wait > 0 else None
+        if until is None or live.bots_wait is None or abs(until - live.bots_wait) > 1:  # starts, ends, moves: tell
+            live.bots_wait = until
+
+            def work(s: Connection, row: RowHead) -> bool:
+                self._finish_change(s, live, row)
+                return True
+
+            async with live.lock:
+                await self._run(f"bot wait at table {live.id}", self._guarded, live, work)
+                if self.on_change is not None:
+                    self.on_change(live)
+            if until is not None:
+                used = self.bots.budget.used(live.creator)
+                log.info("table %s: its creator's bot budget is used (%.0f s): bots wait %.1f s", live.id, used, wait)
+        if wait > 0:
+            await asyncio.sleep(wait)
+        return wait > 0

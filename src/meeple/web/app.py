@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any
+from urllib.parse import quote, urlencode
 
 from fastapi import FastAPI, Form, HTTPException, Query, Request
 from fastapi.middleware.gzip import GZipMiddleware
@@ -39,7 +40,9 @@ from meeple.server.app import (
     client_address,
     create_app,
     cut,
+    expired_cookie_header,
     seat_cookie,
+    validation_text,
     with_seat_cookie,
 )
 from meeple.server.clock import TURN_BASED_CHOICES, clock_view, is_turn_based
@@ -48,12 +51,14 @@ from meeple.server.lobby import RATED_LOG_IN, Lobby, Match, SeatRefused
 from meeple.server.mytables import count_request, my_tables
 from meeple.server.protocol import ClockSpec, CreateTable, JoinTable
 from meeple.server.quotas import Limiter, QuotaExceeded
+from meeple.server.rated import RatedRules
 from meeple.server.tables import TableService
 from meeple.server.views import game_view
 from meeple.web.boards import badges, board_context, display_name, log_lines, move_texts, name_the_moves, who
 from meeple.web.games import companion_for, seat_name, variant_words
 from meeple.web.people import add_people_pages
 from meeple.web.replays import replay_steps, step_of
+from meeple.web.table_rules import board_extras, ending_words, rated_words, rules_words
 
 HERE = Path(__file__).resolve().parent
 
@@ -83,6 +88,7 @@ STATUS = {
     "live": N_("live"),
     "finished": N_("finished"),
     "abandoned": N_("abandoned"),
+    "aborted": N_("aborted"),
 }
 """A table's status in words: marked here for the catalogs; the lobby template translates ``status`` by its id."""
 
@@ -121,18 +127,31 @@ def _page(name: str, reader: Translator, request: Request, **context: Any) -> HT
         tr=reader.message,
         lang=reader.lang,
         languages=LANGUAGES,
-        path=request.url.path,
         flags=lambda game, text: companion_for(game).flag_words(text, reader),
-        query=dict(request.query_params),
+        lang_links=language_links(request),
         status_words=STATUS,
         duration=lambda seconds: duration(seconds, reader),
         turn_based_choices=TURN_BASED_CHOICES,
+        table_rules=lambda t: rules_words(t["clock"], t["grace"], t["substitute"], t["rated"], reader),
+        rated_rules=rated_words(request, reader),
+        ending=lambda status, ended: ending_words(status, ended, reader),
         **context,
     )
     response = HTMLResponse(html)
     if request.query_params.get("lang") in LANGUAGES:
         response.set_cookie("lang", reader.lang, max_age=365 * 86400, samesite="lax")
     return response
+
+
+def language_links(request: Request) -> dict[str, str]:
+    """The page's address in each language (the switch at the top): its path and query, ``lang`` set, no ``token``.
+
+    Every key and value is URL-encoded: a crafted link's query key (``a%26token%3DT``) must not come back as a
+    ``token=`` of the switch's link, which would plant a seat cookie (issue #41, item 15).
+    """
+    kept = [(k, v) for k, v in request.query_params.multi_items() if k not in ("lang", "token")]
+    path = quote(request.url.path)
+    return {code: f"{path}?{urlencode([*kept, ('lang', code)])}" for code in LANGUAGES}
 
 
 def _days_per_move(clock: dict[str, Any] | None) -> int:
@@ -370,7 +389,7 @@ def create_web_app(config: ServerConfig) -> FastAPI:
         lobby: Lobby = app.state.meeple["lobby"]
         may_start, fill_at = await asyncio.to_thread(lobby.creator_choice, table_id, seat)
         bots_in = max(0, round(fill_at - service().now())) if fill_at is not None else None
-        return _page(
+        page = _page(
             "table.html",
             reader,
             request,
@@ -379,16 +398,26 @@ def create_web_app(config: ServerConfig) -> FastAPI:
             table=table_id,
             game=live.game,
             title=game_class(live.game).title,
-            seat_label=seat_name(seat, reader) if seat is not None else reader.gettext("spectator"),
+            seat_label=seat_name(seat, reader, None, [s.name for s in live.seats])
+            if seat is not None
+            else reader.gettext("spectator"),
             seat=seat,
             board=board,
             has_style=_has_style(live.game),
         )
+        return _expire_stale(page, request, table_id, seat)  # a stale cookie is sent no more
 
     @app.get("/tables/{table_id}/board", response_class=HTMLResponse, include_in_schema=False)
     async def board_fragment(request: Request, table_id: str, lang: str | None = None) -> HTMLResponse:
         """The board of a seat (its cookie) or a spectator now: the fragment the script swaps in after each frame."""
-        return HTMLResponse((await _view(request, table_id, lang))[3])
+        _reader, _live, seat, board = await _view(request, table_id, lang)
+        return _expire_stale(HTMLResponse(board), request, table_id, seat)
+
+    def _expire_stale(response: HTMLResponse, request: Request, table_id: str, seat: int | None) -> HTMLResponse:
+        """``response``, deleting the request's seat cookie of ``table_id`` if it opened no seat (item 10)."""
+        if seat is None and seat_cookie(table_id) in request.cookies:
+            response.headers.append("set-cookie", expired_cookie_header(request, table_id)["set-cookie"])
+        return response
 
     @app.post("/tables/{table_id}/token", response_class=HTMLResponse, include_in_schema=False)
     async def new_link(request: Request, table_id: str, lang: str | None = None) -> Response:
@@ -397,8 +426,9 @@ def create_web_app(config: ServerConfig) -> FastAPI:
         live = await table(table_id)
         seat = await _seat(request, table_id, request.cookies.get(seat_cookie(table_id)))
         if seat is None:
-            raise HTTPException(403, "only the seat's holder may replace its link")
-        token = await asyncio.to_thread(service().rotate_token, table_id, seat)
+            stale = expired_cookie_header(request, table_id) if seat_cookie(table_id) in request.cookies else None
+            raise HTTPException(403, "only the seat's holder may replace its link", headers=stale)
+        token = await app.state.meeple["hub"].rotate_token(table_id, seat)  # the old token's connections close
         base = str(request.base_url).rstrip("/")
         links = [(seat, f"{base}/tables/{table_id}?token={token}")]
         page = _page(
@@ -446,12 +476,15 @@ def create_web_app(config: ServerConfig) -> FastAPI:
             step = last  # a replay opens at the end
         state = await asyncio.to_thread(record.replay, steps[step])
         # the full view: one board, the spectator's, then each seat's secrets under its own heading
-        main = render_board(state, seat, state.history_messages(SPECTATOR if seat is None else seat), reader)
+        names = [s.name for s in live.seats]
+        main = render_board(
+            state, seat, state.history_messages(SPECTATOR if seat is None else seat), reader, None, names
+        )
         secrets = []
         if seat is None:
             for s in range(len(live.seats)):
                 obs = state.observation(s)
-                secrets.append({"name": seat_name(s, reader), "items": _secrets(live.game, obs, reader)})
+                secrets.append({"name": seat_name(s, reader, None, names), "items": _secrets(live.game, obs, reader)})
         return _page(
             "replay.html",
             reader,
@@ -460,7 +493,7 @@ def create_web_app(config: ServerConfig) -> FastAPI:
             game=live.game,
             title=game_class(live.game).title,
             seat=seat,
-            seat_names=[seat_name(s, reader) for s in range(len(live.seats))],
+            seat_names=[seat_name(s, reader, None, names) for s in range(len(live.seats))],
             step=step,
             total=last,
             actions=steps[step],
@@ -480,6 +513,10 @@ def create_web_app(config: ServerConfig) -> FastAPI:
                 "title": _title(row.game),
                 "status": row.status,
                 "rated": bool(row.rated),
+                "clock": row.clock,
+                "grace": row.grace,
+                "substitute": row.substitute,
+                "ended": row.ended,
                 "seats": [{"player": s.player, "online": online.get(s.seat, False), "name": s.name} for s in seats],
                 "open": sum(1 for s in seats if s.player == "human" and not online.get(s.seat, False)),
                 "days": _days_per_move(row.clock),
@@ -513,7 +550,7 @@ def create_web_app(config: ServerConfig) -> FastAPI:
 
     async def _board(live: LiveTable, seat: int | None, reader: Translator) -> str:
         async with live.lock:
-            return render_board(live.state, seat, live.log_of(seat), reader, live)
+            return render_board(live.state, seat, live.log_of(seat), reader, live, rated=service().rated)
 
     @app.get("/games/{game}/style.css", include_in_schema=False)
     async def game_style(game: str) -> FileResponse:
@@ -580,14 +617,23 @@ def _problem(exc: Exception, reader: Translator) -> str:
     if isinstance(exc, MeepleError):
         return reader.message(exc.message)
     if isinstance(exc, ValidationError):
-        return "; ".join(cut(str(e["msg"]), 200) for e in exc.errors()[:3])
+        return "; ".join(validation_text(e, reader) for e in exc.errors()[:3])
     return cut(str(exc), 300)
 
 
 def _board_args(
-    state: Any, seat: int | None, log: list[Any], reader: Translator, live: LiveTable | None = None
+    state: Any,
+    seat: int | None,
+    log: list[Any],
+    reader: Translator,
+    live: LiveTable | None = None,
+    names: Sequence[str | None] = (),
+    rated: RatedRules | None = None,
 ) -> dict[str, Any]:
-    """What ``board.html`` renders for ``seat``: the view, the game's names and codes, prompt, badges, log, results."""
+    """What ``board.html`` renders for ``seat``: the view, the game's names and codes, prompt, badges, log, results.
+
+    ``names``: the seats' chosen names (by default ``live``'s seats'), wherever a seat is named (issue #41, item 18).
+    """
     view = game_view(state, seat, log, reader)
     if live is not None and live.status != "live":
         view["legal_actions"] = []  # a waiting (or abandoned) table takes no move: none is offered, as in its frames
@@ -596,7 +642,7 @@ def _board_args(
     obs = view["observation"]
     moves = move_texts(web, view["legal_actions"], reader)
     over = state.is_terminal()
-    names = [s.name for s in live.seats] if live is not None else []
+    names = [s.name for s in live.seats] if live is not None and not names else list(names)
     return {
         "_": reader.gettext,
         "ngettext": reader.ngettext,
@@ -617,17 +663,29 @@ def _board_args(
         "clock": clock_view(live.clock) if live is not None else None,
         "duration": lambda seconds: duration(seconds, reader),
         "table": live.id if live is not None else None,
-        "results": web.results(obs, state.returns(), state.scores(), reader, seat) if over else None,
+        "results": web.results(obs, state.returns(), state.scores(), reader, seat, names) if over else None,
         "status": live.status if live is not None else "finished",
-        "board": board_context(game, view, seat, reader),
+        "board": board_context(game, view, seat, reader, names),
+        **board_extras(live, seat, rated, reader),
     }
 
 
 def render_board(
-    state: Any, seat: int | None, log: list[Any], reader: Translator, live: LiveTable | None = None
+    state: Any,
+    seat: int | None,
+    log: list[Any],
+    reader: Translator,
+    live: LiveTable | None = None,
+    names: Sequence[str | None] = (),
+    rated: RatedRules | None = None,
 ) -> str:
-    """The board fragment of ``seat`` (None: spectator), every clickable move named by its words."""
-    args = _board_args(state, seat, log, reader, live)
+    """The board fragment of ``seat`` (None: spectator), every clickable move named by its words.
+
+    ``names``: the seats' chosen names, if ``live`` does not give them (a replay). With ``live``, also the table's
+    rules, how it ended, forfeits, a claim (``rated``: the server's rated rules) and a wait of its bots
+    (:func:`meeple.web.table_rules.board_extras`).
+    """
+    args = _board_args(state, seat, log, reader, live, names, rated)
     return name_the_moves(TEMPLATES.get_template("board.html").render(**args), args["moves"])
 
 

@@ -38,7 +38,9 @@ def action_codes(web: WebGame, legal: list[dict[str, Any]]) -> dict[tuple[Any, .
     return out
 
 
-def board_context(game: str, view: dict[str, Any], seat: int | None, reader: Translator) -> dict[str, Any]:
+def board_context(
+    game: str, view: dict[str, Any], seat: int | None, reader: Translator, names: Sequence[str | None] = ()
+) -> dict[str, Any]:
     """Return the names and click codes the board template of ``game`` uses.
 
     Args:
@@ -46,6 +48,7 @@ def board_context(game: str, view: dict[str, Any], seat: int | None, reader: Tra
         view: ``game_view(state, seat, log, reader)`` (observation, legal actions with codes and texts).
         seat: the reader's seat (None: spectator).
         reader: the reader's language.
+        names: the seats' chosen names (a seat is called by its player's name wherever it has one).
 
     Returns:
         ``{"codes", "pick", "seat_name", ...}`` plus the game companion's own names (``WebGame.context``).
@@ -58,9 +61,9 @@ def board_context(game: str, view: dict[str, Any], seat: int | None, reader: Tra
         return next((codes[k] for k in keys if k in codes), None)
 
     def name(s: int) -> str:
-        return web.seat_label(view["observation"], s, reader, seat)
+        return web.seat_label(view["observation"], s, reader, seat, names)
 
-    return {"codes": codes, "pick": pick, "seat_name": name, **web.context(view, seat, reader)}
+    return {"codes": codes, "pick": pick, "seat_name": name, **web.context(view, seat, reader, names)}
 
 
 def move_texts(web: WebGame, legal: list[dict[str, Any]], reader: Translator) -> list[dict[str, Any]]:
@@ -69,11 +72,11 @@ def move_texts(web: WebGame, legal: list[dict[str, Any]], reader: Translator) ->
 
 
 def display_name(seat: int, reader: Translator, me: int | None, names: Sequence[str | None] = ()) -> str:
-    """A seat's name: the one its player chose (issue #34; escaped by the templates), else "Seat N"; "(you)" marked."""
-    chosen = names[seat] if 0 <= seat < len(names) else None
-    if chosen:
-        return reader.gettext("{seat} (you)").format(seat=chosen) if seat == me else chosen
-    return seat_name(seat, reader, me)
+    """A seat's name: the one its player chose (issue #34; escaped by the templates), else "Seat N"; "(you)" marked.
+
+    The same as :func:`meeple.web.games.seat_name`.
+    """
+    return seat_name(seat, reader, me, names)
 
 
 def who(player: str, reader: Translator) -> str:

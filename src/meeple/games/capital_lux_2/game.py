@@ -6,7 +6,7 @@ Rules: capital_lux_2.md (whole spec); FR rulebook configuration table A-D.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from meeple.core.action import Action, ActionCodec
 from meeple.core.errors import InvalidParameterError
@@ -14,7 +14,7 @@ from meeple.core.game import Game
 from meeple.core.registry import register_game
 from meeple.core.rng import Rng
 from meeple.core.state import State
-from meeple.core.tensor import TensorLayout, TensorWriter
+from meeple.core.tensor import DirectTensor, TensorLayout, TensorWriter
 from meeple.games.capital_lux_2 import tensor
 from meeple.games.capital_lux_2.actions import (
     ACTION_TYPES,
@@ -32,6 +32,7 @@ from meeple.games.capital_lux_2.actions import (
     all_actions,
 )
 from meeple.games.capital_lux_2.data import NUM_CARDS, SOLO_RATINGS, parse_rob_deck
+from meeple.games.capital_lux_2.observation import CapitalLux2Observation
 from meeple.games.capital_lux_2.params import CapitalLux2Params
 from meeple.games.capital_lux_2.powers import POWERS, preset
 from meeple.games.capital_lux_2.state import CapitalLux2State
@@ -53,7 +54,7 @@ class CapitalLux2Game(Game[CapitalLux2Params]):
     min_players = 1
     max_players = 4
     params_type = CapitalLux2Params
-    direct_tensor: ClassVar[Any] = tensor  # values_from_state (fill_from_state): a seat's tensor read from its state
+    direct_tensor: ClassVar[DirectTensor[CapitalLux2State]] = tensor  # a seat's tensor read from its state
 
     def _check_params(self) -> None:
         p = self.params
@@ -152,7 +153,7 @@ class CapitalLux2Game(Game[CapitalLux2Params]):
         return tensor.layout(self.params.players)
 
     def _encode_observation(self, observation: Mapping[str, Any], out: TensorWriter) -> None:
-        tensor.encode(observation, out)
+        tensor.encode(cast(CapitalLux2Observation, observation), out)  # this game's observation (state.observation)
 
     def _max_game_length(self) -> int:
         n = self.params.players

@@ -10,13 +10,18 @@ Rules: capital_lux_2.md §7-§10 (draft, play, resolution, solo).
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from meeple.core.tensor import TensorLayout, TensorWriter, relative
+from meeple.core.tensor import TensorBuffer, TensorLayout, TensorWriter, relative
 from meeple.games.capital_lux_2.const import PH_DRAFT, PH_END, PH_RESOLVE, PHASES
 from meeple.games.capital_lux_2.data import CARD_COLOUR, CARD_VALUE
+from meeple.games.capital_lux_2.observation import CapitalLux2Observation, Card, Draft, Rob
 from meeple.games.capital_lux_2.powers import POWERS
 from meeple.games.capital_lux_2.rules import total
+
+if TYPE_CHECKING:
+    from meeple.games.capital_lux_2.state import CapitalLux2State
 
 COLOURS = 4
 VALUES = 5
@@ -25,7 +30,7 @@ TILE_IDS = list(POWERS)
 PENDING = [*TILE_IDS, "bonus", "rob_bonus"]
 
 
-def card_class(card: Any) -> int:
+def card_class(card: Card) -> int:
     """The class of a card ``{"colour", "value"}``: ``colour * 5 + value - 2``."""
     return int(card["colour"]) * VALUES + int(card["value"]) - 2
 
@@ -65,7 +70,7 @@ def layout(players: int) -> TensorLayout:
     return t
 
 
-def encode(obs: Any, out: TensorWriter) -> None:
+def encode(obs: CapitalLux2Observation, out: TensorWriter) -> None:
     """Fill ``out`` (a writer of :func:`layout`) from one seat's observation."""
     n = len(obs["cities"])
     me = obs["seat"]
@@ -89,12 +94,22 @@ def encode(obs: Any, out: TensorWriter) -> None:
             for card in cards:
                 out.add("cities", (slot * COLOURS + d) * VALUES + card["value"] - 2)
             out.set("city_totals", city["totals"][d] / 30, slot * COLOURS + d)
-    for name, key, scale in (("hand_size", "hand_sizes", 10), ("gold", "gold", 10), ("bonus_count", "bonus_counts", 5)):
-        for p, value in enumerate(obs[key][:n]):  # in solo, ROB's gold is in rob_numbers
+    for name, values, scale in (
+        ("hand_size", obs["hand_sizes"], 10),
+        ("gold", obs["gold"], 10),
+        ("bonus_count", obs["bonus_counts"], 5),
+    ):
+        for p, value in enumerate(values[:n]):  # in solo, ROB's gold is in rob_numbers
             out.set(name, value / scale, relative(p, me, n))
     out.set("deck", obs["deck_size"] / 100)
-    for name, key in (("discard", "discard"), ("hand", "hand"), ("bonus", "bonus"), ("peek", "peek")):
-        for card in obs.get(key) or ():
+    own: tuple[tuple[str, list[Card] | None], ...] = (
+        ("discard", obs["discard"]),
+        ("hand", obs.get("hand")),
+        ("bonus", obs.get("bonus")),
+        ("peek", obs.get("peek")),
+    )
+    for name, held in own:
+        for card in held or ():
             out.add(name, card_class(card))
     _draft(obs.get("draft"), me, n, out)
     pending = obs["pending"]
@@ -106,7 +121,7 @@ def encode(obs: Any, out: TensorWriter) -> None:
         out.set("scores", score / 50, relative(p, me, n))
 
 
-def _draft(draft: Any, me: int | None, n: int, out: TensorWriter) -> None:
+def _draft(draft: Draft | None, me: int | None, n: int, out: TensorWriter) -> None:
     if draft is None:
         return
     out.put("draft", [draft["stage"] / 3, 1.0])
@@ -118,7 +133,7 @@ def _draft(draft: Any, me: int | None, n: int, out: TensorWriter) -> None:
         out.set("pack_sizes", size / 10, relative(p, me, n))
 
 
-def _rob(rob: Any, out: TensorWriter) -> None:
+def _rob(rob: Rob | None, out: TensorWriter) -> None:
     if rob is None:
         return
     for i, card in enumerate(rob["hand"][:2]):
@@ -136,7 +151,7 @@ CLASS_OF = tuple(colour * VALUES + value - 2 for colour, value in zip(CARD_COLOU
 """Card id -> its class (:func:`card_class`)."""
 
 
-def values_from_state(state: Any, me: int, layout: TensorLayout) -> list[float]:
+def values_from_state(state: CapitalLux2State, me: int, layout: TensorLayout) -> list[float]:
     """The tensor of seat ``me`` read straight from the state: equal to :func:`encode` of ``observation(me)``.
 
     Reads only what ``build_observation(state, me)`` shows that seat: public fields; of the Capital's face-down
@@ -146,7 +161,7 @@ def values_from_state(state: Any, me: int, layout: TensorLayout) -> list[float]:
     seat.
 
     Args:
-        state: a :class:`~meeple.games.capital_lux_2.state.CapitalLux2State`.
+        state: the position.
         me: a seat (not ROB, not a spectator: :func:`encode` serves those).
         layout: ``layout(players)``.
 
@@ -157,7 +172,7 @@ def values_from_state(state: Any, me: int, layout: TensorLayout) -> list[float]:
     return v
 
 
-def fill_from_state(state: Any, me: int, layout: TensorLayout, v: Any) -> None:
+def fill_from_state(state: CapitalLux2State, me: int, layout: TensorLayout, v: TensorBuffer) -> None:
     """Write :func:`values_from_state` into ``v``, ``layout.size`` zeros: a list or a float buffer (item writes)."""
     o = layout.starts
     n = state.np
@@ -188,12 +203,12 @@ def fill_from_state(state: Any, me: int, layout: TensorLayout, v: Any) -> None:
             v[o["scores"] + (participant - me) % n] = state.total_score(participant) / 50
 
 
-def _count(cards: Any, at: int, v: Any) -> None:
+def _count(cards: Iterable[int], at: int, v: TensorBuffer) -> None:
     for card in cards:
         v[at + CLASS_OF[card]] += 1.0
 
 
-def _state_capital(state: Any, me: int, o: dict[str, int], v: Any) -> None:
+def _state_capital(state: CapitalLux2State, me: int, o: dict[str, int], v: TensorBuffer) -> None:
     """The Capital's cards and totals; per district the face-down items, the sum of mine, MAX in the resolution."""
     capital, totals, hidden = o["capital"], o["capital_total"], o["capital_hidden"]
     resolving = state.phase == PH_RESOLVE
@@ -208,7 +223,7 @@ def _state_capital(state: Any, me: int, o: dict[str, int], v: Any) -> None:
         v[hidden + d * 3 + 2] = (state.res_max[d] if resolving else 0) / 30
 
 
-def _state_participants(state: Any, me: int, n: int, o: dict[str, int], v: Any) -> None:
+def _state_participants(state: CapitalLux2State, me: int, n: int, o: dict[str, int], v: TensorBuffer) -> None:
     """Cities and totals, hand sizes, gold and Bonus pile sizes (ROB's too in solo), the deck."""
     cities, city_totals = o["cities"], o["city_totals"]
     for participant in range(n):
@@ -227,7 +242,7 @@ def _state_participants(state: Any, me: int, n: int, o: dict[str, int], v: Any) 
     v[o["deck"]] = len(state.deck) / 100
 
 
-def _state_draft(state: Any, me: int, n: int, o: dict[str, int], v: Any) -> None:
+def _state_draft(state: CapitalLux2State, me: int, n: int, o: dict[str, int], v: TensorBuffer) -> None:
     """The draft stage, my pack and first pick, every pack's size."""
     v[o["draft"]], v[o["draft"] + 1] = (state.dstage + 1) / 3, 1.0
     _count(state.packs[me], o["pack"], v)
@@ -237,7 +252,7 @@ def _state_draft(state: Any, me: int, n: int, o: dict[str, int], v: Any) -> None
         v[o["pack_sizes"] + (participant - me) % n] = len(pack) / 10
 
 
-def _state_rob(state: Any, o: dict[str, int], v: Any) -> None:
+def _state_rob(state: CapitalLux2State, o: dict[str, int], v: TensorBuffer) -> None:
     """Solo: ROB's face-up hand and reserve, red cards, deck, gold, score and my margin over it (all public)."""
     for i, card in enumerate(state.rob_hand[:2]):
         if card >= 0:

@@ -6,10 +6,10 @@ Rules: capitol.md (the spec decides; FR rulebook where it is silent).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from meeple.core import Action, ActionCodec, Game, InvalidParameterError, State, register_game
-from meeple.core.tensor import TensorLayout, TensorWriter
+from meeple.core.tensor import DirectTensor, TensorLayout, TensorWriter
 from meeple.games.capitol import tensor
 from meeple.games.capitol.actions import (
     ACTION_TYPES,
@@ -24,7 +24,7 @@ from meeple.games.capitol.actions import (
     SealBid,
 )
 from meeple.games.capitol.data import NUM_CARDS, TOTAL_FLOORS, Zone, parse_layout
-from meeple.games.capitol.observation import RULES_SUMMARY
+from meeple.games.capitol.observation import RULES_SUMMARY, CapitolObservation
 from meeple.games.capitol.params import CapitolParams
 from meeple.games.capitol.state import CapitolState
 from meeple.i18n.message import M, Message
@@ -84,7 +84,7 @@ class Capitol(Game[CapitolParams]):
     min_players = 2
     max_players = 4
     params_type = CapitolParams
-    direct_tensor: ClassVar[Any] = tensor  # values_from_state (fill_from_state): a seat's tensor read from its state
+    direct_tensor: ClassVar[DirectTensor[CapitolState]] = tensor  # a seat's tensor read from its state
 
     def _check_params(self) -> None:
         params = self.params
@@ -110,7 +110,7 @@ class Capitol(Game[CapitolParams]):
         return tensor.layout(self.params.players)
 
     def _encode_observation(self, observation: Mapping[str, Any], out: TensorWriter) -> None:
-        tensor.encode(observation, out)
+        tensor.encode(cast(CapitolObservation, observation), out)  # this game's observation (state.observation)
 
     def _max_game_length(self) -> int:
         n = self.params.players

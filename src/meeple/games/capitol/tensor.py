@@ -9,11 +9,15 @@ Rules: capitol.md §5 (construction, improvement auctions, scoring; what is publ
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
-from meeple.core.tensor import TensorLayout, TensorWriter, relative
+from meeple.core.tensor import TensorBuffer, TensorLayout, TensorWriter, relative
 from meeple.games.capitol.const import AUCTION, PHASE_NAMES, PUBLIC, seen_by
 from meeple.games.capitol.data import CARD_REP, CARD_TYPES, COLOURS, ROOF_NAMES, ROOF_SHORT, TILE_NAMES
+from meeple.games.capitol.observation import Auction, CapitolObservation, PlayerInfo, Zone
+
+if TYPE_CHECKING:
+    from meeple.games.capitol.state import CapitolState
 
 KINDS = sorted(set(CARD_REP))
 KIND_OF = {card: KINDS.index(rep) for card, rep in enumerate(CARD_REP)}
@@ -63,7 +67,7 @@ def layout(players: int) -> TensorLayout:
     return t
 
 
-def encode(obs: Any, out: TensorWriter) -> None:
+def encode(obs: CapitolObservation, out: TensorWriter) -> None:
     """Fill ``out`` (a writer of :func:`layout`) from one seat's observation."""
     n = len(obs["players"])
     me = obs["seat"]
@@ -95,7 +99,7 @@ def encode(obs: Any, out: TensorWriter) -> None:
         out.add("hand", KIND_OF[card])
 
 
-def _zone(z: int, zone: Any, me: int | None, n: int, out: TensorWriter) -> None:
+def _zone(z: int, zone: Zone, me: int | None, n: int, out: TensorWriter) -> None:
     out.one_hot("zone_roof", z * len(ROOF_NAMES) + ROOF_NAMES.index(zone["roof"]))
     out.one_hot("zone_colour", z * len(COLOURS) + COLOURS.index(zone["colour"]))
     spaces = [zone["small_spaces"] / 7, zone["free"] / 7, zone["printed_fountains"] / 3, zone["fountain_tiles"] / 3]
@@ -109,7 +113,7 @@ def _zone(z: int, zone: Any, me: int | None, n: int, out: TensorWriter) -> None:
         out.add("zone_buildings", z * n + relative(owner, me, n), 1 / 5)
 
 
-def _player(p: Any, me: int | None, n: int, out: TensorWriter) -> None:
+def _player(p: PlayerInfo, me: int | None, n: int, out: TensorWriter) -> None:
     slot = relative(p["seat"], me, n)
     out.set("score", p["score"] / 100, slot)
     out.set("hand_size", p["hand_size"] / 10, slot)
@@ -124,7 +128,7 @@ def _player(p: Any, me: int | None, n: int, out: TensorWriter) -> None:
     out.set("amph_bonus", p["amph_bonus"] / 3, slot)
 
 
-def _auction(auction: Any, me: int | None, n: int, out: TensorWriter) -> None:
+def _auction(auction: Auction, me: int | None, n: int, out: TensorWriter) -> None:
     for i, lot in enumerate(auction["lots"]):
         out.one_hot("lots", i * len(TILES) + TILES.index(lot))
     if auction["lot"] is not None:
@@ -146,7 +150,7 @@ def _auction(auction: Any, me: int | None, n: int, out: TensorWriter) -> None:
 # ---------------------------------------------------------------- the fast path: straight from the state
 
 
-def values_from_state(state: Any, me: int, layout: TensorLayout) -> list[float]:
+def values_from_state(state: CapitolState, me: int, layout: TensorLayout) -> list[float]:
     """The tensor of seat ``me`` read straight from the state: equal to :func:`encode` of ``observation(me)``.
 
     Reads only what ``build_observation(state, me)`` shows that seat: public fields, the cards of each hand that are
@@ -156,7 +160,7 @@ def values_from_state(state: Any, me: int, layout: TensorLayout) -> list[float]:
     every decision, for every seat.
 
     Args:
-        state: a :class:`~meeple.games.capitol.state.CapitolState`.
+        state: the position.
         me: a seat (not a spectator: :func:`encode` serves those).
         layout: ``layout(players)``.
 
@@ -167,7 +171,7 @@ def values_from_state(state: Any, me: int, layout: TensorLayout) -> list[float]:
     return v
 
 
-def fill_from_state(state: Any, me: int, layout: TensorLayout, v: Any) -> None:
+def fill_from_state(state: CapitolState, me: int, layout: TensorLayout, v: TensorBuffer) -> None:
     """Write :func:`values_from_state` into ``v``, ``layout.size`` zeros: a list or a float buffer (item writes)."""
     o = layout.starts
     n = state.game.num_players
@@ -194,7 +198,7 @@ def fill_from_state(state: Any, me: int, layout: TensorLayout, v: Any) -> None:
         v[hand + KIND_OF[card]] += 1.0
 
 
-def _state_zones(state: Any, me: int, n: int, o: dict[str, int], v: Any) -> None:
+def _state_zones(state: CapitolState, me: int, n: int, o: dict[str, int], v: TensorBuffer) -> None:
     roofs, colours, large_o = len(ROOF_NAMES), len(COLOURS), o["zone_large"]
     spaces, floors_o, buildings = o["zone_spaces"], o["zone_floors"], o["zone_buildings"]
     free = state.zone_free()
@@ -219,7 +223,7 @@ def _state_zones(state: Any, me: int, n: int, o: dict[str, int], v: Any) -> None
                 v[buildings + z * n + slot] = value
 
 
-def _state_players(state: Any, me: int, n: int, o: dict[str, int], v: Any) -> None:
+def _state_players(state: CapitolState, me: int, n: int, o: dict[str, int], v: TensorBuffer) -> None:
     known_o, offboard_o, reserve_o = o["known_cards"], o["offboard"], o["reserve"]
     roofs = len(ROOF_SHORT)
     for s in range(n):
@@ -237,7 +241,7 @@ def _state_players(state: Any, me: int, n: int, o: dict[str, int], v: Any) -> No
         v[o["amph_bonus"] + slot] = state.bonus[s] / 3
 
 
-def _state_piles(state: Any, me: int, o: dict[str, int], v: Any) -> None:
+def _state_piles(state: CapitolState, me: int, o: dict[str, int], v: TensorBuffer) -> None:
     """Pile sizes and tops; the discards by kind, but a card another seat played face down (``seen_by``)."""
     discard = o["discard"]
     for t, pile in enumerate(state.piles):
@@ -249,7 +253,7 @@ def _state_piles(state: Any, me: int, o: dict[str, int], v: Any) -> None:
                 v[discard + KIND_OF[card]] += 1.0
 
 
-def _state_auction(state: Any, me: int, n: int, o: dict[str, int], v: Any) -> None:
+def _state_auction(state: CapitolState, me: int, n: int, o: dict[str, int], v: TensorBuffer) -> None:
     """Lots, the lot on sale, who has sealed a bid (the cards of mine only), my bid in progress."""
     for i, tile in enumerate(state.lots()):
         v[o["lots"] + i * len(TILES) + tile - 1] = 1.0

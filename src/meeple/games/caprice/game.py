@@ -6,14 +6,14 @@ Rules: caprice.md (all sections); docs/decisions.md "Caprice".
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from meeple.core.action import Action, ActionCodec
 from meeple.core.errors import InvalidParameterError
 from meeple.core.game import Game
 from meeple.core.registry import register_game
 from meeple.core.state import State
-from meeple.core.tensor import TensorLayout, TensorWriter
+from meeple.core.tensor import DirectTensor, TensorLayout, TensorWriter
 from meeple.games.caprice import tensor
 from meeple.games.caprice.actions import (
     ACTION_TYPES,
@@ -25,6 +25,7 @@ from meeple.games.caprice.actions import (
     SkipMove,
 )
 from meeple.games.caprice.data import NUM_SPACES, NUM_TYPES, PIECE_TYPES, SPACES, SYMBOLS_PER_PLAYER
+from meeple.games.caprice.observation import CapriceObservation
 from meeple.games.caprice.params import CapriceParams
 from meeple.games.caprice.state import CapriceState
 from meeple.i18n.message import M, Message
@@ -79,7 +80,7 @@ class CapriceGame(Game[CapriceParams]):
     min_players = 2
     max_players = 4
     params_type = CapriceParams
-    direct_tensor: ClassVar[Any] = tensor  # values_from_state (fill_from_state): a seat's tensor read from its state
+    direct_tensor: ClassVar[DirectTensor[CapriceState]] = tensor  # a seat's tensor read from its state
 
     def _check_params(self) -> None:
         fp = self.params.first_player
@@ -118,7 +119,7 @@ class CapriceGame(Game[CapriceParams]):
         return tensor.layout(self.params.players)
 
     def _encode_observation(self, observation: Mapping[str, Any], out: TensorWriter) -> None:
-        tensor.encode(observation, out)
+        tensor.encode(cast(CapriceObservation, observation), out)  # this game's observation (state.observation)
 
     def _max_game_length(self) -> int:
         n = self.params.players

@@ -8,9 +8,9 @@ Rules: caprice.md §1-§11 (towers of at most 4 pieces, the red marker, symbols 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
-from meeple.core.tensor import TensorLayout, TensorWriter, relative
+from meeple.core.tensor import TensorBuffer, TensorLayout, TensorWriter, relative
 from meeple.games.caprice.const import DRAW, OVER
 from meeple.games.caprice.data import (
     MAX_HEIGHT,
@@ -22,7 +22,11 @@ from meeple.games.caprice.data import (
     SYMBOLS_PER_PLAYER,
     TOKENS_PER_TYPE,
 )
+from meeple.games.caprice.observation import CapriceObservation
 from meeple.games.caprice.rules import best_order
+
+if TYPE_CHECKING:
+    from meeple.games.caprice.state import CapriceState
 
 PHASES = ("draw", "place", "move", "order", "over")
 
@@ -55,7 +59,7 @@ def layout(players: int) -> TensorLayout:
     return t
 
 
-def encode(obs: Any, out: TensorWriter) -> None:
+def encode(obs: CapriceObservation, out: TensorWriter) -> None:
     """Fill ``out`` (a writer of :func:`layout`) from one seat's observation."""
     n = obs["players"]
     me = obs["seat"]
@@ -103,15 +107,7 @@ def encode(obs: Any, out: TensorWriter) -> None:
 # ---------------------------------------------------------------- the fast path: straight from the state
 
 
-def _offsets(layout: TensorLayout) -> dict[str, int]:
-    cached: dict[str, int] | None = getattr(layout, "_caprice_offsets", None)
-    if cached is None:
-        cached = {f.name: f.offset for f in layout.fields}
-        layout._caprice_offsets = cached  # type: ignore[attr-defined]
-    return cached
-
-
-def values_from_state(state: Any, me: int, layout: TensorLayout) -> list[float]:
+def values_from_state(state: CapriceState, me: int, layout: TensorLayout) -> list[float]:
     """The tensor of seat ``me`` read straight from the state: equal to :func:`encode` of ``observation(me)``.
 
     Reads only what ``build_observation(state, me)`` shows that seat (the public board, supply, bag count, counts
@@ -120,13 +116,22 @@ def values_from_state(state: Any, me: int, layout: TensorLayout) -> list[float]:
     ``tests/games/test_tensor_fast_path.py`` compares the two on every decision of many games, for every seat.
 
     Args:
-        state: a :class:`~meeple.games.caprice.state.CapriceState`.
+        state: the position.
         me: a seat (not a spectator: :func:`encode` serves those).
         layout: ``layout(players)``.
     """
-    n = state.game.num_players
-    o = _offsets(layout)
     v = [0.0] * layout.size
+    fill_from_state(state, me, layout, v)
+    return v
+
+
+def fill_from_state(state: CapriceState, me: int, layout: TensorLayout, v: TensorBuffer) -> None:
+    """Write :func:`values_from_state` into ``v``, ``layout.size`` zeros: a list or a float buffer (item writes).
+
+    Symbols are counted in quarters (``1 / SYMBOLS_PER_PLAYER``): exact in a float32 buffer as in Python floats.
+    """
+    n = state.game.num_players
+    o = layout.starts
     towers = o["towers"]
     for s, tower in enumerate(state.towers):
         for level, piece in enumerate(tower):
@@ -140,7 +145,7 @@ def values_from_state(state: Any, me: int, layout: TensorLayout) -> list[float]:
         v[supply + t] = count / PIECES_PER_TYPE
     v[o["bag"]] = sum(state.bag) / (NUM_TYPES * TOKENS_PER_TYPE)
     p = o["progress"]
-    v[p : p + 2] = [state.full / NUM_SPACES, state.placements / (NUM_SPACES * MAX_HEIGHT)]
+    v[p], v[p + 1] = state.full / NUM_SPACES, state.placements / (NUM_SPACES * MAX_HEIGHT)
     over = state.phase == OVER
     v[o["phase"] + state.phase] = 1.0
     v[o["current_player"] + (state.current_player() - me) % n] = 1.0
@@ -153,7 +158,7 @@ def values_from_state(state: Any, me: int, layout: TensorLayout) -> list[float]:
         v[done + slot] = float(over or bool(state.orders[seat]))
     params = state.game.params
     p = o["variants"]
-    v[p : p + 2] = [float(params.symbol_order == "manual"), float(params.third_symbol_exchange == "mandatory")]
+    v[p], v[p + 1] = float(params.symbol_order == "manual"), float(params.third_symbol_exchange == "mandatory")
     symbols = state.symbols[me]
     for symbol in symbols:
         v[o["my_symbols"] + symbol] += 1 / SYMBOLS_PER_PLAYER
@@ -178,4 +183,3 @@ def values_from_state(state: Any, me: int, layout: TensorLayout) -> list[float]:
             for symbol in state.symbols[seat]:
                 v[base + symbol] += 1 / SYMBOLS_PER_PLAYER
             v[base + NUM_TYPES] = state.points[seat] / 10
-    return v

@@ -6,11 +6,11 @@ Rules: citadels.md §5 (what the engine implements) and §2 (rulings).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from meeple.core import Action, ActionCodec, Game, InvalidParameterError, register_game
 from meeple.core.params import build_params
-from meeple.core.tensor import TensorLayout, TensorWriter
+from meeple.core.tensor import DirectTensor, TensorLayout, TensorWriter
 from meeple.games.citadels import tensor
 from meeple.games.citadels.actions import (
     ACTION_TYPES,
@@ -37,6 +37,7 @@ from meeple.games.citadels.actions import (
     UseSmithy,
 )
 from meeple.games.citadels.data import ASSASSIN, NUM_KINDS, deck_kinds
+from meeple.games.citadels.observation import CitadelsObservation
 from meeple.games.citadels.params import CitadelsParams
 from meeple.games.citadels.state import CitadelsState
 from meeple.games.citadels.summary import RULES_SUMMARY
@@ -61,7 +62,7 @@ class Citadels(Game[CitadelsParams]):
     min_players = 3
     max_players = 7
     params_type = CitadelsParams
-    direct_tensor: ClassVar[Any] = tensor  # values_from_state (fill_from_state): a seat's tensor read from its state
+    direct_tensor: ClassVar[DirectTensor[CitadelsState]] = tensor  # a seat's tensor read from its state
 
     def __init__(self, **params: Any) -> None:
         """Build the game; 2 players are accepted only with ``variant_2p_ffg`` (see :meth:`_check_params`).
@@ -159,7 +160,7 @@ class Citadels(Game[CitadelsParams]):
         return tensor.layout(self.params.players)
 
     def _encode_observation(self, observation: Mapping[str, Any], out: TensorWriter) -> None:
-        tensor.encode(observation, out)
+        tensor.encode(cast(CitadelsObservation, observation), out)  # this game's observation (state.observation)
 
     def _max_game_length(self) -> int:
         per_round = 10 + 8 * _TURN_BOUND

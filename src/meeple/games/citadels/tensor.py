@@ -9,12 +9,16 @@ Rules: citadels.md §5.2 (what is public: gold, cities, hand sizes, face-up char
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
-from meeple.core.tensor import TensorLayout, TensorWriter, relative
+from meeple.core.tensor import TensorBuffer, TensorLayout, TensorWriter, relative
 from meeple.games.citadels import rules
 from meeple.games.citadels.data import HAUNTED_CITY, KINDS
+from meeple.games.citadels.observation import Characters, CitadelsObservation, Pending
 from meeple.games.citadels.observation import _pending as _visible_pending
+
+if TYPE_CHECKING:
+    from meeple.games.citadels.state import CitadelsState
 
 K = len(KINDS)
 C = 8
@@ -65,7 +69,7 @@ def layout(players: int) -> TensorLayout:
     return t
 
 
-def encode(obs: Any, out: TensorWriter) -> None:
+def encode(obs: CitadelsObservation, out: TensorWriter) -> None:
     """Fill ``out`` (a writer of :func:`layout`) from one seat's observation."""
     n = obs["players"]
     me = obs["seat"]
@@ -99,17 +103,18 @@ def encode(obs: Any, out: TensorWriter) -> None:
     turn = obs["turn"]
     if turn is not None:
         out.one_hot("turn_character", turn["character"] - 1)
-        out.put("turn_flags", [float(turn[f]) for f in TURN_FLAGS] + [turn["builds_left"] / 3])
+        flags = [turn["action_taken"], turn["income_taken"], turn["power_used"], turn["laboratory_used"]]
+        out.put("turn_flags", [float(f) for f in [*flags, turn["smithy_used"]]] + [turn["builds_left"] / 3])
     _pending(obs["pending"], out)
 
 
-def _characters(ch: Any, me: int | None, n: int, out: TensorWriter) -> None:
+def _characters(ch: Characters, me: int | None, n: int, out: TensorWriter) -> None:
     out.many_hot("in_round", (c - 1 for c in ch["in_round"]))
     out.many_hot("faceup", (c - 1 for c in ch["faceup"]))
     out.set("facedown", ch["facedown_count"] / 3)
-    for name in ("assassinated", "robbed"):
-        if ch[name] is not None:
-            out.one_hot(name, ch[name] - 1)
+    for name, character in (("assassinated", ch["assassinated"]), ("robbed", ch["robbed"])):
+        if character is not None:
+            out.one_hot(name, character - 1)
     if ch["current"] is not None:
         out.one_hot("current_character", ch["current"] - 1)
     for call in ch["calls"]:
@@ -122,7 +127,7 @@ def _characters(ch: Any, me: int | None, n: int, out: TensorWriter) -> None:
         out.one_hot("killed_last_round", killed["character"] - 1)
 
 
-def _pending(pending: Any, out: TensorWriter) -> None:
+def _pending(pending: Pending | None, out: TensorWriter) -> None:
     if pending is None:
         return
     out.one_hot("pending", PENDING.index(pending["kind"]))
@@ -138,15 +143,7 @@ def _pending(pending: Any, out: TensorWriter) -> None:
 # ---------------------------------------------------------------- the fast path: straight from the state
 
 
-def _offsets(layout: TensorLayout) -> dict[str, int]:
-    cached: dict[str, int] | None = getattr(layout, "_citadels_offsets", None)
-    if cached is None:
-        cached = {f.name: f.offset for f in layout.fields}
-        layout._citadels_offsets = cached  # type: ignore[attr-defined]
-    return cached
-
-
-def values_from_state(state: Any, me: int, layout: TensorLayout) -> list[float]:
+def values_from_state(state: CitadelsState, me: int, layout: TensorLayout) -> list[float]:
     """The tensor of seat ``me`` read straight from the state: equal to :func:`encode` of ``observation(me)``.
 
     Reads only what ``build_observation(state, me)`` shows that seat (public fields, its own hand, characters,
@@ -154,7 +151,7 @@ def values_from_state(state: Any, me: int, layout: TensorLayout) -> list[float]:
     ``tests/games/test_tensor_fast_path.py`` compares the two on every decision of many games, for every seat.
 
     Args:
-        state: a :class:`~meeple.games.citadels.state.CitadelsState`.
+        state: the position.
         me: a seat (not a spectator: :func:`encode` serves those).
         layout: ``layout(players)``.
     """
@@ -163,7 +160,7 @@ def values_from_state(state: Any, me: int, layout: TensorLayout) -> list[float]:
     return v
 
 
-def fill_from_state(state: Any, me: int, layout: TensorLayout, v: Any) -> None:
+def fill_from_state(state: CitadelsState, me: int, layout: TensorLayout, v: TensorBuffer) -> None:
     """Write :func:`values_from_state` into ``v``, ``layout.size`` zeros: a list or a float buffer.
 
     Only item reads and writes, so a buffer (``memoryview`` of a numpy row) gets float32 values without a Python
@@ -172,7 +169,7 @@ def fill_from_state(state: Any, me: int, layout: TensorLayout, v: Any) -> None:
     g = state.game
     n = g.num_players
     kinds = g.card_kind
-    o = _offsets(layout)
+    o = layout.starts
     v[o["phase"] + state.phase] = 1.0
     p = o["progress"]
     v[p], v[p + 1], v[p + 2] = state.round / 10, g.threshold / 10, len(state.deck) / 70
@@ -182,8 +179,9 @@ def fill_from_state(state: Any, me: int, layout: TensorLayout, v: Any) -> None:
     if state.first_complete >= 0:
         v[o["first_complete"] + (state.first_complete - me) % n] = 1.0
     gold, hand_size, city_o, size_o, complete = o["gold"], o["hand_size"], o["city"], o["city_size"], o["complete"]
+    score = o["score"]
     threshold = g.threshold
-    for s in range(n):
+    for s, total in enumerate(_scores(state)):
         slot = (s - me) % n
         v[gold + slot] = state.gold[s] / 10
         v[hand_size + slot] = len(state.hands[s]) / 10
@@ -193,9 +191,7 @@ def fill_from_state(state: Any, me: int, layout: TensorLayout, v: Any) -> None:
             v[base + kinds[c]] += 1.0
         v[size_o + slot] = len(city) / 8
         v[complete + slot] = float(len(city) >= threshold)
-    score = o["score"]
-    for s, total in enumerate(_scores(state)):
-        v[score + (s - me) % n] = total / 40
+        v[score + slot] = total / 40
     hand = o["hand"]
     for c in state.hands[me]:
         v[hand + kinds[c]] += 1.0
@@ -209,39 +205,42 @@ def fill_from_state(state: Any, me: int, layout: TensorLayout, v: Any) -> None:
     if state.phase == 1:
         v[o["turn_character"] + state.calling - 1] = 1.0
         f, t = state.flags, o["turn_flags"]
-        for i, bit in enumerate((1, 2, 4, 8, 16)):
-            v[t + i] = float(bool(f & bit))
-        v[t + 5] = state.builds / 3
-    pending = _visible_pending(state, me)
-    if pending is not None:
-        _pending_values(pending, o, v)
+        v[t], v[t + 1], v[t + 2] = float(bool(f & 1)), float(bool(f & 2)), float(bool(f & 4))
+        v[t + 3], v[t + 4], v[t + 5] = float(bool(f & 8)), float(bool(f & 16)), state.builds / 3
+    if state.stack:
+        pending = _visible_pending(state, me)
+        if pending is not None:
+            _pending_values(pending, o, v)
 
 
 _SCORE_CACHE_SIZE = 65536
 
 
-def _scores(state: Any) -> list[int]:
-    """``[b.total for b in state.score_breakdowns()]``, memoised per city on the game.
+def _scores(state: CitadelsState) -> list[int]:
+    """``[b.total for b in state.score_breakdowns()]``, memoised on the game by each city's kinds.
 
-    The memo's key holds all that ``rules.score_city`` reads: the city's cards (hence their kinds), first to
-    complete, the Haunted City's rule (cities change rarely). Rules: citadels.md §5.2 rules 20-21.
+    A city holds one district of a kind (citadels.md §5.2 rule 8: no two with the same name; ``check_consistency``),
+    so ``masks[s]`` (the kinds built in city ``s``) is all of it that ``rules.score_city`` reads, with first to
+    complete and the Haunted City's rule: the memo's key is those three as one integer (no tuple of the city built and
+    hashed per seat). Rules: citadels.md §5.2 rules 20-21.
     """
     g = state.game
-    cache: dict[tuple[Any, ...], int] | None = g.__dict__.get("_score_memo")
+    cache: dict[int, int] | None = g.__dict__.get("_score_by_kinds")
     if cache is None or len(cache) > _SCORE_CACHE_SIZE:
-        cache = g.__dict__["_score_memo"] = {}
-    haunted_cards = g.__dict__.get("_haunted_cards")
+        cache = g.__dict__["_score_by_kinds"] = {}
+    haunted_cards: list[int] | None = g.__dict__.get("_haunted_cards")
     if haunted_cards is None:
         haunted_cards = g.__dict__["_haunted_cards"] = [c for c, k in enumerate(g.card_kind) if k == HAUNTED_CITY]
     first, now, built = state.first_complete, state.round, state.built_round
+    # The Haunted City stands for any colour unless it was built this round (rule 20; rules.has_five_colours).
+    fresh = [c for c in haunted_cards if built[c] >= now]
     totals = []
-    for s, city in enumerate(state.cities):
-        # The Haunted City stands for any colour unless it was built this round (rule 20; rules.has_five_colours).
-        haunted = not any(c in city and built[c] >= now for c in haunted_cards)
-        key = (tuple(city), s == first, haunted)
+    for s, mask in enumerate(state.masks):
+        haunted = not fresh or not any(c in state.cities[s] for c in fresh)
+        key = mask << 2 | (s == first) << 1 | haunted
         total = cache.get(key)
         if total is None:
-            kinds = [g.card_kind[c] for c in city]
+            kinds = [g.card_kind[c] for c in state.cities[s]]
             total = cache[key] = rules.score_city(
                 kinds, first=s == first, threshold=g.threshold, haunted_city_counts=haunted
             ).total
@@ -249,12 +248,12 @@ def _scores(state: Any) -> list[int]:
     return totals
 
 
-def _state_characters(state: Any, me: int, n: int, o: dict[str, int], v: Any) -> None:
-    g = state.game
-    for c in g.round_characters:
-        v[o["in_round"] + c - 1] = 1.0
+def _state_characters(state: CitadelsState, me: int, n: int, o: dict[str, int], v: TensorBuffer) -> None:
+    in_round, faceup = o["in_round"] - 1, o["faceup"] - 1
+    for c in state.game.round_characters:
+        v[in_round + c] = 1.0
     for c in state.faceup:
-        v[o["faceup"] + c - 1] = 1.0
+        v[faceup + c] = 1.0
     v[o["facedown"]] = len(state.facedown) / 3
     if state.killed:
         v[o["assassinated"] + state.killed - 1] = 1.0
@@ -276,7 +275,7 @@ def _state_characters(state: Any, me: int, n: int, o: dict[str, int], v: Any) ->
         v[o["killed_last_round"] + state.last_killed[0] - 1] = 1.0
 
 
-def _state_draft(state: Any, me: int, o: dict[str, int], v: Any) -> None:
+def _state_draft(state: CitadelsState, me: int, o: dict[str, int], v: TensorBuffer) -> None:
     steps = state.steps
     if state.phase == 0 and not state.stack and steps[state.step][0] == me:
         for c in state.pool:
@@ -291,7 +290,7 @@ def _state_draft(state: Any, me: int, o: dict[str, int], v: Any) -> None:
             v[o["returned"] + returned - 1] = 1.0
 
 
-def _pending_values(pending: Any, o: dict[str, int], v: Any) -> None:
+def _pending_values(pending: Pending, o: dict[str, int], v: TensorBuffer) -> None:
     v[o["pending"] + PENDING.index(pending["kind"])] = 1.0
     for d in pending.get("cards", ()):
         v[o["pending_cards"] + d["kind"]] += 1.0

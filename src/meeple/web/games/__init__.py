@@ -48,7 +48,8 @@ class Results:
     Attributes:
         ranking: rows ``{"place", "seat", "name", "score", "winner"}`` best first (place 1 = winner; equal keys share
             a place).
-        headline: one sentence ("Seat 2 wins", "You beat ROB by 10 — good").
+        headline: one sentence ("Ann wins", "Seat 2 wins" for a seat without a name, "You win" for the reader's own,
+            "You beat ROB by 10 — good").
         tie_rule: the rule that breaks equal scores, in words (named always, not only when it was used).
         tables: breakdown tables ``{"caption", "head": [str], "rows": [[str | int]]}``.
         won: the reader's seat won (None: a spectator or a shared table).
@@ -61,9 +62,18 @@ class Results:
     won: bool | None = None
 
 
-def seat_name(seat: int, reader: Translator, me: int | None = None) -> str:
-    """A seat as players count it: "Seat 1" for seat 0 (and "Seat 1 (you)" for the reader's own)."""
-    name = reader.gettext("Seat {number}").format(number=seat + 1)
+def seat_name(seat: int, reader: Translator, me: int | None = None, names: Sequence[str | None] = ()) -> str:
+    """A seat as players call it: the name its player chose, else "Seat 1" for seat 0; "(you)" for the reader's own.
+
+    Args:
+        seat: the seat (from 0).
+        reader: the reader's language.
+        me: the reader's seat (None: a spectator).
+        names: each seat's chosen name (the table's; None or missing: none), e.g. ``["Ann", None]``. A player's name
+            stands wherever the seat is named: badges, log, board, end screen, replay (issue #41, item 18).
+    """
+    chosen = names[seat] if 0 <= seat < len(names) else None
+    name = chosen or reader.gettext("Seat {number}").format(number=seat + 1)
     return reader.gettext("{seat} (you)").format(seat=name) if seat == me else name
 
 
@@ -131,8 +141,13 @@ class WebGame:
         return FLAG_IN_TEXT.sub(word, text)
 
     # ---------------------------------------------------------------- the board
-    def context(self, view: dict[str, Any], seat: int | None, reader: Translator) -> dict[str, Any]:
-        """What the game's board template needs beyond the view (names in the reader's language); none here."""
+    def context(
+        self, view: dict[str, Any], seat: int | None, reader: Translator, names: Sequence[str | None] = ()
+    ) -> dict[str, Any]:
+        """What the game's board template needs beyond the view (names in the reader's language); none here.
+
+        ``names``: the seats' chosen names (:func:`seat_name`), the same in every hook below.
+        """
         return {}
 
     def prompt(self, view: dict[str, Any], seat: int | None, reader: Translator) -> str:
@@ -147,9 +162,19 @@ class WebGame:
         """Short public facts of a seat for its badge ("3 gold", "4 cards", "crown"); none here."""
         return []
 
-    def seat_label(self, observation: Mapping[str, Any], seat: int, reader: Translator, me: int | None = None) -> str:
-        """How the board names ``seat``: "Seat 2", "Seat 1 (you)" (:func:`seat_name`); a game may name its own."""
-        return seat_name(seat, reader, me)
+    def seat_label(
+        self,
+        observation: Mapping[str, Any],
+        seat: int,
+        reader: Translator,
+        me: int | None = None,
+        names: Sequence[str | None] = (),
+    ) -> str:
+        """How the board names ``seat``: its player's name, else "Seat 2", "Seat 1 (you)" (:func:`seat_name`).
+
+        A game may name a seat its own way (Capital Lux 2's ROB); ``names`` as :func:`seat_name` takes them.
+        """
+        return seat_name(seat, reader, me, names)
 
     def secrets(self, observation: Mapping[str, Any], reader: Translator) -> list[str]:
         """What only this seat knew, in words (its hand...), for the replay's full view; none here."""
@@ -161,9 +186,14 @@ class WebGame:
 
     # ---------------------------------------------------------------- the end
     def breakdown(
-        self, observation: Mapping[str, Any], scores: Sequence[float], reader: Translator, me: int | None
+        self,
+        observation: Mapping[str, Any],
+        scores: Sequence[float],
+        reader: Translator,
+        me: int | None,
+        names: Sequence[str | None] = (),
     ) -> list[dict[str, Any]]:
-        """The game's breakdown tables for the end screen (see :class:`Results`); none here."""
+        """The game's breakdown tables for the end screen (see :class:`Results`), seats by name; none here."""
         return []
 
     def tiebreak_keys(self, observation: Mapping[str, Any], seats: int) -> list[tuple[float, ...]]:
@@ -177,6 +207,7 @@ class WebGame:
         scores: Sequence[float],
         reader: Translator,
         me: int | None,
+        names: Sequence[str | None] = (),
     ) -> Results:
         """The end screen: ranked by score then the game's tiebreak; winners are the seats whose return is best.
 
@@ -186,6 +217,7 @@ class WebGame:
             scores: ``state.scores()`` (points).
             reader: the reader's language.
             me: the reader's seat (None: spectator).
+            names: the seats' chosen names: "Ann wins", not "Seat 2 wins" (:func:`seat_name`).
         """
         seats = len(returns)
         keys = self.tiebreak_keys(observation, seats)
@@ -199,10 +231,18 @@ class WebGame:
             place = ranking[-1]["place"] if shared else index + 1
             winner = best > 0 and returns[s] == best
             ranking.append(
-                {"place": place, "seat": s, "name": seat_name(s, reader, me), "score": scores[s], "winner": winner}
+                {
+                    "place": place,
+                    "seat": s,
+                    "name": seat_name(s, reader, me, names),
+                    "score": scores[s],
+                    "winner": winner,
+                }
             )
         winners = [r["name"] for r in ranking if r["winner"]]
-        if len(winners) == 1:
+        if len(winners) == 1 and me is not None and ranking[0]["seat"] == me:
+            headline = reader.gettext("You win")
+        elif len(winners) == 1:
             headline = reader.gettext("{seat} wins").format(seat=winners[0])
         elif winners:
             headline = reader.gettext("{seats} share the win").format(seats=", ".join(winners))
@@ -212,7 +252,7 @@ class WebGame:
             ranking=ranking,
             headline=headline,
             tie_rule=reader.gettext(self.tie_rule),
-            tables=self.breakdown(observation, scores, reader, me),
+            tables=self.breakdown(observation, scores, reader, me, names),
             won=None if me is None or me >= seats else bool(returns[me] == best and best > 0),
         )
 

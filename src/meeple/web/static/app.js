@@ -342,9 +342,25 @@
   }
 
   board.addEventListener("click", function (event) {
+    if (event.target.closest("#claim")) { claim(event.target.closest("#claim")); return; }
     const element = event.target.closest("[data-action-code]");
     if (element && element.getAttribute("aria-disabled") !== "true") play(element);
   });
+  // a rated table: claim against the player to move, away too long (POST /api/tables/ID/claim; the seat is the
+  // page's cookie or the session); the button is enabled when the server's page said the claim opens
+  async function claim(button) {
+    if (button.disabled) return;
+    button.disabled = true;
+    const answer = await fetch("/api/tables/" + encodeURIComponent(table) + "/claim", {
+      method: "POST", credentials: "same-origin", cache: "no-store",
+      headers: { "Content-Type": "application/json", "Accept-Language": lang }, body: "{}",
+    }).catch(function () { return null; });
+    if (answer && answer.ok) { error.hidden = true; return; }  // the state frame that follows redraws the board
+    const body = answer ? await answer.json().catch(function () { return {}; }) : {};
+    error.textContent = typeof body.detail === "string" ? body.detail : String(answer ? answer.status : "");
+    error.hidden = false;
+    button.disabled = false;
+  }
   board.addEventListener("keydown", function (event) {
     const element = event.target.closest("[data-action-code]");
     if (element && (event.key === "Enter" || event.key === " ")) { event.preventDefault(); play(element); }
@@ -364,6 +380,11 @@
       const left = Math.max(0, Math.round(Number(e.dataset.deadline) - Date.now() / 1000));
       e.textContent = duration(left, e.dataset.days || "{days} d {hours} h");
     });
+    const claimButton = board.querySelector("#claim[data-claim-at]");
+    if (claimButton && claimButton.disabled && Date.now() / 1000 >= Number(claimButton.dataset.claimAt)) {
+      claimButton.disabled = false;
+      claimButton.textContent = claimButton.dataset.ready || claimButton.textContent;
+    }
   }, 1000);
   showTurn(true);
   connect();

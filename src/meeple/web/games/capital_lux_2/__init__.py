@@ -60,7 +60,9 @@ class CapitalLux2Web(WebGame):
     }
     tie_rule = N_("Equal scores: the fewest gold wins; still equal, the win is shared.")
 
-    def context(self, view: dict[str, Any], seat: int | None, reader: Translator) -> dict[str, Any]:
+    def context(
+        self, view: dict[str, Any], seat: int | None, reader: Translator, names: Sequence[str | None] = ()
+    ) -> dict[str, Any]:
         """Colours, letters, tiles and their effects, and the solo rating scale, in the reader's language."""
         from meeple.games.capital_lux_2.data import SOLO_RATINGS
         from meeple.games.capital_lux_2.powers import POWERS
@@ -158,16 +160,30 @@ class CapitalLux2Web(WebGame):
         """The fewest gold first (§14)."""
         return [(-observation["gold"][s],) for s in range(seats)]
 
-    def seat_label(self, observation: Mapping[str, Any], seat: int, reader: Translator, me: int | None = None) -> str:
-        """ROB for participant 1 of a solo game (§15: ROB plays inside the rules, no seat); else "Seat N"."""
-        return "ROB" if observation.get("solo") and seat == 1 else seat_name(seat, reader, me)
+    def seat_label(
+        self,
+        observation: Mapping[str, Any],
+        seat: int,
+        reader: Translator,
+        me: int | None = None,
+        names: Sequence[str | None] = (),
+    ) -> str:
+        """ROB for participant 1 of a solo game (§15: ROB plays inside the rules, no seat); else :func:`seat_name`."""
+        return "ROB" if observation.get("solo") and seat == 1 else seat_name(seat, reader, me, names)
 
-    def _names(self, observation: Mapping[str, Any], reader: Translator, me: int | None) -> list[str]:
+    def _names(
+        self, observation: Mapping[str, Any], reader: Translator, me: int | None, names: Sequence[str | None] = ()
+    ) -> list[str]:
         count = len(observation["cities"])
-        return [self.seat_label(observation, p, reader, me) for p in range(count)]
+        return [self.seat_label(observation, p, reader, me, names) for p in range(count)]
 
     def breakdown(
-        self, observation: Mapping[str, Any], scores: Sequence[float], reader: Translator, me: int | None
+        self,
+        observation: Mapping[str, Any],
+        scores: Sequence[float],
+        reader: Translator,
+        me: int | None,
+        names: Sequence[str | None] = (),
     ) -> list[dict[str, Any]]:
         """Per participant: City points per colour, the Bonus pile, gold (2 each), powers, total (§13)."""
         from meeple.games.capital_lux_2.vocabulary import COLOUR
@@ -181,7 +197,7 @@ class CapitalLux2Web(WebGame):
         ]
         rows = []
         finals = observation.get("scores") or list(scores)
-        for p, name in enumerate(self._names(observation, reader, me)):
+        for p, name in enumerate(self._names(observation, reader, me, names)):
             city = list(observation["cities"][p]["totals"])
             bonus = sum(c["value"] for c in observation.get("bonus_piles", [[]] * len(finals))[p])
             gold = 2 * observation["gold"][p]
@@ -196,18 +212,19 @@ class CapitalLux2Web(WebGame):
         scores: Sequence[float],
         reader: Translator,
         me: int | None,
+        names: Sequence[str | None] = (),
     ) -> Results:
         """Solo: you against ROB, by the margin and the rulebook's rating (§15); else the generic ranking."""
         if not observation.get("solo"):
-            return super().results(observation, returns, scores, reader, me)
+            return super().results(observation, returns, scores, reader, me, names)
         from meeple.games.capital_lux_2.vocabulary import RATING
 
         solo = observation["solo_result"]
         margin = int(solo["margin"])
         won = returns[0] == 1.0
         finals = observation["scores"]
-        names = self._names(observation, reader, me)
-        you, rob = {"seat": 0, "name": names[0], "score": finals[0]}, {"seat": 1, "name": "ROB", "score": finals[1]}
+        called = self._names(observation, reader, me, names)
+        you, rob = {"seat": 0, "name": called[0], "score": finals[0]}, {"seat": 1, "name": "ROB", "score": finals[1]}
         first, second = (you, rob) if won else (rob, you)
         ranking = [{**first, "place": 1, "winner": True}, {**second, "place": 2, "winner": False}]
         rating = reader.message(RATING[solo["rating"]])
@@ -221,7 +238,7 @@ class CapitalLux2Web(WebGame):
             ranking=ranking,
             headline=headline,
             tie_rule=reader.gettext("Equal scores: you win with less gold than ROB."),
-            tables=self.breakdown(observation, scores, reader, me),
+            tables=self.breakdown(observation, scores, reader, me, names),
             won=won,
         )
 

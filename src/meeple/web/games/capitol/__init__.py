@@ -117,7 +117,9 @@ class CapitolWeb(WebGame):
     }
     tie_rule = N_("Equal final scores share the win.")
 
-    def context(self, view: dict[str, Any], seat: int | None, reader: Translator) -> dict[str, Any]:
+    def context(
+        self, view: dict[str, Any], seat: int | None, reader: Translator, names: Sequence[str | None] = ()
+    ) -> dict[str, Any]:
         """Card, tile, roof and colour names in the reader's language (cards in human words: ``Roof 7``), card faces.
 
         Besides the names (computed once per language: ``_names``), ``build_here`` lists each zone's "build here"
@@ -125,13 +127,14 @@ class CapitolWeb(WebGame):
         3 floors, roof round"): done here rather than in template loops and macros, which cost most of a Capitol
         board's render time (``benchmarks/board_render.py``, issue #33).
         """
-        names = _names(reader)
+        vocabulary = _names(reader)
         build_here: dict[int, list[tuple[int, int, str]]] = {}
         for action in view["legal_actions"]:
             data = action["json"]
             if data["type"] == "place_building":
                 build_here.setdefault(data["zone"], []).append((action["code"], data["height"], ROOFS[data["roof"]]))
-        return {**names, "build_here": build_here, "building_words": _building_words(view, seat, reader, names)}
+        words = _building_words(view, seat, reader, vocabulary, names)
+        return {**vocabulary, "build_here": build_here, "building_words": words}
 
     def tooltips(self, reader: Translator) -> dict[str, str]:
         """The three tiles' effects (capitol.md §5.2)."""
@@ -194,11 +197,16 @@ class CapitolWeb(WebGame):
         )
 
     def breakdown(
-        self, observation: Mapping[str, Any], scores: Sequence[float], reader: Translator, me: int | None
+        self,
+        observation: Mapping[str, Any],
+        scores: Sequence[float],
+        reader: Translator,
+        me: int | None,
+        names: Sequence[str | None] = (),
     ) -> list[dict[str, Any]]:
         """Every round's zone table (the points each seat scored per zone) and the totals (capitol.md §5.2, §6)."""
         seats = len(observation["players"])
-        head = [reader.gettext("Zone")] + [seat_name(s, reader, me) for s in range(seats)]
+        head = [reader.gettext("Zone")] + [seat_name(s, reader, me, names) for s in range(seats)]
         tables = []
         for scoring in observation["scorings"]:
             rows: list[list[Any]] = [
@@ -255,14 +263,20 @@ def _names_in(reader: Translator) -> dict[str, Any]:
     }
 
 
-def _building_words(view: dict[str, Any], seat: int | None, reader: Translator, names: Mapping[str, Any]) -> Any:
-    """``words(owner, height, roof)``: a building in words, its accessible name ("Seat 2: 3 floors, roof round")."""
+def _building_words(
+    view: dict[str, Any],
+    seat: int | None,
+    reader: Translator,
+    vocabulary: Mapping[str, Any],
+    names: Sequence[str | None] = (),
+) -> Any:
+    """``words(owner, height, roof)``: a building in words, its accessible name ("Ann: 3 floors, roof round")."""
     roof_word, unroofed = reader.gettext("roof"), reader.gettext("unroofed")
 
     def words(owner: int, height: int, roof: str) -> str:
         floors = reader.ngettext("{n} floor", "{n} floors", height).format(n=height)
-        where = f", {roof_word} {names['roof_name'][roof]}" if roof != "none" else f" ({unroofed})"
-        return f"{seat_name(owner, reader, seat)}: {floors}{where}"
+        where = f", {roof_word} {vocabulary['roof_name'][roof]}" if roof != "none" else f" ({unroofed})"
+        return f"{seat_name(owner, reader, seat, names)}: {floors}{where}"
 
     return words
 

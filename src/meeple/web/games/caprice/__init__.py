@@ -58,7 +58,9 @@ class CapriceWeb(WebGame):
     }
     tie_rule = N_("Equal points: the tied player who comes soonest after the one who ended the game wins.")
 
-    def context(self, view: dict[str, Any], seat: int | None, reader: Translator) -> dict[str, Any]:
+    def context(
+        self, view: dict[str, Any], seat: int | None, reader: Translator, names: Sequence[str | None] = ()
+    ) -> dict[str, Any]:
         """The pieces' names in the reader's language."""
         from meeple.games.caprice.vocabulary import PIECE
 
@@ -90,9 +92,10 @@ class CapriceWeb(WebGame):
         scores: Sequence[float],
         reader: Translator,
         me: int | None,
+        names: Sequence[str | None] = (),
     ) -> Results:
         """The ranking (ties: soonest after the ender, §14) and every player's symbols and points per tower."""
-        found = super().results(observation, returns, scores, reader, me)
+        found = super().results(observation, returns, scores, reader, me, names)
         ender = observation.get("ender")
         if ender is not None:
             n = len(returns)
@@ -102,7 +105,12 @@ class CapriceWeb(WebGame):
         return found
 
     def breakdown(
-        self, observation: Mapping[str, Any], scores: Sequence[float], reader: Translator, me: int | None
+        self,
+        observation: Mapping[str, Any],
+        scores: Sequence[float],
+        reader: Translator,
+        me: int | None,
+        names: Sequence[str | None] = (),
     ) -> list[dict[str, Any]]:
         """Every player's symbols in their order and the points each tower gave them (§11-13)."""
         from meeple.games.caprice.rules import codes, tower_points
@@ -119,7 +127,7 @@ class CapriceWeb(WebGame):
         for s, order in enumerate(reveal["orders"]):
             per_tower = [tower_points(codes(order), t) for t in towers]
             symbols = ", ".join(reader.message(PIECE[x]) for x in order)
-            rows.append([seat_name(s, reader, me), symbols, *per_tower, reveal["points"][s]])
+            rows.append([seat_name(s, reader, me, names), symbols, *per_tower, reveal["points"][s]])
         return [{"caption": reader.gettext("Symbols revealed and points per tower"), "head": head, "rows": rows}]
 
 

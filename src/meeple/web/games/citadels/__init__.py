@@ -88,7 +88,9 @@ class CitadelsWeb(WebGame):
     }
     tie_rule = N_("Equal scores: the most district value wins, then the most gold; still equal, the win is shared.")
 
-    def context(self, view: dict[str, Any], seat: int | None, reader: Translator) -> dict[str, Any]:
+    def context(
+        self, view: dict[str, Any], seat: int | None, reader: Translator, names: Sequence[str | None] = ()
+    ) -> dict[str, Any]:
         """Character, district and colour names and the purple districts' texts, in the reader's language."""
         from meeple.games.citadels.data import COLOURS
         from meeple.games.citadels.vocabulary import CHARACTER, COLOUR, DISTRICT, PURPLE_TEXT
@@ -157,7 +159,12 @@ class CitadelsWeb(WebGame):
         return [(observation["scores"][s]["districts"], observation["seats"][s]["gold"]) for s in range(seats)]
 
     def breakdown(
-        self, observation: Mapping[str, Any], scores: Sequence[float], reader: Translator, me: int | None
+        self,
+        observation: Mapping[str, Any],
+        scores: Sequence[float],
+        reader: Translator,
+        me: int | None,
+        names: Sequence[str | None] = (),
     ) -> list[dict[str, Any]]:
         """Districts, five colours, first complete city, other complete city, total, gold (§5.2 rule 21)."""
         head = [
@@ -173,7 +180,7 @@ class CitadelsWeb(WebGame):
         for s, score in enumerate(observation["scores"]):
             rows.append(
                 [
-                    seat_name(s, reader, me),
+                    seat_name(s, reader, me, names),
                     score["districts"],
                     score["five_colours"],
                     score["first_complete"],
