@@ -84,13 +84,6 @@ TEMPLATES = Environment(
     autoescape=select_autoescape(["html"]),
     trim_blocks=True,
 )
-PITCHES = {
-    "citadels": N_("Pick a secret character each round and build the most prestigious city."),
-    "capitol": N_("Raise the buildings of Rome floor by floor and win the majorities of its nine zones."),
-    "capital_lux_2": N_("Grow your City without outgrowing the Capital, whose cards set the limits."),
-    "caprice": N_("Stack six towers in the order only your hidden symbols know."),
-}
-"""One line per game for the lobby (English msgids: translated with the page)."""
 STATUS = {
     "waiting": N_("waiting for players"),
     "live": N_("live"),
@@ -797,7 +790,7 @@ def _game_card(name: str) -> dict[str, Any]:
     return {
         "name": name,
         "title": cls.title,
-        "pitch": PITCHES.get(name, ""),
+        "pitch": companion_for(name).pitch,
         "min": cls.min_players,
         "max": cls.max_players,
         "default_players": next((p.default for p in params if p.name == "players"), cls.min_players),
