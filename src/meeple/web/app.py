@@ -84,13 +84,6 @@ TEMPLATES = Environment(
     autoescape=select_autoescape(["html"]),
     trim_blocks=True,
 )
-PITCHES = {
-    "citadels": N_("Pick a secret character each round and build the most prestigious city."),
-    "capitol": N_("Raise the buildings of Rome floor by floor and win the majorities of its nine zones."),
-    "capital_lux_2": N_("Grow your City without outgrowing the Capital, whose cards set the limits."),
-    "caprice": N_("Stack six towers in the order only your hidden symbols know."),
-}
-"""One line per game for the lobby (English msgids: translated with the page)."""
 STATUS = {
     "waiting": N_("waiting for players"),
     "live": N_("live"),
@@ -260,10 +253,9 @@ def create_web_app(config: ServerConfig) -> FastAPI:
             seats = [str(form.get(f"seat_{s}") or "human") for s in range(players)]
             clock = _form_clock(form)
             rated = form.get("rated") == "1"
-            fields: dict[str, Any] = {"game": game, "params": params, "seats": seats, "rated": rated}
-            if clock is not None:  # none chosen is none sent: a rated table takes the server's clock
-                fields["clock"] = clock
-            request_model = CreateTable(**fields)
+            # no clock chosen: left out, so that a rated table takes the server's rated rules rather than none
+            timing: dict[str, Any] = {} if clock is None else {"clock": clock}
+            request_model = CreateTable(game=game, params=params, seats=seats, rated=rated, **timing)
             me = await current_account(request)
             if rated and me is None:
                 raise SeatRefused(401, RATED_LOG_IN)
@@ -836,7 +828,7 @@ def _game_card(name: str) -> dict[str, Any]:
     return {
         "name": name,
         "title": cls.title,
-        "pitch": PITCHES.get(name, ""),
+        "pitch": companion_for(name).pitch,
         "min": cls.min_players,
         "max": cls.max_players,
         "default_players": next((p.default for p in params if p.name == "players"), cls.min_players),

@@ -61,9 +61,7 @@ def board_context(
         return next((codes[k] for k in keys if k in codes), None)
 
     def name(s: int) -> str:
-        if game == "capital_lux_2" and view["observation"].get("solo") and s == 1:
-            return "ROB"
-        return seat_name(s, reader, seat, names)
+        return web.seat_label(view["observation"], s, reader, seat, names)
 
     return {"codes": codes, "pick": pick, "seat_name": name, **web.context(view, seat, reader, names)}
 

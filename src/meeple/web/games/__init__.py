@@ -147,6 +147,7 @@ class WebGame:
         past: an action's or event's msgid -> the same in the past with its player, ``{actor}`` (an ``N_`` msgid; a
             plural message maps to a ``plural(...)`` message): the turn summary's sentences ("{actor} assassinated
             {character}"). A ``{seat}`` in it reads as that seat's name.
+        pitch: the game in one line, for the lobby (``N_`` msgid; "" for none).
     """
 
     name = ""
@@ -157,6 +158,7 @@ class WebGame:
     words: Mapping[tuple[str | None, str], WordRule] = {}
     tie_rule = N_("Equal scores share the win.")
     past: Mapping[str, str | Message] = {}
+    pitch = ""
 
     # ---------------------------------------------------------------- what a move acted on (issue #43)
     def marks(self, action: Mapping[str, Any], actor: int) -> list[str]:
@@ -239,6 +241,20 @@ class WebGame:
     def seat_score(self, observation: Mapping[str, Any], seat: int, reader: Translator) -> str:
         """A seat's public score in words for the side panel's bar ("12 points"); "" when the game shows none."""
         return ""
+
+    def seat_label(
+        self,
+        observation: Mapping[str, Any],
+        seat: int,
+        reader: Translator,
+        me: int | None = None,
+        names: Sequence[str | None] = (),
+    ) -> str:
+        """How the board names ``seat``: its player's name, else "Seat 2", "Seat 1 (you)" (:func:`seat_name`).
+
+        A game may name a seat its own way (Capital Lux 2's ROB); ``names`` as :func:`seat_name` takes them.
+        """
+        return seat_name(seat, reader, me, names)
 
     def secrets(self, observation: Mapping[str, Any], reader: Translator) -> list[str]:
         """What only this seat knew, in words (its hand...), for the replay's full view; none here."""

@@ -97,6 +97,7 @@ class CapitalLux2Web(WebGame):
     """The web companion of Capital Lux 2."""
 
     name = "capital_lux_2"
+    pitch = N_("Grow your City without outgrowing the Capital, whose cards set the limits.")
     folder = Path(__file__).resolve().parent
     clicks = {
         "keep_card": ("card",),
@@ -279,12 +280,22 @@ class CapitalLux2Web(WebGame):
         """The fewest gold first (§14)."""
         return [(-observation["gold"][s],) for s in range(seats)]
 
+    def seat_label(
+        self,
+        observation: Mapping[str, Any],
+        seat: int,
+        reader: Translator,
+        me: int | None = None,
+        names: Sequence[str | None] = (),
+    ) -> str:
+        """ROB for participant 1 of a solo game (§15: ROB plays inside the rules, no seat); else :func:`seat_name`."""
+        return "ROB" if observation.get("solo") and seat == 1 else seat_name(seat, reader, me, names)
+
     def _names(
         self, observation: Mapping[str, Any], reader: Translator, me: int | None, names: Sequence[str | None] = ()
     ) -> list[str]:
         count = len(observation["cities"])
-        solo = observation.get("solo")
-        return ["ROB" if solo and p == 1 else seat_name(p, reader, me, names) for p in range(count)]
+        return [self.seat_label(observation, p, reader, me, names) for p in range(count)]
 
     def breakdown(
         self,

@@ -141,6 +141,7 @@ class CapitolWeb(WebGame):
     """The web companion of Capitol."""
 
     name = "capitol"
+    pitch = N_("Raise the buildings of Rome floor by floor and win the majorities of its nine zones.")
     folder = Path(__file__).resolve().parent
     clicks = {
         "play_card": ("card", "act"),

@@ -52,6 +52,7 @@ class CapriceWeb(WebGame):
     """The web companion of Caprice."""
 
     name = "caprice"
+    pitch = N_("Stack six towers in the order only your hidden symbols know.")
     folder = Path(__file__).resolve().parent
     clicks = {"place": ("piece", "space"), "move": ("source", "target"), "order_symbol": ("symbol",)}
     controls = ("skip_move", "keep_symbol", "exchange_symbol")

@@ -98,6 +98,7 @@ class CitadelsWeb(WebGame):
     """The web companion of Citadels."""
 
     name = "citadels"
+    pitch = N_("Pick a secret character each round and build the most prestigious city.")
     folder = Path(__file__).resolve().parent
     clicks = {
         "pick_character": ("character",),
