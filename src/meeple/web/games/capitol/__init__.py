@@ -108,9 +108,10 @@ PAST: dict[str, str | Message] = {
     ),
     "floor: start a new building": N_("{actor} started a new building"),
     "pass": N_("{actor} passed"),
-    "place the tile in {zone} ({colour})": N_("{actor} placed the tile in {zone} ({colour})"),
+    # the engine's zone lines, whose words (_tile_in_zone, _building_in_zone) name the zone with its colour
+    "place the tile in {zone} ({colour})": N_("{actor} placed the tile in {zone}"),
     "place the {roof}-roofed building of height {height} in {zone} ({colour})": N_(
-        "{actor} placed their {roof}-roofed building of height {height} in {zone} ({colour})"
+        "{actor} placed their {roof}-roofed building of height {height} in {zone}"
     ),
     "play {card} and place a building": N_("{actor} played {card} to place a building"),
     "play {card} and place a roof": N_("{actor} played {card} to place a roof"),
