@@ -263,3 +263,20 @@ def test_at_the_end_the_side_panel_gives_each_seat_its_final_score(game: str, pl
             for match in BADGE.finditer(page):
                 facts = FACT.findall(match.group(0))
                 assert results[match.group(1)] in facts, (lang, facts, results[match.group(1)])
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_taken_back_move_is_a_log_line_with_its_seat_and_words(game: str) -> None:
+    """An undo's "took back a move" line carries its seat's colour and words like any other line (issue #43 item 5):
+    the side panel draws every line with ``seat`` and ``said``; a note without them broke the board after an Undo."""
+    from meeple.web.boards import log_lines
+
+    state = load_game(game, players=2 if game != "citadels" else 4).new_initial_state(3)
+    while len(state.history) < 2:
+        state.apply_action(state.legal_actions()[0])
+    web = companion_for(game)
+    events = [m for _after, _seat, m in state.log_events]
+    lines = log_lines(web, state.history_messages(0), translator("en"), 0, events, (), [(1, 1)])
+    noted = [line for line in lines if line["text"] == "took back a move"]
+    assert len(noted) == 1 and noted[0]["seat"] == 1 and noted[0]["said"] == "Seat 2: took back a move"
+    assert all(set(line) == {"number", "actor", "seat", "text", "said"} for line in lines)

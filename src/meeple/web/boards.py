@@ -152,7 +152,9 @@ def log_lines(
     def noted(upto: int) -> None:
         while pending and pending[0][0] <= upto:
             seat = pending.pop(0)[1]
-            out.append({"number": None, "actor": display_name(seat, reader, me, names), "text": took_back})
+            name = display_name(seat, reader, me, names)
+            line = {"number": None, "actor": name, "seat": seat, "text": took_back}
+            out.append({**line, "said": said.format(seat=name, text=took_back)})
 
     noted(0)
     for index, (actor, message) in enumerate(log, 1):
