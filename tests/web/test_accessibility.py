@@ -24,6 +24,8 @@ need_chromium()
 
 SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1366, "height": 900}}
 ON_THE_BOARD = "section.board [data-action-code]:not(.moves *):not([aria-disabled=true]):visible"
+PICKS = "section.board [data-pick]:not([aria-disabled=true]):visible"
+SETTLED = "section.board.my-turn:not([aria-busy]):not([data-playback])"
 TABLES = {
     "citadels": ["human", "bot:random", "bot:random", "bot:random"],
     "capitol": ["human", "bot:random", "bot:random"],
@@ -64,16 +66,21 @@ def _every_way(page: Any, url: str, where: str, open_panel: bool = False) -> lis
 
 
 def _play_to_the_end(page: Any, limit: float = 420) -> None:
+    """Play seat 1 to the end as a player does: a direct move, or a piece (card, building, roof) and then one of its
+    destinations (tap, then tap: the destinations are shown once their piece is tapped)."""
     rng = random.Random(5)
     deadline = time.monotonic() + limit
     while time.monotonic() < deadline:
         if page.locator("#results").count():
             return
-        moves = page.locator(ON_THE_BOARD)
-        count = moves.count()
-        if count and page.locator("section.board.my-turn:not([aria-busy])").count():
+        if page.locator(SETTLED).count():
+            moves, picks = page.locator(ON_THE_BOARD), page.locator(PICKS)
             try:
-                moves.nth(rng.randrange(count)).click(timeout=3000)
+                if picks.count() and (not moves.count() or rng.random() < 0.5):
+                    picks.nth(rng.randrange(picks.count())).click(timeout=3000)
+                count = moves.count()
+                if count:
+                    moves.nth(rng.randrange(count)).click(timeout=3000)
             except Exception:  # noqa: BLE001 - a bot's move redrew the board first: look again
                 pass
         page.wait_for_timeout(40)
