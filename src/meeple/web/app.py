@@ -253,9 +253,10 @@ def create_web_app(config: ServerConfig) -> FastAPI:
             seats = [str(form.get(f"seat_{s}") or "human") for s in range(players)]
             clock = _form_clock(form)
             rated = form.get("rated") == "1"
-            # no clock chosen: left out, so that a rated table takes the server's rated rules rather than none
-            timing: dict[str, Any] = {} if clock is None else {"clock": clock}
-            request_model = CreateTable(game=game, params=params, seats=seats, rated=rated, **timing)
+            fields: dict[str, Any] = {"game": game, "params": params, "seats": seats, "rated": rated}
+            if clock is not None:  # none chosen: left unset, so that a rated table takes the server's rated rules
+                fields["clock"] = clock
+            request_model = CreateTable.model_validate(fields)
             me = await current_account(request)
             if rated and me is None:
                 raise SeatRefused(401, RATED_LOG_IN)

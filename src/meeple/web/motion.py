@@ -36,7 +36,6 @@ from meeple.core.state import SPECTATOR, HiddenAction, State
 from meeple.core.undo import undo_in_turn
 from meeple.i18n import Message, Translator
 from meeple.server.app import client_address
-from meeple.web.boards import display_name
 from meeple.web.games import WebGame, companion_for
 
 MAX_BOARDS = 24
@@ -272,10 +271,10 @@ def add_motion_routes(
         seat = await seat_of(request, table_id)
         web = companion_for(live.game)
         seats = [s.name for s in live.seats]
-        solo = live.game == "capital_lux_2" and live.state.game.num_players == 1
+        seen = live.state.observation(SPECTATOR if seat is None else seat)  # the game names its seats (ROB)
 
         def names(s: int) -> str:
-            return "ROB" if solo and s == 1 else display_name(s, reader, seat, seats)
+            return web.seat_label(seen, s, reader, seat, seats)
 
         async with live.lock:
 
