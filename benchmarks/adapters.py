@@ -155,11 +155,15 @@ def tensors_per_second(game: meeple.Game[Any], seconds: float) -> float:
     return done / (time.perf_counter() - start)
 
 
-def through_vector(name: str, players: int, envs: int) -> Callable[[int], int]:
-    """One call: 200 batched steps of a VectorEnv of ``envs`` games (returns the decisions made: 200 x envs)."""
+def through_vector(name: str, players: int, envs: int, opponents: Any = None, steps: int = 200) -> Callable[[int], int]:
+    """One call: ``steps`` batched steps of a VectorEnv of ``envs`` games, random legal actions drawn from the masks.
+
+    ``opponents``: None for self-play, else ``VectorEnv``'s fixed opponents (the steps are then the learner's).
+    Returns the decisions made: ``steps x envs``.
+    """
     from meeple.adapters.vector import VectorEnv
 
-    venv = VectorEnv(name, envs, players=players)
+    venv = VectorEnv(name, envs, players=players, opponents=opponents)
     state: dict[str, Any] = {}
 
     def run(seed: int) -> int:
@@ -167,32 +171,11 @@ def through_vector(name: str, players: int, envs: int) -> Callable[[int], int]:
             state["infos"] = venv.reset(seed=seed)[1]
             state["rng"] = np.random.default_rng(seed)
         rng = state["rng"]
-        for _ in range(200):
+        for _ in range(steps):
             masks = state["infos"]["action_mask"]
             actions = np.argmax(rng.random(masks.shape) * masks, axis=1)
             state["infos"] = venv.step(actions)[4]
-        return 200 * envs
-
-    return run
-
-
-def through_vector_opponents(name: str, players: int, envs: int, opponents: Any = "random") -> Callable[[int], int]:
-    """One call: 50 batched steps of ``VectorEnv(opponents=...)`` (returns the learner decisions made: 50 x envs)."""
-    from meeple.adapters.vector import VectorEnv
-
-    venv = VectorEnv(name, envs, opponents=opponents, players=players)
-    state: dict[str, Any] = {}
-
-    def run(seed: int) -> int:
-        if not state:
-            state["infos"] = venv.reset(seed=seed)[1]
-            state["rng"] = np.random.default_rng(seed)
-        rng = state["rng"]
-        for _ in range(50):
-            masks = state["infos"]["action_mask"]
-            actions = np.argmax(rng.random(masks.shape) * masks, axis=1)
-            state["infos"] = venv.step(actions)[4]
-        return 50 * envs
+        return steps * envs
 
     return run
 
@@ -270,7 +253,7 @@ def batch_ratios(seconds: float, envs: int, name: str, players: int) -> None:
             "vec": through_vector(name, players, envs),
             "pz_lean": pz_opponents_loop(name, players, envs, last_everywhere=False),
             "pz_last": pz_opponents_loop(name, players, envs, last_everywhere=True),
-            "vec_opp": through_vector_opponents(name, players, envs),
+            "vec_opp": through_vector(name, players, envs, opponents="random", steps=50),
         },
         6 * seconds,
     )
