@@ -155,3 +155,10 @@ def test_the_french_catalog_agrees_with_the_rulebook_names_in_the_game_data() ->
     assert [fr.message(DISTRICT[i]) for i in range(len(KINDS))] == [k.name_fr for k in KINDS]
     for tile in POWERS.values():
         assert fr.pgettext("capital lux 2 tile", tile.name_en) == tile.name_fr, tile.tile_id
+
+
+def test_an_empty_message_stays_empty_and_never_shows_the_catalog_header() -> None:
+    french = translator("fr")
+    assert "Project-Id-Version" in french._catalog.gettext("")  # what gettext itself answers for ""
+    assert french.gettext("") == ""
+    assert translator("en").gettext("") == ""

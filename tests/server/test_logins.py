@@ -59,7 +59,7 @@ WEAK = [
     ("password1", "it is a very common password", "c'est un mot de passe très courant"),
     ("qwertyuiop", "it is one of the 100 most common passwords", "l'un des 100 mots de passe les plus courants"),
     ("Ada_Lovelace99", "it holds your username", "il contient votre nom d'utilisateur"),
-    ("aaaaaaaaaaaaaa", 'repeats like "aaa" are easy to guess', "les répétitions comme « aaa »"),
+    ("aaaaaaaaaaaaaa", 'repeats like "aaa" are easy to guess', "les répétitions comme «\u202faaa\u202f»"),
     ("k9#Lq2vX", "it is too short to be safe", "il est trop court"),
     ("soleil2024", "close to a commonly used password", "proche d'un mot de passe très utilisé"),
 ]

@@ -54,8 +54,12 @@ class Translator:
         self._catalog = catalog
 
     def gettext(self, message: str) -> str:
-        """Return the translation of ``message`` (itself when the catalog has none)."""
-        return self._catalog.gettext(message)
+        """Return the translation of ``message`` (itself when the catalog has none).
+
+        An empty message stays empty: gettext's catalogs keep their header under the empty message id, which must never
+        reach a page (a parameter or game without a description would show "Project-Id-Version: …").
+        """
+        return self._catalog.gettext(message) if message else message
 
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         """Return the translation of the singular or plural form for ``n``."""
