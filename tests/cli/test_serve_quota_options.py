@@ -39,6 +39,7 @@ FLAGS_BEFORE = [
     "--reads-per-minute",
     "--my-tables-per-minute",
     "--signups-per-minute",
+    "--boards-per-minute",
 ]
 """The quota flags of ``meeple serve`` when each was written by hand (main before issue #42)."""
 

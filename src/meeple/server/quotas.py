@@ -92,6 +92,8 @@ class Quotas:
             (``--min-password-score``; :mod:`.passwords`; 0 accepts any password of 8-128 characters).
         my_tables_per_minute: "My tables" lists (``GET /api/me/tables``, the ``/me/tables`` page) one address, and
             one account, may ask for per minute (``--my-tables-per-minute``): each may load up to 100 tables.
+        boards_per_minute: the moves played back one address may ask for per minute (``GET /tables/{id}/boards``,
+            ``--boards-per-minute``): each replays the table and draws up to 24 boards (issue #43).
     """
 
     rate_limits: bool = quota(
@@ -155,6 +157,11 @@ class Quotas:
     my_tables_per_minute: int = quota(
         30,
         doc='"My tables" lists one address, and one account, may ask per minute.',
+        low=1,
+    )
+    boards_per_minute: int = quota(
+        600,
+        doc="Catch-ups of a table page (the others' moves played back) one address may ask per minute.",
         low=1,
     )
 
@@ -240,6 +247,7 @@ class Limiter:
             "login_device": RateLimitItemPerMinute(max(1, quotas.logins_per_username), 10),
             "signup": RateLimitItemPerMinute(max(1, quotas.signups_per_minute)),
             "my_tables": RateLimitItemPerMinute(max(1, quotas.my_tables_per_minute)),
+            "boards": RateLimitItemPerMinute(max(1, quotas.boards_per_minute)),
             "reads": RateLimitItemPerMinute(max(1, quotas.reads_per_minute)),
         }
         self.sockets: Counter[str] = Counter()
