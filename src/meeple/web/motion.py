@@ -37,7 +37,6 @@ from meeple.core.undo import undo_in_turn
 from meeple.i18n import Message, Translator
 from meeple.server.seats import client_address
 from meeple.server.services import services_of
-from meeple.web.boards import display_name
 from meeple.web.games import WebGame, companion_for
 
 MAX_BOARDS = 24
@@ -267,17 +266,16 @@ def add_motion_routes(
         ``boards`` moves get their board (0: a page that shows the others' moves at once needs none).
         """
         reader = reader_of(request, lang)
-        services_of(app).limiter.hit(
-            "boards", client_address(request), "catch-ups of a table page"
-        )  # 429 past --boards-per-minute
+        limiter = services_of(app).limiter
+        limiter.hit("boards", client_address(request), "catch-ups of a table page")  # 429 past --boards-per-minute
         live = await table_of(table_id)
         seat = await seat_of(request, table_id)
         web = companion_for(live.game)
         seats = [s.name for s in live.seats]
-        solo = live.game == "capital_lux_2" and live.state.game.num_players == 1
+        seen = live.state.observation(SPECTATOR if seat is None else seat)  # the game names its seats (ROB)
 
         def names(s: int) -> str:
-            return "ROB" if solo and s == 1 else display_name(s, reader, seat, seats)
+            return web.seat_label(seen, s, reader, seat, seats)
 
         async with live.lock:
 
