@@ -90,7 +90,8 @@ def child(tables: int) -> dict[str, Any]:
     finished = fill(url, tables)
     config = ServerConfig(db=url, bot_workers=0, policy=SeatPolicy(), quotas=Quotas(rate_limits=False))
     with TestClient(create_web_app(config)) as client:
-        service = client.app.state.meeple["service"]  # type: ignore[attr-defined]
+        state = client.app.state  # type: ignore[attr-defined]
+        service = state.services.tables if hasattr(state, "services") else state.meeple["service"]  # either tree
         assert len(client.get("/api/tables?limit=50").json()) == 50
         fresh, repeated = [], []
         for _ in range(30):

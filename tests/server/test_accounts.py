@@ -24,6 +24,7 @@ from meeple.server.app import ServerConfig, create_app
 from meeple.server.db import AccountRow, SeatRow, SessionRow
 from meeple.server.protocol import SeatInfo
 from meeple.server.quotas import Quotas
+from meeple.server.services import services_of
 from tests.server.conftest import OPEN
 from tests.server.helpers import next_of, person, seed_where
 
@@ -46,7 +47,7 @@ def sign_up(client: TestClient, username: str, password: str = PASSWORD, **extra
 
 
 def _accounts(client: TestClient) -> Accounts:
-    found: Accounts = client.app.state.meeple["accounts"]  # type: ignore[attr-defined]
+    found: Accounts = services_of(client.app).accounts
     return found
 
 
@@ -320,7 +321,7 @@ def _delete_an_account_at_a_table(client: TestClient) -> None:
         assert s.scalars(select(SessionRow).where(SessionRow.account_id == account_id)).all() == []
         assert s.scalars(select(SeatRow).where(SeatRow.account_id == account_id)).all() == []
         assert s.scalars(select(SeatRow.name).where(SeatRow.table_id == table, SeatRow.seat == 0)).one() is None
-    live = client.app.state.meeple["service"].tables[table]  # type: ignore[attr-defined]
+    live = services_of(client.app).tables.tables[table]
     live.status = "finished"
     record = GameRecord.from_json(client.get(f"/api/tables/{table}/record").json())
     assert "Niaj" not in record.players
@@ -520,7 +521,7 @@ def test_a_revoke_notification_from_another_process_closes_the_seats_sockets_her
     """With PostgreSQL the process that revoked a seat tells the others (``revoke:<table> <seat>``, NOTIFY)."""
     sign_up(client, "Nora")
     table = _caprice_table(client)
-    hub = client.app.state.meeple["hub"]  # type: ignore[attr-defined]
+    hub = services_of(client.app).hub
     watcher = person(client)
     with (
         client.websocket_connect(f"/api/tables/{table}/ws") as mine,

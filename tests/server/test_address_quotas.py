@@ -81,7 +81,7 @@ def test_tables_created_count_the_56_too(tmp_path: Path) -> None:
 def test_websockets_of_one_56_share_one_quota(tmp_path: Path) -> None:
     from starlette.testclient import WebSocketDenialResponse
 
-    config = ServerConfig(db=f"sqlite:///{tmp_path / 'd.db'}", bot_workers=0, quotas=Quotas(sockets_per_address=2))
+    config = ServerConfig(db=f"sqlite:///{tmp_path / 'd.db'}", bot_workers=0, quotas=Quotas(max_sockets_per_address=2))
     with TestClient(create_web_app(config), client=("2001:db8::1", 5000)) as running:
         table = running.post("/api/tables", json={"game": "caprice", "seats": ["human", "open"]}).json()["table"]
         url = f"/api/tables/{table}/ws"

@@ -21,7 +21,6 @@ from meeple.core.registry import load_game
 from meeple.core.rng import Rng
 from meeple.core.state import SPECTATOR, State
 from meeple.i18n import translator
-from meeple.server.app import ack_message
 from meeple.server.chat import ChatEntry, chat_frame
 from meeple.server.clock import new_clock, pass_turn
 from meeple.server.hub import Connection, state_frames
@@ -30,6 +29,8 @@ from meeple.server.mytables import table_entry
 from meeple.server.notify import Recipient, compose, turn_notice
 from meeple.server.protocol import ClockSpec
 from meeple.server.rated import ClaimRefused, RatedRules, claim_wait
+from meeple.server.services import services_of
+from meeple.server.socket import ack_message
 from meeple.server.views import LogCache
 
 CASES = [
@@ -231,7 +232,7 @@ def test_profiles_leaderboards_and_me_show_nothing_of_a_live_game(client) -> Non
     people = [sign_up(person(client), name) for name in ("Lia", "Max", "Ned")]
     seats = [p.post("/api/quickmatch", json={"game": "citadels", "players": 3, "rated": True}).json() for p in people]
     table = seats[0]["table"]
-    live = client.app.state.meeple["service"].tables[table]
+    live = services_of(client.app).tables.tables[table]
     secrets_ = [str(live.seed), table, *(s["token"] for s in seats), *(p.cookies["meeple_session"] for p in people)]
 
     def pages() -> list[str]:
@@ -272,10 +273,10 @@ def test_a_finished_rated_games_profile_entry_holds_only_public_fields(client) -
     people = [sign_up(person(client), name) for name in ("Noa", "Ozzy")]
     seats = [p.post("/api/quickmatch", json={"game": "caprice", "players": 2, "rated": True}).json() for p in people]
     table = seats[0]["table"]
-    live = client.app.state.meeple["service"].tables[table]
+    live = services_of(client.app).tables.tables[table]
     assert client.get("/api/players/Noa").json()["games"] == []  # live: not listed
     live.status = "finished"
-    service = client.app.state.meeple["service"]
+    service = services_of(client.app).tables
     with Session(service.engine) as s, s.begin():
         from sqlalchemy import update
 
@@ -283,7 +284,7 @@ def test_a_finished_rated_games_profile_entry_holds_only_public_fields(client) -
 
         s.execute(update(TableRow).where(TableRow.id == table).values(status="finished"))
     with Session(service.engine) as s:
-        account = client.app.state.meeple["accounts"].by_username("Noa")
+        account = services_of(client.app).accounts.by_username("Noa")
         entry = recent_games(s, account.id)[0]
     assert set(entry) == {"table", "game", "created", "rated", "seat", "players", "record", "replay"}
     assert all(set(p) == {"seat", "player", "name", "account"} for p in entry["players"])

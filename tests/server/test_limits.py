@@ -29,6 +29,7 @@ from meeple.server.app import ServerConfig
 from meeple.server.hub import Connection
 from meeple.server.policy import SeatPolicy
 from meeple.server.quotas import Quotas
+from meeple.server.services import services_of
 from meeple.web import create_web_app
 from tests.server.conftest import OWN_ORIGIN
 from tests.server.helpers import ServerProcess, http_json
@@ -126,12 +127,12 @@ def test_tables_per_minute_answer_429_with_retry_after(strict: TestClient) -> No
 
 
 def test_live_tables_per_address_and_in_all(tmp_path: Path) -> None:
-    with _app(tmp_path, quotas=Quotas(tables_per_minute=100, tables_per_address=3, max_tables=5)) as client:
+    with _app(tmp_path, quotas=Quotas(tables_per_minute=100, max_tables_per_address=3, max_tables=5)) as client:
         for _ in range(3):
             _table(client)
         r = client.post("/api/tables", json={"game": "caprice", "seats": ["human", "bot:random"]})
         assert r.status_code == 429 and "live tables" in r.text and "retry-after" in r.headers
-    with _app(tmp_path, quotas=Quotas(tables_per_minute=100, tables_per_address=100, max_tables=3)) as client:
+    with _app(tmp_path, quotas=Quotas(tables_per_minute=100, max_tables_per_address=100, max_tables=3)) as client:
         for _ in range(3):  # three started tables (their human came): the server is full (issue 41: unstarted
             made = _table(client)  # tables count apart, tests/server/test_unplayed.py)
             with client.websocket_connect(f"/api/tables/{made['table']}/ws?token={made['seats'][0]['token']}") as ws:
@@ -158,7 +159,7 @@ def test_wrong_tokens_are_throttled_per_address(strict: TestClient) -> None:
 def test_websockets_per_address(tmp_path: Path) -> None:
     from starlette.testclient import WebSocketDenialResponse
 
-    with _app(tmp_path, quotas=Quotas(sockets_per_address=3)) as client:
+    with _app(tmp_path, quotas=Quotas(max_sockets_per_address=3)) as client:
         table = _table(client)["table"]
         url = f"/api/tables/{table}/ws"
         with client.websocket_connect(url), client.websocket_connect(url), client.websocket_connect(url):
@@ -289,7 +290,7 @@ def test_an_idle_table_ends_as_abandoned_and_leaves_memory(tmp_path: Path) -> No
     with _app(tmp_path) as client:
         created = _table(client, ["human", "human"])
         table, token = created["table"], created["seats"][0]["token"]
-        service = client.app.state.meeple["service"]  # type: ignore[attr-defined]
+        service = services_of(client.app).tables
         assert service.expire_idle() == []
         clock = time.time() + 15 * 86_400
         service.now = lambda: clock
@@ -307,7 +308,7 @@ def test_an_idle_table_ends_as_abandoned_and_leaves_memory(tmp_path: Path) -> No
 
 def test_the_lobby_shows_each_address_its_share_and_pages_back(tmp_path: Path) -> None:
     with _app(tmp_path, quotas=Quotas(tables_per_minute=100)) as client:
-        service = client.app.state.meeple["service"]  # type: ignore[attr-defined]
+        service = services_of(client.app).tables
         from meeple.server.protocol import CreateTable
 
         quiet = service.create(CreateTable(game="caprice", seats=["human", "bot:random"]), "192.0.2.7")[0]

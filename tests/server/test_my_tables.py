@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 from meeple.server.app import ServerConfig, create_app
 from meeple.server.mytables import MyTable
 from meeple.server.notify import SmtpSettings
+from meeple.server.services import services_of
 from tests.server.conftest import OPEN
 from tests.server.helpers import ServerProcess, acked, create, next_of, person, seed_where
 from tests.server.mail import smtp_server
@@ -67,7 +68,7 @@ def test_my_tables_lists_the_accounts_live_and_waiting_tables_its_turns_first(cl
     theirs = bob.get("/api/me/tables?lang=fr").json()
     assert [(e["table"], e["seat"], e["your_turn"]) for e in theirs] == [(table, 1, False)]
     assert all(set(e) == set(MyTable.model_fields) for e in mine + theirs)  # no seed, token or observation
-    service = client.app.state.meeple["service"]  # type: ignore[attr-defined]
+    service = services_of(client.app).tables
     secret = client.portal.call(service.get, waiting.json()["table"]).seed  # type: ignore[union-attr]
     assert str(secret) not in ann.get("/api/me/tables").text  # a random 62-bit seed: it would show
 

@@ -18,6 +18,7 @@ from fastapi.testclient import TestClient
 
 from meeple.server.app import ServerConfig, create_app
 from meeple.server.notify import Notifier, Recipient, SmtpSettings, TurnNotice
+from meeple.server.services import services_of
 from tests.server.conftest import OPEN
 from tests.server.helpers import acked, create, free_port, next_of, seed_where
 from tests.server.mail import Inbox, self_signed, smtp_server
@@ -151,7 +152,7 @@ def _turn_based(client: TestClient, seats: list[Any] | None = None) -> tuple[str
     seats = seats or [{"player": "human", "name": "Ann"}, {"player": "human", "name": "Bob"}]
     seed = seed_where("caprice", 2, 0)
     table, tokens = create(client, "caprice", seats, clock={"per_move": DAY}, seed=seed)
-    client.portal.call(client.app.state.meeple["service"].evaluate, table)  # type: ignore[attr-defined, union-attr]
+    client.portal.call(services_of(client.app).tables.evaluate, table)
     return table, tokens
 
 
@@ -175,7 +176,7 @@ def test_an_away_player_gets_one_e_mail_per_turn_and_a_connected_one_none(
             acked(ann, "a1")
             time.sleep(0.5)
             assert len(inbox.messages) == 1  # Bob's turn began while he was connected: no e-mail
-        client.portal.call(client.app.state.meeple["service"].evaluate, table)  # type: ignore[attr-defined, union-attr]
+        client.portal.call(services_of(client.app).tables.evaluate, table)
         time.sleep(0.5)
         assert len(inbox.messages) == 1  # he left during his turn: still that turn, still none
         _wait_away(client, table, 0)
@@ -204,13 +205,13 @@ def test_no_e_mail_without_smtp_nor_at_a_real_time_table(tmp_path: Path, mailbox
     inbox, port = mailbox
     with _server(tmp_path / "a", None) as client:
         table, _tokens = _turn_based(client)
-        assert client.app.state.meeple["service"].notifier is None  # type: ignore[attr-defined]
-        live = client.portal.call(client.app.state.meeple["service"].get, table)  # type: ignore[attr-defined, union-attr]
+        assert services_of(client.app).tables.notifier is None
+        live = client.portal.call(services_of(client.app).tables.get, table)
         assert "mailed" not in live.clock  # nothing decided either
     with _server(tmp_path / "b", port) as client:
         seed = seed_where("caprice", 2, 0)
         table, _tokens = create(client, "caprice", ["human", "human"], clock={"per_move": 600}, seed=seed)
-        client.portal.call(client.app.state.meeple["service"].evaluate, table)  # type: ignore[attr-defined, union-attr]
+        client.portal.call(services_of(client.app).tables.evaluate, table)
         time.sleep(0.5)
     assert inbox.messages == []
 

@@ -25,6 +25,7 @@ from meeple.server.app import ServerConfig, create_app
 from meeple.server.db import make_engine, migrate
 from meeple.server.metrics import Metrics, refused
 from meeple.server.ops import RedactingFormatter, redact
+from meeple.server.services import services_of
 from tests.server.helpers import ServerProcess, create, free_port, next_of, play_to_end, seed_where
 
 
@@ -71,7 +72,7 @@ def test_readyz_is_503_while_the_service_reports_a_fault(ops: TestClient) -> Non
     """The contract with the service's health (issue #37): ``service.health.faults`` lists the faults under way."""
     from types import SimpleNamespace
 
-    service = ops.app.state.meeple["service"]  # type: ignore[attr-defined]
+    service = services_of(ops.app).tables
     service.health = SimpleNamespace(faults=["listen"])
     answer = ops.get("/readyz")
     assert answer.status_code == 503 and answer.json()["reason"] == "degraded: listen"

@@ -11,7 +11,6 @@ import asyncio
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from argon2 import PasswordHasher
@@ -21,6 +20,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from meeple.server.accounts import Accounts
 from meeple.server.app import ServerConfig
 from meeple.server.hashing import PasswordWork, PasswordWorkBusy
+from meeple.server.services import services_of
 from meeple.web.app import create_web_app
 from tests.server.conftest import OPEN
 from tests.server.helpers import next_of, seed_where
@@ -124,9 +124,9 @@ def test_a_flood_of_log_ins_gets_503_and_a_move_is_acked_meanwhile(narrow: TestC
     seed = seed_where("caprice", 2, 0)
     table = narrow.post("/api/tables", json={"game": "caprice", "seats": ["human", "bot:random"], "seed": seed})
     table_id = table.json()["table"]
-    state: dict[str, Any] = narrow.app.state.meeple  # type: ignore[attr-defined]
-    accounts: Accounts = state["accounts"]
-    work: PasswordWork = state["passwords"]
+    state = services_of(narrow.app)
+    accounts: Accounts = state.accounts
+    work: PasswordWork = state.passwords
     held = Held()
     accounts.hasher = held
     results: list[int] = []

@@ -18,6 +18,7 @@ from meeple.core.records import GameRecord
 from meeple.server.app import ServerConfig, create_app
 from meeple.server.protocol import SeatInfo, TableSummary
 from meeple.server.quotas import Quotas
+from meeple.server.services import services_of
 from tests.server.conftest import OPEN
 from tests.server.helpers import create, next_of, seed_where
 
@@ -66,7 +67,7 @@ def test_seats_carry_names_in_frames_the_lobby_and_the_record(client: TestClient
         frame = next_of(ws)
         assert [s["name"] for s in frame["seats"]] == ["Alice", "bot aléatoire", "Place 2"]
         assert all(SeatInfo.model_validate(s).open is False for s in frame["seats"])
-    live = client.app.state.meeple["service"].tables[table]  # type: ignore[attr-defined]
+    live = services_of(client.app).tables.tables[table]
     live.status = "finished"  # the record opens when the game is over; its labels are the names
     record = GameRecord.from_json(client.get(f"/api/tables/{table}/record").json())
     assert record.players == ["Alice", "bot:random", "human"]
@@ -216,8 +217,8 @@ def test_only_the_creator_may_start_and_only_allowed_bots(strict: TestClient) ->
 
 def test_a_waiting_table_ends_as_abandoned_after_a_day(client: TestClient) -> None:
     table, tokens = create(client, "caprice", ["human", "open"])
-    state = client.app.state.meeple  # type: ignore[attr-defined]
-    lobby, service = state["lobby"], state["service"]
+    state = services_of(client.app)
+    lobby, service = state.lobby, state.tables
     assert lobby.expire() == []
     later = time.time() + 86_400 + 60
     service.now = lambda: later
@@ -338,11 +339,11 @@ def test_chat_is_stored_with_the_table_but_not_in_its_record(client: TestClient)
         next_of(ws)
         ws.send_json({"type": "chat", "text": "gl hf"})
         assert next_of(ws, "chat")["text"] == "gl hf"
-    live = client.app.state.meeple["service"].tables[table]  # type: ignore[attr-defined]
+    live = services_of(client.app).tables.tables[table]
     live.status = "finished"
     for route in ("record", "replay"):
         assert "gl hf" not in client.get(f"/api/tables/{table}/{route}").text
-    chat = client.app.state.meeple["hub"].chat  # type: ignore[attr-defined]
+    chat = services_of(client.app).hub.chat
     assert [e.text for e in chat.recent(table)] == ["gl hf"]
 
 
@@ -822,7 +823,7 @@ def test_the_terminal_takes_an_open_seat_or_a_quick_match_by_name(tmp_path: Path
 
 def test_a_connection_stays_when_the_chat_history_cannot_be_read(client: TestClient) -> None:
     table, tokens = create(client, "caprice", ["human", "human"])
-    chat = client.app.state.meeple["hub"].chat  # type: ignore[attr-defined]
+    chat = services_of(client.app).hub.chat
 
     def broken(table_id: str, limit: int = 30) -> list[Any]:
         raise ConnectionError("the database is down")
@@ -832,7 +833,7 @@ def test_a_connection_stays_when_the_chat_history_cannot_be_read(client: TestCli
         assert next_of(ws)["seat"] == 0  # the state comes; the history does not
         ws.send_json({"type": "chat", "text": "anyone?"})
         assert next_of(ws, "chat")["text"] == "anyone?"
-    service = client.app.state.meeple["service"]  # type: ignore[attr-defined]
+    service = services_of(client.app).tables
     deadline = time.monotonic() + 10
     while service.tables[table].conns:  # the connection is let go (its presence counted out) when it closes
         assert time.monotonic() < deadline

@@ -16,6 +16,7 @@ from fastapi.testclient import TestClient
 from meeple.core.rewards import competition_ranks
 from meeple.server.app import ServerConfig, create_app
 from meeple.server.ratings import MU, SIGMA, new_ratings, ordinal, rate_table
+from meeple.server.services import services_of
 from tests.server.conftest import OPEN
 from tests.server.helpers import next_of, play_to_end
 from tests.server.test_accounts import person, sign_up
@@ -65,7 +66,7 @@ def test_a_rated_game_between_accounts_updates_both_ratings_once(client: TestCli
     assert me[winner]["mu"] > MU > me[1 - winner]["mu"]  # openskill moved them apart
     assert all(r["sigma"] < SIGMA for r in me) and all(r["rating"] == ordinal(r["mu"], r["sigma"]) for r in me)
     # a retried end rates nothing twice
-    service = client.app.state.meeple["service"]  # type: ignore[attr-defined]
+    service = services_of(client.app).tables
     with service.engine.begin() as conn:
         assert rate_table(conn, table, "caprice", [1, 2], 0.0) is False
     assert [p.get("/api/me").json()["ratings"]["caprice"] for p in people] == me

@@ -28,6 +28,7 @@ from meeple.server.app import ServerConfig
 from meeple.server.db import MIGRATIONS, make_engine
 from meeple.server.policy import SeatPolicy
 from meeple.server.quotas import Quotas
+from meeple.server.services import services_of
 from meeple.server.tables import TableService
 from meeple.web import create_web_app
 from tests.server.helpers import ServerProcess, http_json, postgres, seed_where
@@ -83,7 +84,7 @@ def test_the_lobby_ranks_a_bounded_number_of_the_newest_tables(monkeypatch: pyte
         assert [t["table"] for t in older.json()] == [t["table"] for t in reversed(made[:8])], (
             "paging back reaches them"
         )
-        engine = client.app.state.meeple["engine"]  # type: ignore[attr-defined]
+        engine = services_of(client.app).engine
         with engine.connect() as conn:
             plan = " ".join(
                 str(row)
@@ -104,8 +105,8 @@ def test_the_lobby_is_shared_for_a_moment_and_sees_this_processs_changes_at_once
     monkeypatch.setattr(reads.time, "monotonic", lambda: clock[0])
     config = ServerConfig(db=f"sqlite:///{tmp_path / 'c.db'}", bot_workers=0, quotas=Quotas(rate_limits=False))
     with TestClient(create_web_app(config)) as client:
-        state: dict[str, Any] = client.app.state.meeple  # type: ignore[attr-defined]
-        listing: reads.Listing = state["listing"]
+        state = services_of(client.app)
+        listing: reads.Listing = state.listing
         for _ in range(20):
             client.get("/api/tables")
             client.get("/")
@@ -119,7 +120,7 @@ def test_the_lobby_is_shared_for_a_moment_and_sees_this_processs_changes_at_once
         assert client.get("/api/tables").json()[0]["status"] == "live", "a seat taken: at once"
         queries = listing.queries
         # a change made elsewhere (another process; here straight in the database) shows once the moment is over
-        with state["engine"].begin() as conn:
+        with state.engine.begin() as conn:
             conn.execute(text("UPDATE tables SET status = 'abandoned' WHERE id = :id"), {"id": created})
         assert client.get("/api/tables").json()[0]["status"] == "live" and listing.queries == queries
         clock[0] += reads.LISTING_SECONDS + 0.1
@@ -134,7 +135,7 @@ def test_a_finished_table_read_is_not_kept_in_memory(tmp_path: Path) -> None:
         quotas=Quotas(rate_limits=False),
     )
     with TestClient(create_web_app(config)) as client:
-        service: TableService = client.app.state.meeple["service"]  # type: ignore[attr-defined]
+        service: TableService = services_of(client.app).tables
         ids = []
         for game, players in (("caprice", 2), ("citadels", 4), ("capitol", 3), ("capital_lux_2", 2)):
             body = {"game": game, "params": {"players": players}, "seats": ["bot:random"] * players}

@@ -27,6 +27,7 @@ from meeple.server.policy import SeatPolicy
 from meeple.server.presence import STALE
 from meeple.server.protocol import ClockSpec, CreateTable
 from meeple.server.retry import is_outage, is_transient, retrying
+from meeple.server.services import services_of
 from meeple.server.tables import TableService
 from tests.server.helpers import FRAMES, create, next_of, seed_where
 
@@ -251,7 +252,7 @@ def test_while_the_database_is_down_rest_answers_503_and_websockets_close_1013(c
         with pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_json()
     assert closed.value.code == 1013
-    service = client.app.state.meeple["service"]  # type: ignore[attr-defined]
+    service = services_of(client.app).tables
     assert service.degraded
     ready = client.get("/readyz")
     assert ready.status_code == 503 and "database" in ready.text

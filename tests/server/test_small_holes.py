@@ -23,6 +23,7 @@ from typer.testing import CliRunner
 
 from meeple.cli.app import app as cli
 from meeple.server.app import ServerConfig
+from meeple.server.services import services_of
 from meeple.web import create_web_app
 from tests.server.conftest import OWN_ORIGIN
 from tests.server.helpers import ServerProcess, free_port
@@ -320,7 +321,7 @@ def _chat(client: TestClient, text: str) -> dict[str, Any]:
         while True:
             frame: dict[str, Any] = ws.receive_json()
             if frame["type"] in ("chat", "error"):
-                chat = client.app.state.meeple["hub"].chat  # type: ignore[attr-defined]
+                chat = services_of(client.app).hub.chat
                 frame["stored"] = [e.text for e in chat.recent(table)]
                 return frame
 

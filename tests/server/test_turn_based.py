@@ -19,6 +19,7 @@ from meeple.server.app import ServerConfig, create_app
 from meeple.server.clock import clock_view, new_clock, parse_clock, pass_turn, refill_on_return, time_out, turn_deadline
 from meeple.server.protocol import MAX_PER_MOVE, ClockSpec, TableSummary
 from meeple.server.quotas import Quotas
+from meeple.server.services import services_of
 from tests.server.conftest import OPEN
 from tests.server.helpers import ServerProcess, create, http_json, next_of, seed_where
 
@@ -92,7 +93,7 @@ def test_fourteen_days_per_move_is_the_longest_clock(client: TestClient) -> None
 
 
 def _service(client: TestClient) -> Any:
-    return client.app.state.meeple["service"]  # type: ignore[attr-defined]
+    return services_of(client.app).tables
 
 
 def test_a_turn_based_table_waits_days_for_a_move_then_the_substitute_plays_it(tmp_path: Path) -> None:
@@ -132,7 +133,7 @@ def test_a_turn_based_table_waits_days_for_a_move_then_the_substitute_plays_it(t
 
 
 def test_a_turn_based_table_with_open_seats_waits_a_week_for_players(client: TestClient) -> None:
-    service, lobby = _service(client), client.app.state.meeple["lobby"]  # type: ignore[attr-defined]
+    service, lobby = _service(client), services_of(client.app).lobby
     slow, _t = create(client, "caprice", ["human", "open"], clock={"per_move": DAY})
     fast, _t = create(client, "caprice", ["human", "open"], clock={"initial": 600})
     now = time.time()

@@ -20,6 +20,7 @@ from meeple.server.db import EventRow, make_engine, migrate
 from meeple.server.hub import Connection, state_frames
 from meeple.server.live import LiveTable, MoveRefused
 from meeple.server.protocol import CreateTable
+from meeple.server.services import services_of
 from meeple.server.tables import TableService
 from meeple.server.undo import undo_count
 from tests.server.helpers import acked, create, next_of, postgres
@@ -53,7 +54,7 @@ async def _play_until(service: TableService, live: LiveTable, kind: str, avoid: 
 
 def test_a_seat_takes_back_its_move_and_the_others_see_it_taken_back(client: TestClient) -> None:
     table, tokens = create(client, "citadels", ["human"] * 4, params={"players": 4}, seed=3)
-    service: TableService = client.app.state.meeple["service"]  # type: ignore[attr-defined]
+    service: TableService = services_of(client.app).tables
     portal = _portal(client)
     live = portal.call(service.get, table)
     seat = portal.call(_play_until, service, live, "take_gold")
@@ -100,7 +101,7 @@ def test_an_undo_in_french_and_a_repeated_undo_id(client: TestClient) -> None:
     """Caprice: a piece placed, then the move step: Undo goes back to the placement; sent twice with one id, it is
     applied once; a second undo (nothing left in the turn) is refused in the connection's language."""
     table, tokens = create(client, "caprice", ["human", "human"], seed=4)
-    service: TableService = client.app.state.meeple["service"]  # type: ignore[attr-defined]
+    service: TableService = services_of(client.app).tables
     live = _portal(client).call(service.get, table)
     seat = _portal(client).call(_play_until, service, live, "move")
     placed = len(live.state.history)

@@ -22,6 +22,7 @@ from meeple.server.app import ServerConfig, create_app
 from meeple.server.policy import SeatPolicy
 from meeple.server.protocol import CreateTable
 from meeple.server.quotas import Quotas
+from meeple.server.services import services_of
 from meeple.web import create_web_app
 from tests.server.helpers import ServerProcess, create, next_of, postgres, seed_where
 from tests.server.test_accounts import person, sign_up
@@ -95,7 +96,7 @@ def test_a_seat_that_came_is_bot_played_after_its_grace_but_not_before_it_came(t
 
 def test_the_operators_tables_wait_for_their_players(tmp_path: Path) -> None:
     with TestClient(create_app(_config(f"sqlite:///{tmp_path / 's.db'}"))) as client:
-        service = client.app.state.meeple["service"]  # type: ignore[attr-defined]
+        service = services_of(client.app).tables
         seed = seed_where("caprice", 2, 0)
         table, _ = service.create(CreateTable(game="caprice", seats=["human", "bot:random"], seed=seed, grace=0.01))
         time.sleep(NO_START * 2)
@@ -160,7 +161,7 @@ def test_an_unplayed_rated_table_is_aborted_says_so_everywhere_and_rates_nobody(
 def test_unstarted_tables_count_apart_and_the_oldest_goes_first(db: str) -> None:
     limits = {"rate_limits": True, "max_tables": 2, "max_unstarted_tables": 3, "tables_per_minute": 100}
     with TestClient(create_app(_config(db, no_start_minutes=5, **limits))) as client:
-        service = client.app.state.meeple["service"]  # type: ignore[attr-defined]
+        service = services_of(client.app).tables
         operator, _ = service.create(CreateTable(game="caprice", seats=["human", "open"]))  # never made room for
         body = {"game": "caprice", "seats": ["human", "open"]}
         waiting = [_from(client, f"10.0.0.{i}").post("/api/tables", json=body).json()["table"] for i in (1, 2)]

@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
+import inspect
 import socket
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -26,6 +29,7 @@ from meeple.server.clock import parse_clock
 from meeple.server.db import shown_url
 from meeple.server.notify import MAILS_PER_DAY, SmtpSettings
 from meeple.server.protocol import ClockSpec, CreateTable
+from meeple.server.quotas import Quotas, quota_flag
 from meeple.server.rated import RatedRules
 
 STARTUP_FAILURE = 1
@@ -68,6 +72,7 @@ def create_table(db: str, request: CreateTable) -> tuple[str, list[tuple[int, st
 
 def serve(
     ctx: typer.Context,
+    quotas: Quotas,
     game: Annotated[
         str | None, typer.Argument(help="Create a table of this game first and print its invitations.")
     ] = None,
@@ -169,40 +174,6 @@ def serve(
     bot_move_seconds: Annotated[
         float, typer.Option("--bot-move-seconds", min=0.1, help="Wall-clock seconds a bot may think about one move.")
     ] = 10.0,
-    tables_per_minute: Annotated[
-        int, typer.Option("--tables-per-minute", min=1, help="Tables one address may create per minute.")
-    ] = 10,
-    max_tables_per_address: Annotated[
-        int, typer.Option("--max-tables-per-address", min=1, help="Live tables one address may have created.")
-    ] = 20,
-    max_tables: Annotated[
-        int, typer.Option("--max-tables", min=1, help="Started tables in all (a human came); past it 429.")
-    ] = 2000,
-    max_unstarted_tables: Annotated[
-        int,
-        typer.Option(
-            "--max-unstarted-tables",
-            min=1,
-            help="Tables nobody has come to yet (waiting, or live and never opened); past it the oldest is aborted.",
-        ),
-    ] = 1000,
-    no_start_minutes: Annotated[
-        float,
-        typer.Option(
-            "--no-start-minutes",
-            min=0.1,
-            max=1440,
-            help="A table whose player to move never came is aborted after this long (from the start or last move).",
-        ),
-    ] = 5.0,
-    bot_cpu_per_address: Annotated[
-        float,
-        typer.Option(
-            "--bot-cpu-per-address",
-            min=1,
-            help="CPU seconds an hour the bots of one creator address's tables may think; past it they wait.",
-        ),
-    ] = 900.0,
     min_grace: Annotated[
         float,
         typer.Option("--min-grace", min=0, max=86_400, help="The shortest grace (seconds) a new table may ask for."),
@@ -235,83 +206,6 @@ def serve(
             help="Seconds a rated seat to move must be away before another player may claim against it.",
         ),
     ] = 60.0,
-    max_sockets_per_address: Annotated[
-        int, typer.Option("--max-sockets-per-address", min=1, help="WebSocket connections one address may hold.")
-    ] = 32,
-    messages_per_minute: Annotated[
-        int, typer.Option("--messages-per-minute", min=1, help="Messages one WebSocket may send per minute.")
-    ] = 240,
-    bad_tokens_per_minute: Annotated[
-        int, typer.Option("--bad-tokens-per-minute", min=1, help="Wrong seat tokens one address may try per minute.")
-    ] = 10,
-    idle_days: Annotated[
-        float, typer.Option("--idle-days", min=0.001, help="A table nobody moved at for this long ends as abandoned.")
-    ] = 14.0,
-    joins_per_minute: Annotated[
-        int, typer.Option("--joins-per-minute", min=1, help="Open seats one address may take per minute.")
-    ] = 20,
-    chats_per_minute: Annotated[
-        int, typer.Option("--chats-per-minute", min=1, help="Chat lines one address may send per minute.")
-    ] = 20,
-    waiting_hours: Annotated[
-        float,
-        typer.Option("--waiting-hours", min=0.001, help="A table whose open seats stay free this long is abandoned."),
-    ] = 24.0,
-    quickmatch_wait: Annotated[
-        float,
-        typer.Option("--quickmatch-wait", min=0.0, help="Seconds before bots take a quick-match table's open seats."),
-    ] = 60.0,
-    logins_per_minute: Annotated[
-        int,
-        typer.Option(
-            "--logins-per-minute",
-            min=1,
-            help="Log-in attempts per address a minute (failures per username and address: 3x that an hour).",
-        ),
-    ] = 10,
-    logins_per_username: Annotated[
-        int,
-        typer.Option(
-            "--logins-per-username",
-            min=1,
-            help="Log-in attempts at one username from devices it never logged in from, per 10 minutes, whatever"
-            " their addresses.",
-        ),
-    ] = 10,
-    min_password_score: Annotated[
-        int,
-        typer.Option(
-            "--min-password-score",
-            min=0,
-            max=4,
-            help="The lowest strength (zxcvbn score, 0-4) of a new password; 0 accepts any of 8-128 characters.",
-        ),
-    ] = 3,
-    reads_per_minute: Annotated[
-        int,
-        typer.Option(
-            "--reads-per-minute",
-            min=1,
-            help="Pages and API reads (GET) one address may make per minute; static files and probes do not count.",
-        ),
-    ] = 300,
-    my_tables_per_minute: Annotated[
-        int,
-        typer.Option(
-            "--my-tables-per-minute", min=1, help='"My tables" lists one address, and one account, may ask per minute.'
-        ),
-    ] = 30,
-    signups_per_minute: Annotated[
-        int, typer.Option("--signups-per-minute", min=1, help="Accounts one address may create per minute.")
-    ] = 5,
-    boards_per_minute: Annotated[
-        int,
-        typer.Option(
-            "--boards-per-minute",
-            min=1,
-            help="Catch-ups of a table page (the others' moves played back) one address may ask per minute.",
-        ),
-    ] = 600,
     header_timeout: Annotated[
         float, typer.Option("--header-timeout", min=0.1, help="Seconds a client has to send a request's headers.")
     ] = 10.0,
@@ -337,9 +231,6 @@ def serve(
     http: Annotated[
         str, typer.Option("--http", help="The HTTP implementation: auto (httptools if installed), httptools or h11.")
     ] = "auto",
-    no_rate_limits: Annotated[
-        bool, typer.Option("--no-rate-limits", help="Lift the quotas (load tests on loopback); sizes stay bounded.")
-    ] = False,
     api_docs: Annotated[
         bool, typer.Option("--api-docs", help="Serve the API's pages at /docs and /openapi.json.")
     ] = False,
@@ -357,10 +248,9 @@ def serve(
     """
     import uvicorn
 
-    from meeple.server.app import ServerConfig
+    from meeple.server.config import ServerConfig
     from meeple.server.ops import log_config
     from meeple.server.policy import SeatPolicy
-    from meeple.server.quotas import Quotas
     from meeple.server.transport import Framing, connection_budget, uvicorn_options
     from meeple.web import create_web_app
 
@@ -397,30 +287,6 @@ def serve(
         console.print(escape(_("Spectators: {command}").format(command=watch)), soft_wrap=True)
     elif seats or players or variant or clock:
         fail(_("--seats, --players, --variant and --clock describe a table: give its GAME too"))
-    quotas = Quotas(
-        rate_limits=not no_rate_limits,
-        tables_per_minute=tables_per_minute,
-        tables_per_address=max_tables_per_address,
-        max_tables=max_tables,
-        max_unstarted_tables=max_unstarted_tables,
-        no_start_minutes=no_start_minutes,
-        bot_cpu_per_address=bot_cpu_per_address,
-        sockets_per_address=max_sockets_per_address,
-        messages_per_minute=messages_per_minute,
-        bad_tokens_per_minute=bad_tokens_per_minute,
-        idle_days=idle_days,
-        joins_per_minute=joins_per_minute,
-        chats_per_minute=chats_per_minute,
-        waiting_hours=waiting_hours,
-        quickmatch_wait=quickmatch_wait,
-        logins_per_minute=logins_per_minute,
-        logins_per_username=logins_per_username,
-        min_password_score=min_password_score,
-        reads_per_minute=reads_per_minute,
-        signups_per_minute=signups_per_minute,
-        my_tables_per_minute=my_tables_per_minute,
-        boards_per_minute=boards_per_minute,
-    )
     policy = SeatPolicy(
         any_bot=allow_bot_specs, bot_tables=allow_bot_tables, move_seconds=bot_move_seconds, min_grace=min_grace
     )
@@ -606,6 +472,37 @@ def _host_table(
         fail(exc)
 
 
+def quota_options(command: Callable[..., None]) -> Callable[..., None]:
+    """``command`` taking one option per quota of :class:`Quotas` instead of its ``quotas`` parameter.
+
+    Each field made with :func:`meeple.server.quotas.quota` is an option: its name in dashes
+    (:func:`meeple.server.quotas.quota_flag`; a boolean is ``--name/--no-name``), its metadata's help and range,
+    its default; the values make the ``Quotas`` the command is called with (issue #42, item 4).
+    """
+    fields = [f for f in dataclasses.fields(Quotas) if "doc" in f.metadata]
+    options = []
+    for f in fields:
+        kind = type(f.default)
+        flag = quota_flag(f.name)
+        names = [f"{flag}/--no-{flag[2:]}"] if kind is bool else [flag]
+        low, high = f.metadata["low"], f.metadata["high"]
+        info = typer.Option(*names, help=f.metadata["doc"], min=low, max=high, show_default=True)
+        annotation = Annotated[kind, info]  # type: ignore[valid-type]
+        options.append(
+            inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, default=f.default, annotation=annotation)
+        )
+
+    @functools.wraps(command)
+    def run(*args: Any, **kwargs: Any) -> None:
+        values = {f.name: kwargs.pop(f.name) for f in fields}
+        command(*args, quotas=Quotas(**values), **kwargs)
+
+    signature = inspect.signature(command, eval_str=True)  # typer reads each option's help in its annotation
+    own = [p for name, p in signature.parameters.items() if name != "quotas"]
+    run.__signature__ = signature.replace(parameters=[*own, *options])  # type: ignore[attr-defined]
+    return run
+
+
 def register(app: typer.Typer) -> None:
-    """Add the ``serve`` command to ``app``."""
-    app.command("serve", context_settings=GAME_OPTIONS)(serve)
+    """Add the ``serve`` command to ``app`` (its quota options generated: :func:`quota_options`)."""
+    app.command("serve", context_settings=GAME_OPTIONS)(quota_options(serve))

@@ -19,7 +19,6 @@ Rules: issue #34 "People at the table" (item 5).
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import re
 import secrets
@@ -27,7 +26,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from email.headerregistry import Address
-from typing import Annotated, Any
+from typing import Annotated
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -35,7 +34,6 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstra
 from sqlalchemy import Connection, Engine, delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
-from starlette.requests import HTTPConnection
 
 from meeple.core.errors import MeepleError
 from meeple.i18n import M, Message
@@ -373,17 +371,3 @@ def _verify(hasher: PasswordHasher, digest: str, password: str) -> bool:
         return bool(hasher.verify(digest, password))
     except (VerificationError, InvalidHashError):
         return False
-
-
-async def current_account(connection: HTTPConnection) -> Account | None:
-    """The account whose session cookie ``connection`` (a request or a WebSocket) carries, or None.
-
-    A FastAPI dependency (``Depends(current_account)``) and a plain coroutine alike. A server without accounts
-    (no ``accounts`` in ``app.state.meeple``) has no sessions: None.
-    """
-    token = connection.cookies.get(SESSION_COOKIE)
-    state: dict[str, Any] = getattr(connection.app.state, "meeple", {})
-    accounts: Accounts | None = state.get("accounts")
-    if not token or accounts is None or len(token) > 128:
-        return None
-    return await asyncio.to_thread(accounts.account_of, token)

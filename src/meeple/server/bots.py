@@ -203,6 +203,7 @@ class BotPool:
         fallback: str = FALLBACK,
         budget: BotBudget | None = None,
         fair: bool = True,
+        metrics: Metrics | None = None,
     ) -> None:
         self.workers = workers
         self.move_seconds = move_seconds
@@ -220,7 +221,7 @@ class BotPool:
         self._pool: ProcessPool | None = None
         self._threads: ThreadPoolExecutor | None = None
         self._closed = False
-        self.metrics = Metrics()
+        self.metrics = metrics or Metrics()
         """Where the seconds of each bot move are measured (the app gives its own: ``/metrics``)."""
 
     def _schedule(self, args: tuple[Any, ...]) -> Future[tuple[dict[str, Any], float]]:

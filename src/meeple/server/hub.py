@@ -229,6 +229,15 @@ def state_frames(live: LiveTable, conns: list[Connection], force: set[Connection
         conn.sent_log = len(lines)
 
 
+def broadcast(live: LiveTable) -> None:
+    """Send a table's change to each of its connections (the table service's ``on_change``; in the event loop).
+
+    Called after every committed change, the state up to date; a table nobody watches costs one test.
+    """
+    if live.conns:
+        state_frames(live, list(live.conns))
+
+
 def _undone(live: LiveTable, conn: Connection) -> list[int]:
     """Tell ``conn`` of the undos it has not heard of whose takeback changed its view; return where its log was cut.
 
@@ -247,25 +256,24 @@ def _undone(live: LiveTable, conn: Connection) -> list[int]:
 
 
 class Hub:
-    """This process's connections per table; broadcasts each change the service announces.
+    """This process's connections per table (each change reaches them through :func:`broadcast`).
 
     Args:
-        service: the table service (its ``on_change`` is set to :meth:`changed`).
+        service: the table service (built with ``on_change=broadcast``).
+        send_seconds: how long a frame may wait for a client that does not read.
+        chat: the table chat (None: no chat lines are delivered).
     """
 
-    def __init__(self, service: TableService, send_seconds: float = 30.0) -> None:
+    def __init__(self, service: TableService, send_seconds: float = 30.0, chat: ChatService | None = None) -> None:
         self.service = service
         self.send_seconds = send_seconds
         """How long a frame may wait for a client that does not read (:class:`Connection`)."""
-        service.on_change = self.changed
-        self.listener: Listener | None = None
-        self.chat: ChatService | None = None
-        """The table chat (set by the app)."""
+        self.chat = chat
+        """The table chat."""
 
     def changed(self, live: LiveTable) -> None:
-        """Send the change to every connection of the table (called in the event loop, state up to date)."""
-        if live.conns:
-            state_frames(live, list(live.conns))
+        """Send the change to every connection of the table (:func:`broadcast`)."""
+        broadcast(live)
 
     async def join(self, live: LiveTable, conn: Connection) -> None:
         """Register a connection and send it the full current view (the whole log)."""

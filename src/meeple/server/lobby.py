@@ -15,6 +15,7 @@ Rules: issue #34 "People at the table" (items 2 and 3).
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
 import secrets
@@ -27,10 +28,14 @@ from sqlalchemy.orm import Session
 from meeple.core.errors import MeepleError
 from meeple.core.registry import load_game
 from meeple.i18n import M, Message
+from meeple.server.accounts import Account
 from meeple.server.clock import is_turn_based
 from meeple.server.db import PresenceRow, SeatRow, TableRow
+from meeple.server.hub import Hub
 from meeple.server.live import TableNotFound
 from meeple.server.protocol import CreateTable, SeatRequest
+from meeple.server.quotas import Limiter
+from meeple.server.seats import Seats
 from meeple.server.tables import NOTIFY_CHANNEL, TableService, hash_token
 
 log = logging.getLogger("meeple.server")
@@ -84,15 +89,52 @@ def quickmatch_lock(key: str) -> int:
     return int.from_bytes(hashlib.sha256(key.encode()).digest()[:4], "big", signed=True)
 
 
+@dataclass(frozen=True)
+class Seated:
+    """A seat taken (:meth:`Lobby.join`, :meth:`Lobby.quick_match`): its table, number and secret token."""
+
+    table: str
+    seat: int
+    token: str
+
+
+@dataclass(frozen=True)
+class Created:
+    """A table created (:meth:`Lobby.create_table`): its id and ``(seat, token)`` of each human seat."""
+
+    table: str
+    tokens: list[tuple[int, str]]
+
+
+class NameNeeded(SeatRefused):
+    """A guest asked for a seat without a name (422); a logged-in player's name is the username."""
+
+    def __init__(self) -> None:
+        super().__init__(422, M("give a name, or log in"))
+
+
 class Lobby:
-    """Open seats and quick match over a :class:`TableService`.
+    """The use cases of strangers meeting at a table, and their transactions over a :class:`TableService`.
+
+    The async methods (:meth:`create_table`, :meth:`join`, :meth:`quick_match`, :meth:`start_table`,
+    :meth:`wait_for_players`, :meth:`new_token`) are the one implementation both fronts call: plain values in, a
+    plain result out, or a domain error (:class:`SeatRefused`, :class:`TableNotFound`,
+    :class:`meeple.server.quotas.QuotaExceeded`, :class:`meeple.core.errors.MeepleError` for a bad request); the
+    REST routes translate it into a status code and JSON, the pages into a page with the error. A new use case
+    (rematch, invitation...) is added here once (docs/architecture.md).
 
     Args:
         service: the tables.
+        hub: the tables' connections (a new token closes the old one's).
+        seats: which seat a token opens (a join from a seat's holder is refused).
+        limiter: the quotas (``tables``, ``joins`` per address).
     """
 
-    def __init__(self, service: TableService) -> None:
+    def __init__(self, service: TableService, hub: Hub, seats: Seats, limiter: Limiter) -> None:
         self.service = service
+        self.hub = hub
+        self.seats = seats
+        self.limiter = limiter
 
     # ------------------------------------------------------------------ transactions (run in a thread)
     def _locked(self, s: Session, table_id: str) -> TableRow:
@@ -152,7 +194,7 @@ class Lobby:
         self._changed(s, row)
         return seat.seat, token, started
 
-    def join(self, table_id: str, name: str, account: tuple[int, str] | None = None) -> tuple[int, str, bool]:
+    def take_seat(self, table_id: str, name: str, account: tuple[int, str] | None = None) -> tuple[int, str, bool]:
         """Take the first free open seat of a waiting table; return ``(seat, token, started)``.
 
         ``account``: ``(id, username)`` of a logged-in player: the seat is bound to it.
@@ -230,7 +272,7 @@ class Lobby:
             row.fill_at = None
             self._changed(s, row)
 
-    def quickmatch(self, match: Match, address: str | None, exclude: Sequence[str] = ()) -> tuple[str, int, str, bool]:
+    def match_seat(self, match: Match, address: str | None, exclude: Sequence[str] = ()) -> tuple[str, int, str, bool]:
         """A seat at the oldest waiting quick-match table of ``match.game`` and ``match.players``, or at a new one.
 
         ``exclude``: tables not to join (those the asker holds a seat at already: nobody plays against themselves);
@@ -312,3 +354,116 @@ class Lobby:
             await self.service.sync(live)
         if started:
             await self.service.evaluate(table_id)
+
+    # ------------------------------------------------------------------ the use cases (both fronts call these)
+    async def create_table(self, request: CreateTable, address: str, account: Account | None) -> Created:
+        """Create a table (``POST /api/tables``, the lobby's form); a bot or a clock may start at once.
+
+        Logged in, the first ``human`` seat is bound to ``account`` and named by its username.
+
+        Raises:
+            QuotaExceeded: past ``--tables-per-minute``, ``--max-tables-per-address`` or ``--max-tables``.
+            SeatRefused: 401, a guest asked for a rated table.
+            MeepleError: a bad request (game, parameters, seats, clock): 422.
+        """
+        self.limiter.hit("tables", address, "tables created")
+        if request.rated and account is None:
+            raise SeatRefused(401, RATED_LOG_IN)
+        table_id, tokens = await asyncio.to_thread(self.service.create, request, address, _bound(account))
+        await self.service.evaluate(table_id)  # a bot may have the first move; a clock may start
+        return Created(table_id, tokens)
+
+    async def join(
+        self, table_id: str, name: str | None, account: Account | None, address: str, held: str | None = None
+    ) -> Seated:
+        """Take the first free open seat of a waiting table (``POST /api/tables/{id}/join``, the lobby's "Join").
+
+        Args:
+            table_id: the table.
+            name: a guest's name (a logged-in player's is the username).
+            account: the logged-in player, if any (the seat is bound to it).
+            address: the client's address (quota ``joins``).
+            held: a seat token the request presents for this table (one that opens a seat is refused: 409).
+
+        Raises:
+            QuotaExceeded: past ``--joins-per-minute``, or too many wrong tokens.
+            TableNotFound: no such table (404).
+            SeatRefused: 409 (full, started, over, or a seat held already), 401 (a guest at a rated table), 422
+                (:class:`NameNeeded`).
+        """
+        self.limiter.hit("joins", address, "seats taken")
+        if held and await self.seats.check_token(table_id, held, address) is not None:
+            raise SeatRefused(409, M("you already hold a seat at this table"))
+        chosen = _seat_name(name, account)
+        seat, token, started = await asyncio.to_thread(self.take_seat, table_id, chosen, _bound(account))
+        await self.announce(table_id, started)
+        return Seated(table_id, seat, token)
+
+    async def quick_match(
+        self,
+        game: str,
+        players: int,
+        rated: bool,
+        who: tuple[str | None, Account | None],
+        address: str,
+        exclude: Sequence[str] = (),
+    ) -> Seated:
+        """A seat at the oldest waiting quick-match table of ``game`` and ``players``, or at a new one.
+
+        Args:
+            game: the game.
+            players: the player count.
+            rated: a rated table (logged-in players only).
+            who: ``(name, account)``: a guest's name, the logged-in player.
+            address: the client's address (quotas ``joins``, and those of a new table).
+            exclude: tables this browser sits at already (its seat cookies).
+
+        Raises:
+            QuotaExceeded: past ``--joins-per-minute`` or the quotas of table creation.
+            SeatRefused: 401 (a guest asked for a rated table), 422 (:class:`NameNeeded`).
+            MeepleError: an unknown game or player count: 422.
+        """
+        self.limiter.hit("joins", address, "seats taken")
+        name, account = who
+        if rated and account is None:
+            raise SeatRefused(401, RATED_LOG_IN)
+        match = Match(game, players, _seat_name(name, account), rated, _bound(account))
+        table_id, seat, token, started = await asyncio.to_thread(self.match_seat, match, address, exclude)
+        await self.announce(table_id, started)
+        return Seated(table_id, seat, token)
+
+    async def start_table(self, table_id: str, seat: int, bot: str) -> None:
+        """The creator's seat starts its waiting table now, ``bot`` in each open seat (:meth:`start`)."""
+        await asyncio.to_thread(self.start, table_id, seat, bot)
+        await self.announce(table_id, started=True)
+
+    async def wait_for_players(self, table_id: str, seat: int) -> None:
+        """The creator's seat of a quick-match table waits for players: no bots fill it (:meth:`keep_waiting`)."""
+        await asyncio.to_thread(self.keep_waiting, table_id, seat)
+        await self.announce(table_id, started=False)
+
+    async def new_token(self, table_id: str, seat: int) -> str:
+        """A seat's new token (``POST /api/tables/{id}/token``, the page's "new link"); the old one's connections close.
+
+        Raises:
+            TableNotFound: no such table.
+        """
+        return await self.hub.rotate_token(table_id, seat)
+
+
+def _bound(account: Account | None) -> tuple[int, str] | None:
+    """``(id, username)`` of a logged-in player, the seat's binding (None: a guest)."""
+    return (account.id, account.username) if account is not None else None
+
+
+def _seat_name(name: str | None, account: Account | None) -> str:
+    """The name a new seat gets: a logged-in player's username, else the guest's ``name``.
+
+    Raises:
+        NameNeeded: a guest without a name.
+    """
+    if account is not None:
+        return account.username
+    if not name:
+        raise NameNeeded()
+    return name

@@ -28,7 +28,6 @@ import hashlib
 import secrets
 import time
 from dataclasses import dataclass
-from typing import Any
 
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 from sqlalchemy import Engine, select
@@ -180,11 +179,10 @@ def set_device_cookie(response: Response, secure: bool, value: str) -> None:
     )
 
 
-async def remember_device(state: dict[str, Any], response: Response, secure: bool, account_id: int) -> None:
+async def remember_device(gate: LoginGate | None, response: Response, secure: bool, account_id: int) -> None:
     """Set a fresh device cookie for ``account_id`` on ``response`` (after a successful log-in, sign-up or change).
 
-    ``state``: the app's state (its ``logins`` gate; nothing is set without one).
+    ``gate``: the server's log-in gate (nothing is set without one).
     """
-    gate: LoginGate | None = state.get("logins")
     if gate is not None:
         set_device_cookie(response, secure, await asyncio.to_thread(gate.device_cookie, account_id))

@@ -30,7 +30,7 @@ from typing import Any
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from fastapi import FastAPI, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 from sqlalchemy import Engine, text
 from sqlalchemy.exc import SQLAlchemyError
@@ -159,17 +159,15 @@ def readiness(engine: Engine) -> str | None:
     return None
 
 
-def add_ops_routes(
-    app: FastAPI,
+def ops_router(
     metrics: Metrics,
     engine: Callable[[], Engine | None],
     metrics_allow: str,
     faults: Callable[[], list[str]] = list,
-) -> None:
-    """Add ``/healthz``, ``/readyz`` and ``/metrics`` to ``app``, and make ``metrics`` current in its requests.
+) -> APIRouter:
+    """``/healthz``, ``/readyz`` and ``/metrics`` (the app makes ``metrics`` current: :class:`CurrentMetrics`).
 
     Args:
-        app: the server's app.
         metrics: the app's metrics.
         engine: returns the database engine once the app has started (None before).
         metrics_allow: ``--metrics-allow-ips`` (:func:`networks`).
@@ -180,14 +178,14 @@ def add_ops_routes(
         ValueError: a bad ``metrics_allow``.
     """
     allowed = networks(metrics_allow)
-    app.add_middleware(CurrentMetrics, metrics=metrics)
+    router = APIRouter()
 
-    @app.get("/healthz", include_in_schema=False)
+    @router.get("/healthz", include_in_schema=False)
     async def healthz() -> dict[str, str]:
         """Liveness: the process answers."""
         return {"status": "alive"}
 
-    @app.get("/readyz", include_in_schema=False)
+    @router.get("/readyz", include_in_schema=False)
     async def readyz() -> JSONResponse:
         """Readiness: the database answers and is migrated (503 with a reason if not)."""
         found = engine()
@@ -204,13 +202,15 @@ def add_ops_routes(
             return JSONResponse({"status": "unavailable", "reason": reason}, status_code=503)
         return JSONResponse({"status": "ready"})
 
-    @app.get("/metrics", include_in_schema=False)
+    @router.get("/metrics", include_in_schema=False)
     async def metrics_page(request: Request) -> Response:
         """Prometheus text, for the addresses of ``--metrics-allow-ips`` only (403 otherwise)."""
         if not may_read_metrics(request, allowed):
             metrics.refused("metrics")
             return JSONResponse({"detail": "/metrics is open only to --metrics-allow-ips"}, status_code=403)
         return Response(metrics.render(), media_type=CONTENT_TYPE)
+
+    return router
 
 
 class CurrentMetrics:

@@ -17,7 +17,8 @@ import ipaddress
 import math
 import time
 from collections import Counter, OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from limits import RateLimitItemPerHour, RateLimitItemPerMinute
 from limits.storage import MemoryStorage
@@ -26,15 +27,32 @@ from limits.strategies import MovingWindowRateLimiter
 from meeple.i18n import Message, Translator
 
 
+def quota(default: Any, doc: str, *, low: float | None = None, high: float | None = None) -> Any:
+    """A field of :class:`Quotas` that ``meeple serve`` takes as an option (issue #42, item 4: one name per quota).
+
+    The option is the field's name in dashes (``max_tables`` is ``--max-tables``; a boolean ``rate_limits`` is
+    ``--rate-limits/--no-rate-limits``), its help ``doc``, its range ``low``..``high`` (:func:`quota_options`).
+    """
+    return field(default=default, metadata={"doc": doc, "low": low, "high": high})
+
+
+def quota_flag(name: str) -> str:
+    """The ``meeple serve`` option of the quota ``name``: ``--`` and its words joined by dashes."""
+    return "--" + name.replace("_", "-")
+
+
 @dataclass(frozen=True)
 class Quotas:
     """The limits of one server process (``meeple serve`` options in parentheses).
+
+    Each field made with :func:`quota` is the option of its own name (``--`` and its words joined by dashes); the
+    others are fixed sizes.
 
     Attributes:
         rate_limits: False lifts every rate and count below (``--no-rate-limits``: load tests on loopback); sizes
             stay.
         tables_per_minute: tables one address may create per minute (``--tables-per-minute``).
-        tables_per_address: live and waiting tables one address may have created (``--max-tables-per-address``).
+        max_tables_per_address: live and waiting tables one address may have created (``--max-tables-per-address``).
         max_tables: started tables in the database (``--max-tables``): live tables where a human has come (a
             connection or a move). Past it no table is created (429 "this server is full").
         max_unstarted_tables: unstarted tables in the database (``--max-unstarted-tables``): waiting tables, and live
@@ -45,7 +63,7 @@ class Quotas:
             start or the last move, whichever is later (a turn-based table: at least its time per move).
         bot_cpu_per_address: CPU seconds an hour that the bots of one creator address's tables may think
             (``--bot-cpu-per-address``; :class:`meeple.server.bots.BotBudget`); past it they wait.
-        sockets_per_address: WebSockets one address may hold open (``--max-sockets-per-address``).
+        max_sockets_per_address: WebSockets one address may hold open (``--max-sockets-per-address``).
         messages_per_minute: messages one WebSocket may send per minute; past it the connection is closed with
             1008 (``--messages-per-minute``).
         bad_tokens_per_minute: wrong seat tokens one address may present per minute (``--bad-tokens-per-minute``).
@@ -78,32 +96,74 @@ class Quotas:
             ``--boards-per-minute``): each replays the table and draws up to 24 boards (issue #43).
     """
 
-    rate_limits: bool = True
-    tables_per_minute: int = 10
-    tables_per_address: int = 20
-    max_tables: int = 2000
-    max_unstarted_tables: int = 1000
-    no_start_minutes: float = 5.0
-    bot_cpu_per_address: float = 900.0
-    sockets_per_address: int = 32
-    messages_per_minute: int = 240
-    bad_tokens_per_minute: int = 10
+    rate_limits: bool = quota(
+        True,
+        doc="Apply the quotas; --no-rate-limits lifts them (load tests on loopback); sizes stay bounded.",
+    )
+    tables_per_minute: int = quota(10, doc="Tables one address may create per minute.", low=1)
+    max_tables_per_address: int = quota(20, doc="Live tables one address may have created.", low=1)
+    max_tables: int = quota(2000, doc="Started tables in all (a human came); past it 429.", low=1)
+    max_unstarted_tables: int = quota(
+        1000,
+        doc="Tables nobody has come to yet (waiting, or live and never opened); past it the oldest is aborted.",
+        low=1,
+    )
+    no_start_minutes: float = quota(
+        5.0,
+        doc="A table whose player to move never came is aborted after this long (from the start or last move).",
+        low=0.1,
+        high=1440,
+    )
+    bot_cpu_per_address: float = quota(
+        900.0,
+        doc="CPU seconds an hour the bots of one creator address's tables may think; past it they wait.",
+        low=1,
+    )
+    max_sockets_per_address: int = quota(32, doc="WebSocket connections one address may hold.", low=1)
+    messages_per_minute: int = quota(240, doc="Messages one WebSocket may send per minute.", low=1)
+    bad_tokens_per_minute: int = quota(10, doc="Wrong seat tokens one address may try per minute.", low=1)
     body_bytes: int = 16 * 1024
     message_bytes: int = 4 * 1024
     send_seconds: float = 30.0
-    idle_days: float = 14.0
+    idle_days: float = quota(14.0, doc="A table nobody moved at for this long ends as abandoned.", low=0.001)
     lobby_per_address: int = 3
-    joins_per_minute: int = 20
-    chats_per_minute: int = 20
-    waiting_hours: float = 24.0
-    quickmatch_wait: float = 60.0
-    logins_per_minute: int = 10
-    logins_per_username: int = 10
-    signups_per_minute: int = 5
-    min_password_score: int = 3
-    reads_per_minute: int = 300
-    my_tables_per_minute: int = 30
-    boards_per_minute: int = 600
+    joins_per_minute: int = quota(20, doc="Open seats one address may take per minute.", low=1)
+    chats_per_minute: int = quota(20, doc="Chat lines one address may send per minute.", low=1)
+    waiting_hours: float = quota(24.0, doc="A table whose open seats stay free this long is abandoned.", low=0.001)
+    quickmatch_wait: float = quota(60.0, doc="Seconds before bots take a quick-match table's open seats.", low=0.0)
+    logins_per_minute: int = quota(
+        10,
+        doc="Log-in attempts per address a minute (failures per username and address: 3x that an hour).",
+        low=1,
+    )
+    logins_per_username: int = quota(
+        10,
+        doc="Log-in attempts at one username from devices it never logged in from, per 10 minutes, whatever"
+        " their addresses.",
+        low=1,
+    )
+    signups_per_minute: int = quota(5, doc="Accounts one address may create per minute.", low=1)
+    min_password_score: int = quota(
+        3,
+        doc="The lowest strength (zxcvbn score, 0-4) of a new password; 0 accepts any of 8-128 characters.",
+        low=0,
+        high=4,
+    )
+    reads_per_minute: int = quota(
+        300,
+        doc="Pages and API reads (GET) one address may make per minute; static files and probes do not count.",
+        low=1,
+    )
+    my_tables_per_minute: int = quota(
+        30,
+        doc='"My tables" lists one address, and one account, may ask per minute.',
+        low=1,
+    )
+    boards_per_minute: int = quota(
+        600,
+        doc="Catch-ups of a table page (the others' moves played back) one address may ask per minute.",
+        low=1,
+    )
 
 
 class QuotaExceeded(Exception):
@@ -250,10 +310,10 @@ class Limiter:
         """Count a new WebSocket of ``address``.
 
         Raises:
-            QuotaExceeded: it already holds :attr:`Quotas.sockets_per_address`.
+            QuotaExceeded: it already holds :attr:`Quotas.max_sockets_per_address`.
         """
-        if self.quotas.rate_limits and self.sockets[address] >= self.quotas.sockets_per_address:
-            limit = self.quotas.sockets_per_address
+        if self.quotas.rate_limits and self.sockets[address] >= self.quotas.max_sockets_per_address:
+            limit = self.quotas.max_sockets_per_address
             raise QuotaExceeded(f"too many connections from one address: at most {limit}", 10, "sockets")
         self.sockets[address] += 1
 

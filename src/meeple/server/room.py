@@ -29,13 +29,13 @@ def make_room(s: Session, quotas: Quotas, creator: str, now: float, channel: str
     Returns the tables aborted to make room (the caller tells their connections once it committed).
 
     Raises:
-        QuotaExceeded: ``creator`` has :attr:`Quotas.tables_per_address` live and waiting tables, or the server
+        QuotaExceeded: ``creator`` has :attr:`Quotas.max_tables_per_address` live and waiting tables, or the server
             :attr:`Quotas.max_tables` started ones.
     """
     live = TableRow.status.in_(("live", "waiting"))
     mine = s.scalar(select(func.count()).select_from(TableRow).where(live, TableRow.creator == creator)) or 0
-    if mine >= quotas.tables_per_address:
-        limit = quotas.tables_per_address
+    if mine >= quotas.max_tables_per_address:
+        limit = quotas.max_tables_per_address
         raise QuotaExceeded(f"too many live tables created from one address: at most {limit}", 60, "live_tables")
     came = select(SeatRow.table_id).where(SeatRow.table_id == TableRow.id, SeatRow.arrived.is_not(None)).exists()
     started = s.scalar(select(func.count()).select_from(TableRow).where(TableRow.status == "live", came)) or 0

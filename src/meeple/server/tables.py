@@ -168,6 +168,9 @@ class TableService:
         policy: SeatPolicy | None = None,
         quotas: Quotas | None = None,
         rated: RatedRules | None = None,
+        metrics: Metrics | None = None,
+        notifier: Notifier | None = None,
+        on_change: Callable[[LiveTable], Any] | None = None,
     ) -> None:
         self.engine = engine
         self.heartbeat_engine = heartbeat_engine or engine
@@ -185,11 +188,11 @@ class TableService:
         self.ended_elsewhere: list[str] = []
         """Tables another table's transaction ended (evicted for room): the sweeper tells their connections."""
         self.postgres = is_postgresql(engine)
-        self.on_change: Callable[[LiveTable], Any] | None = None
-        """Called (in the event loop) after every committed change of a table: the hub broadcasts it."""
-        self.metrics = Metrics()
+        self.on_change = on_change
+        """Called (in the event loop) after every committed change of a table (the app's: :func:`hub.broadcast`)."""
+        self.metrics = metrics or Metrics()
         """Where moves are counted (the app gives its own: ``/metrics``)."""
-        self.notifier: Notifier | None = None
+        self.notifier = notifier
         """Sends turn e-mails (``meeple serve --smtp``); None: no turn is even looked at for one."""
         self.listing_generation = 0
         """Bumped when this process changes a table as the lobby shows it (:class:`meeple.server.reads.Listing`)."""
@@ -235,7 +238,7 @@ class TableService:
         Raises:
             InvalidParameterError: unknown game, bad parameters, a bad seat or bot spec, a rated table that is not
                 one logged-in ``human`` seat and ``open`` seats (the message says which).
-            QuotaExceeded: ``address`` has :attr:`Quotas.tables_per_address` live tables, or the server
+            QuotaExceeded: ``address`` has :attr:`Quotas.max_tables_per_address` live tables, or the server
                 :attr:`Quotas.max_tables`.
         """
         with Session(self.engine) as s, s.begin():

@@ -201,6 +201,13 @@ class _HeadTooLarge(Exception):
     """Raised inside httptools' callbacks to stop parsing a request head past its bound."""
 
 
+def _count_head(protocol: _Guards, size: int) -> None:
+    """Count ``size`` bytes of a request head httptools parsed; past the bound stop parsing (431)."""
+    protocol._head_bytes += size
+    if protocol._head_bytes > protocol.framing.header_bytes:
+        raise _HeadTooLarge
+
+
 def _httptools_protocol() -> type[asyncio.Protocol]:
     """The guarded httptools protocol of uvicorn (httptools is imported only when it is used)."""
     import httptools
@@ -235,11 +242,6 @@ def _httptools_protocol() -> type[asyncio.Protocol]:
             else:
                 super().send_400_response(msg)
 
-        def _count(self, size: int) -> None:
-            self._head_bytes += size
-            if self._head_bytes > self.framing.header_bytes:
-                raise _HeadTooLarge
-
         def on_message_begin(self) -> None:
             """A request starts: its header deadline runs, its head is counted."""
             super().on_message_begin()
@@ -250,12 +252,12 @@ def _httptools_protocol() -> type[asyncio.Protocol]:
 
         def on_url(self, url: bytes) -> None:
             """Count the request line's target."""
-            self._count(len(url))
+            _count_head(self, len(url))
             super().on_url(url)
 
         def on_header(self, name: bytes, value: bytes) -> None:
             """Count one header."""
-            self._count(len(name) + len(value) + 4)
+            _count_head(self, len(name) + len(value) + 4)
             super().on_header(name, value)
 
         def on_headers_complete(self) -> None:

@@ -31,28 +31,24 @@ from meeple.core.records import GameRecord
 from meeple.core.registry import game_class, registered_games
 from meeple.core.state import SPECTATOR
 from meeple.i18n import LANGUAGES, N_, M, Translator, language_from_accept, translator
-from meeple.server.accounts import current_account
-from meeple.server.app import (
-    NO_SEAT,
-    ServerConfig,
-    account_seat,
-    check_token,
-    client_address,
-    create_app,
-    cut,
-    expired_cookie_header,
-    seat_cookie,
-    validation_text,
-    with_seat_cookie,
-)
+from meeple.server import ServerConfig, create_app
 from meeple.server.clock import TURN_BASED_CHOICES, clock_view, is_turn_based
 from meeple.server.live import LiveTable, TableNotFound
-from meeple.server.lobby import RATED_LOG_IN, Lobby, Match, SeatRefused
+from meeple.server.lobby import SeatRefused
 from meeple.server.mytables import count_request, my_tables
 from meeple.server.protocol import ClockSpec, CreateTable, JoinTable
-from meeple.server.quotas import Limiter, QuotaExceeded
+from meeple.server.quotas import QuotaExceeded
 from meeple.server.rated import RatedRules
-from meeple.server.tables import TableService
+from meeple.server.replies import cut, validation_text
+from meeple.server.seats import (
+    NO_SEAT,
+    client_address,
+    expired_cookie_header,
+    seat_cookie,
+    seated_tables,
+    with_seat_cookie,
+)
+from meeple.server.services import Services, current_account, services_of
 from meeple.server.views import game_view
 from meeple.web.boards import badges, board_context, display_name, log_lines, move_texts, name_the_moves, who
 from meeple.web.games import companion_for, quoted, seat_name, variant_words
@@ -196,19 +192,14 @@ def create_web_app(config: ServerConfig) -> FastAPI:
     app.add_middleware(GZipMiddleware, minimum_size=500)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
 
-    def service() -> TableService:
-        found: TableService = app.state.meeple["service"]
-        return found
+    def services() -> Services:
+        return services_of(app)
 
     async def table(table_id: str) -> LiveTable:
         try:
-            return await service().read(table_id)  # a finished table is not kept in memory for a page
+            return await services().tables.read(table_id)  # a finished table is not kept in memory for a page
         except TableNotFound:
             raise HTTPException(404, f"no table {cut(table_id)!r}") from None
-
-    def limiter() -> Limiter:
-        found: Limiter = app.state.meeple["limiter"]
-        return found
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     async def lobby(request: Request, lang: str | None = None) -> HTMLResponse:
@@ -225,11 +216,11 @@ def create_web_app(config: ServerConfig) -> FastAPI:
         reader = _reader(request, lang)
         account = await current_account(request)
         if account is not None:
-            count_request(limiter(), client_address(request), account.id)  # 429 past --my-tables-per-minute
-        entries = await my_tables(service(), account.id, reader) if account is not None else []
+            count_request(services().limiter, client_address(request), account.id)  # 429 past --my-tables-per-minute
+        entries = await my_tables(services().tables, account.id, reader) if account is not None else []
         for entry in entries:
             entry["title"] = game_class(entry["game"]).title
-            entry["left"] = duration(entry["deadline"] - service().now(), reader) if entry["deadline"] else None
+            entry["left"] = duration(entry["deadline"] - services().tables.now(), reader) if entry["deadline"] else None
             entry["until"] = _utc(entry["deadline"]) if entry["deadline"] else None
             mover = entry["current_player"]
             entry["mover"] = entry["seats"][mover]["name"] if mover is not None else None
@@ -242,7 +233,6 @@ def create_web_app(config: ServerConfig) -> FastAPI:
         form = await request.form()
         address = client_address(request)
         try:
-            limiter().hit("tables", address, "tables created")
             spec = game_class(game)
             params: dict[str, Any] = {}
             for p in spec.describe_params():
@@ -257,11 +247,7 @@ def create_web_app(config: ServerConfig) -> FastAPI:
             if clock is not None:  # none chosen: left unset, so that a rated table takes the server's rated rules
                 fields["clock"] = clock
             request_model = CreateTable.model_validate(fields)
-            me = await current_account(request)
-            if rated and me is None:
-                raise SeatRefused(401, RATED_LOG_IN)
-            bound = (me.id, me.username) if me is not None else None
-            table_id, tokens = await asyncio.to_thread(service().create, request_model, address, bound)
+            created = await services().lobby.create_table(request_model, address, await current_account(request))
         except (MeepleError, ValueError, QuotaExceeded) as exc:
             message = reader.message(exc.message) if isinstance(exc, MeepleError) else cut(str(exc), 300)
             games = [_game_card(name) for name in registered_games()]
@@ -277,12 +263,12 @@ def create_web_app(config: ServerConfig) -> FastAPI:
                 who=lambda p: who(p, reader),
                 me=await current_account(request),
             )
+            page.status_code = _status(exc)  # as POST /api/tables answers the same request
             if isinstance(exc, QuotaExceeded):
-                app.state.meeple["refused"](exc.reason)
-                page.status_code = 429
+                services().refused(exc.reason)
                 page.headers["Retry-After"] = str(exc.retry_after)
             return page
-        await service().evaluate(table_id)
+        table_id, tokens = created.table, created.tokens
         base = (config.public_urls[0] if config.public_urls else str(request.base_url)).rstrip("/")
         links = [(seat, f"{base}/tables/{table_id}?token={token}") for seat, token in tokens]
         return _page(
@@ -327,24 +313,15 @@ def create_web_app(config: ServerConfig) -> FastAPI:
         Logged in, the seat is bound to the account and ``rated`` may be asked; a guest gives a name.
         """
         reader = _reader(request, lang)
-        seated = [c.removeprefix(seat_cookie("")) for c in list(request.cookies)[:64] if c.startswith(seat_cookie(""))]
         try:
-            limiter().hit("joins", client_address(request), "seats taken")
-            me = await current_account(request)
-            chosen = me.username if me is not None else JoinTable(name=_needed(name, reader)).name
-            if rated and me is None:
-                raise SeatRefused(401, RATED_LOG_IN)
-            lobby = app.state.meeple["lobby"]
-            match = Match(game, players, chosen or "", rated, (me.id, me.username) if me is not None else None)
-            table_id, _seat, token, started = await asyncio.to_thread(
-                lobby.quickmatch, match, client_address(request), seated
+            who = (_guest_name(name), await current_account(request))
+            seat = await services().lobby.quick_match(
+                game, players, rated, who, client_address(request), seated_tables(request)
             )
-        except (MeepleError, ValueError, QuotaExceeded, SeatRefused) as exc:
-            status = 429 if isinstance(exc, QuotaExceeded) else exc.status if isinstance(exc, SeatRefused) else 422
-            return await _lobby_error(request, reader, _problem(exc, reader), status)
-        await lobby.announce(table_id, started)
-        target = f"/tables/{table_id}" + (f"?lang={lang}" if lang in LANGUAGES else "")
-        return with_seat_cookie(RedirectResponse(target, status_code=303), request, table_id, token)
+        except (MeepleError, ValueError, QuotaExceeded) as exc:
+            return await _lobby_error(request, reader, _problem(exc, reader), _status(exc))
+        target = f"/tables/{seat.table}" + (f"?lang={lang}" if lang in LANGUAGES else "")
+        return with_seat_cookie(RedirectResponse(target, status_code=303), request, seat.table, seat.token)
 
     @app.post("/tables/{table_id}/join", response_class=HTMLResponse, include_in_schema=False)
     async def join_page(
@@ -359,19 +336,13 @@ def create_web_app(config: ServerConfig) -> FastAPI:
         if await _seat(request, table_id, request.cookies.get(seat_cookie(table_id))) is not None:
             return RedirectResponse(target, status_code=303)  # this browser holds a seat there already
         try:
-            limiter().hit("joins", client_address(request), "seats taken")
             me = await current_account(request)
-            chosen = me.username if me is not None else JoinTable(name=_needed(name, reader)).name
-            lobby = app.state.meeple["lobby"]
-            bound = (me.id, me.username) if me is not None else None
-            _seat_taken, token, started = await asyncio.to_thread(lobby.join, table_id, chosen or "", bound)
+            seat = await services().lobby.join(table_id, _guest_name(name), me, client_address(request))
         except TableNotFound:
             raise HTTPException(404, f"no table {cut(table_id)!r}") from None
-        except (MeepleError, ValueError, QuotaExceeded, SeatRefused) as exc:
-            status = 429 if isinstance(exc, QuotaExceeded) else exc.status if isinstance(exc, SeatRefused) else 422
-            return await _lobby_error(request, reader, _problem(exc, reader), status)
-        await lobby.announce(table_id, started)
-        return with_seat_cookie(RedirectResponse(target, status_code=303), request, table_id, token)
+        except (MeepleError, ValueError, QuotaExceeded) as exc:
+            return await _lobby_error(request, reader, _problem(exc, reader), _status(exc))
+        return with_seat_cookie(RedirectResponse(target, status_code=303), request, table_id, seat.token)
 
     @app.get("/tables/{table_id}", response_class=HTMLResponse, include_in_schema=False)
     async def table_page(
@@ -390,9 +361,8 @@ def create_web_app(config: ServerConfig) -> FastAPI:
             target = f"/tables/{table_id}" + (f"?lang={lang}" if lang in LANGUAGES else "")
             return with_seat_cookie(RedirectResponse(target, status_code=303), request, table_id, token)
         reader, live, seat, board = await _view(request, table_id, lang)
-        lobby: Lobby = app.state.meeple["lobby"]
-        may_start, fill_at = await asyncio.to_thread(lobby.creator_choice, table_id, seat)
-        bots_in = max(0, round(fill_at - service().now())) if fill_at is not None else None
+        may_start, fill_at = await asyncio.to_thread(services().lobby.creator_choice, table_id, seat)
+        bots_in = max(0, round(fill_at - services().tables.now())) if fill_at is not None else None
         page = _page(
             "table.html",
             reader,
@@ -432,7 +402,7 @@ def create_web_app(config: ServerConfig) -> FastAPI:
         if seat is None:
             stale = expired_cookie_header(request, table_id) if seat_cookie(table_id) in request.cookies else None
             raise HTTPException(403, "only the seat's holder may replace its link", headers=stale)
-        token = await app.state.meeple["hub"].rotate_token(table_id, seat)  # the old token's connections close
+        token = await services().lobby.new_token(table_id, seat)  # the old token's connections close
         base = str(request.base_url).rstrip("/")
         links = [(seat, f"{base}/tables/{table_id}?token={token}")]
         page = _page(
@@ -509,7 +479,7 @@ def create_web_app(config: ServerConfig) -> FastAPI:
 
     async def _tables() -> list[dict[str, Any]]:
         """The newest tables: id, game, status, seats (who plays, connected) — nothing secret."""
-        rows = await app.state.meeple["listing"].rows(50)
+        rows = await services().listing.rows(50)
         return [
             {
                 "id": row.id,
@@ -543,24 +513,25 @@ def create_web_app(config: ServerConfig) -> FastAPI:
 
         429 after too many wrong tokens from the address.
         """
-        seat = await account_seat(request, table_id)  # the session first: a revoked cookie is not a wrong token
+        seats = services().seats
+        seat = await seats.account_seat(request, table_id)  # the session first: a revoked cookie is not a wrong token
         if seat is not None or not token:
             return seat
         try:
-            return await check_token(app.state.meeple, table_id, token, client_address(request))
+            return await seats.check_token(table_id, token, client_address(request))
         except QuotaExceeded as exc:
-            app.state.meeple["refused"](exc.reason)
+            services().refused(exc.reason)
             raise HTTPException(429, exc.message, headers={"Retry-After": str(exc.retry_after)}) from None
 
     async def _board(live: LiveTable, seat: int | None, reader: Translator) -> str:
         async with live.lock:
-            return await _board_now(live, seat, reader, service().rated)
+            return await _board_now(live, seat, reader, services().tables.rated)
 
     async def _seat_of(request: Request, table_id: str) -> int | None:
         return await _seat(request, table_id, request.cookies.get(seat_cookie(table_id)))
 
     async def _now(live: LiveTable, seat: int | None, reader: Translator) -> str:
-        return await _board_now(live, seat, reader, service().rated)
+        return await _board_now(live, seat, reader, services().tables.rated)
 
     add_motion_routes(app, _reader, table, _seat_of, render_board, _now)
 
@@ -630,11 +601,20 @@ def _refusal_page(scope: Any, reader: Translator, text: str) -> bytes:
     return bytes(_page("busy.html", reader, Request(scope), message=text).body)
 
 
-def _needed(name: str | None, reader: Translator) -> str:
-    """The name a guest typed; a guest without one is refused (logged in, the username is the name)."""
-    if not name:
-        raise SeatRefused(422, M("give a name, or log in"))
-    return name
+def _guest_name(name: str | None) -> str | None:
+    """The name a guest typed, checked as ``POST /api/tables/{id}/join`` checks it (None: none typed).
+
+    Raises:
+        ValidationError: a name the API refuses (too long, control characters...).
+    """
+    return JoinTable(name=name).name if name else None
+
+
+def _status(exc: Exception) -> int:
+    """The status of a lobby form's refusal, as the API answers it: 429 a quota, a seat's own, else 422."""
+    if isinstance(exc, QuotaExceeded):
+        return 429
+    return exc.status if isinstance(exc, SeatRefused) else 422
 
 
 def _problem(exc: Exception, reader: Translator) -> str:

@@ -35,7 +35,8 @@ from meeple.core.records import GameRecord
 from meeple.core.state import SPECTATOR, HiddenAction, State
 from meeple.core.undo import undo_in_turn
 from meeple.i18n import Message, Translator
-from meeple.server.app import client_address
+from meeple.server.seats import client_address
+from meeple.server.services import services_of
 from meeple.web.games import WebGame, companion_for
 
 MAX_BOARDS = 24
@@ -265,7 +266,7 @@ def add_motion_routes(
         ``boards`` moves get their board (0: a page that shows the others' moves at once needs none).
         """
         reader = reader_of(request, lang)
-        limiter = app.state.meeple["limiter"]
+        limiter = services_of(app).limiter
         limiter.hit("boards", client_address(request), "catch-ups of a table page")  # 429 past --boards-per-minute
         live = await table_of(table_id)
         seat = await seat_of(request, table_id)

@@ -23,7 +23,6 @@ from sqlalchemy.orm import Session
 
 from meeple.core.registry import game_class, registered_games
 from meeple.i18n import LANGUAGES, Translator
-from meeple.server.account_api import profile_of, revoke_account, session_response
 from meeple.server.accounts import (
     MAX_PASSWORD,
     MAX_USERNAME,
@@ -33,12 +32,14 @@ from meeple.server.accounts import (
     LogIn,
     NewAccount,
     PasswordChange,
-    current_account,
 )
-from meeple.server.hashing import PasswordWork, PasswordWorkBusy
+from meeple.server.hashing import PasswordWorkBusy
 from meeple.server.logins import LoginGate, remember_device
 from meeple.server.quotas import Limiter, QuotaExceeded, quota_address
 from meeple.server.ratings import MAX_PAGE, leaderboard
+from meeple.server.routes.accounts import revoke_account, session_response
+from meeple.server.routes.people import profile_of
+from meeple.server.services import current_account, services_of
 
 PAGE = 25
 """Leaderboard entries per page."""
@@ -62,33 +63,29 @@ def add_people_pages(
     """Add the account forms' routes, the profile and the leaderboard pages to the web ``app``.
 
     Args:
-        app: the web app (its ``app.state.meeple`` holds ``accounts`` and ``limiter``).
+        app: the web app (its services: :func:`meeple.server.services.services_of`).
         render: ``render(template, reader, request, **context)`` (meeple.web.app's page renderer).
         reader_of: ``reader_of(request, lang)``: the page's language.
         lobby_error: the lobby again with a problem and an HTTP status.
     """
 
     def accounts() -> Accounts:
-        found: Accounts = app.state.meeple["accounts"]
-        return found
+        return services_of(app).accounts
 
     def limiter() -> Limiter:
-        found: Limiter = app.state.meeple["limiter"]
-        return found
+        return services_of(app).limiter
 
     def logins() -> LoginGate:
-        found: LoginGate = app.state.meeple["logins"]
-        return found
+        return services_of(app).logins
 
     async def hashed(
         request: Request, reader: Translator, call: Callable[..., T], *args: object, trusted: bool = False
     ) -> T | Response:
         """``call(*args)`` on the password threads (:mod:`meeple.server.hashing`), or the lobby with a 503."""
-        passwords: PasswordWork = app.state.meeple["passwords"]
         try:
-            return await passwords.run(call, *args, trusted=trusted)
+            return await services_of(app).passwords.run(call, *args, trusted=trusted)
         except PasswordWorkBusy as exc:
-            app.state.meeple["refused"]("password_busy")
+            services_of(app).refused("password_busy")
             page = await lobby_error(request, reader, reader.message(exc.message), 503)
             page.headers["Retry-After"] = str(exc.retry_after)
             return page
@@ -103,7 +100,7 @@ def add_people_pages(
         for value in response.headers.getlist("set-cookie"):
             redirect.headers.append("set-cookie", value)
         if device is not None:
-            await remember_device(app.state.meeple, redirect, request.url.scheme == "https", device)
+            await remember_device(logins(), redirect, request.url.scheme == "https", device)
         return redirect
 
     def problem(exc: Exception, reader: Translator) -> str:
@@ -172,7 +169,7 @@ def add_people_pages(
 
     async def _quota_or_422(request: Request, reader: Translator, exc: Exception) -> Response:
         if isinstance(exc, QuotaExceeded):
-            app.state.meeple["refused"](exc.reason)
+            services_of(app).refused(exc.reason)
             page = await lobby_error(request, reader, problem(exc, reader), 429)
             page.headers["Retry-After"] = str(exc.retry_after)
             return page
@@ -220,11 +217,11 @@ def add_people_pages(
         try:
             asked = PasswordChange(old=old, new=new)
             limiter().hit("login", _address(request), "log-in attempts")
-            passwords: PasswordWork = app.state.meeple["passwords"]
+            passwords = services_of(app).passwords
             token = await passwords.run(accounts().change_password, me, asked.old, asked.new, trusted=True)
         except (ValidationError, AccountRefused, QuotaExceeded, PasswordWorkBusy) as exc:
             return await _refusal(request, reader, me.username, exc)
-        await revoke_account(app.state.meeple, me.id)
+        await revoke_account(services_of(app), me.id)
         return await back(request, lang, token, f"/players/{me.username}", device=me.id)
 
     @app.post("/logout-everywhere", include_in_schema=False)
@@ -233,12 +230,12 @@ def add_people_pages(
         me = await current_account(request)
         if me is not None:
             await asyncio.to_thread(accounts().close_sessions, me.id)
-            await revoke_account(app.state.meeple, me.id)
+            await revoke_account(services_of(app), me.id)
         return await back(request, lang, None)
 
     async def _refusal(request: Request, reader: Translator, username: str, exc: Exception) -> Response:
         if isinstance(exc, PasswordWorkBusy):
-            app.state.meeple["refused"]("password_busy")
+            services_of(app).refused("password_busy")
             page = await profile_page(request, reader, username, reader.message(exc.message), 503)
             page.headers["Retry-After"] = str(exc.retry_after)
             return page

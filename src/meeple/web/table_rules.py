@@ -21,6 +21,7 @@ from meeple.server.clock import clock_view
 from meeple.server.endings import ABORTS
 from meeple.server.live import LiveTable
 from meeple.server.rated import ClaimRefused, RatedRules, claim_time
+from meeple.server.services import maybe_services
 from meeple.web.boards import BOT_LEVELS
 
 
@@ -131,7 +132,7 @@ def board_extras(
 
 def rated_words(request: Any, reader: Translator) -> list[str]:
     """The server's rules of rated tables in words (the lobby's rated boxes), from the app behind ``request``."""
-    service = getattr(request.app.state, "meeple", {}).get("service")
-    rules: RatedRules = service.rated if service is not None else RatedRules()
+    services = maybe_services(request.app)
+    rules = services.tables.rated if services is not None else RatedRules()
     clock = {"spec": rules.clock.model_dump()}
     return rules_words(clock, rules.grace, rules.substitute, True, reader)
