@@ -17,9 +17,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import inspect
 import json
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -70,15 +72,16 @@ class Load:
                     self.errors += 1
                     sent_at, sent = None, {}  # refused: choose again from the state that follows
                     continue
-                if message["type"] == "ack" and sent_at is not None and message["move_id"] == sent["move_id"]:
+                if message["type"] == "state":
+                    last = message
+                elif message["type"] != "ack" or message.get("move_id") != sent.get("move_id"):
+                    continue
+                # acknowledged: its ``ack`` frame, or (a server older than the ack frame) the state that follows it
+                if sent_at is not None and (message["type"] == "ack" or message["version"] > sent["version"]):
                     if self.measuring:
                         self.latencies.append(time.perf_counter() - sent_at)
                         self.moves += 1
                     sent_at = None
-                elif message["type"] == "state":
-                    last = message
-                else:
-                    continue
                 if last is None or last["status"] != "live":
                     if last is not None:
                         return
@@ -128,9 +131,88 @@ async def run(url: str, pids: list[int], tables: int, game: str, seconds: float,
         "p50_ms": round(1000 * statistics.median(lat), 2),
         "p99_ms": round(1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))], 2),
         "errors": load.errors,
-        "server_cpu_s": round(server_cpu, 1),
+        "moves": load.moves,
+        "server_cpu_s": round(server_cpu, 2),
         "client_cpu_s": round(client_cpu, 1),
     }
+
+
+def _options(src: Path | None) -> tuple[str, ...]:
+    """The test helpers' ``meeple serve`` options (limits lifted) that the tree at ``src`` (None: this one) knows."""
+    from tests.server.helpers import ServerProcess
+
+    root = src if src is not None else Path(__file__).resolve().parents[1] / "src"
+    known = (root / "meeple" / "cli" / "serve.py").read_text()
+    options: list[str] = []
+    for option in inspect.signature(ServerProcess).parameters["options"].default:  # flags, some with a value
+        if not option.startswith("--"):
+            if options and options[-1].startswith("--"):
+                options.append(option)
+        elif f'"{option}"' in known:
+            options.append(option)
+    return tuple(options)
+
+
+def _profile(pid: int, seconds: float, out: Path) -> subprocess.Popen[bytes]:
+    """py-spy sampling the server ``pid`` for ``seconds`` into ``out`` (collapsed stacks, for ``--profile``)."""
+    command = ["py-spy", "record", "--pid", str(pid), "--duration", str(int(seconds)), "--rate", "200"]
+    return subprocess.Popen([*command, "--format", "raw", "--output", str(out)], stdout=subprocess.DEVNULL)
+
+
+def serve_and_load(args: argparse.Namespace, src: Path | None, label: str) -> dict[str, Any]:
+    """One run: fresh servers of the tree at ``src`` (None: this one) on a fresh database, loaded; its figures."""
+    from tests.server.helpers import ServerProcess, postgres
+
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
+        db = f"sqlite:///{tmp}/load.db"
+        if args.db == "postgres":
+            db = stack.enter_context(postgres(Path(tmp)))
+        options = _options(src)
+        servers = [
+            ServerProcess(db, log=Path(tmp) / f"server{i}.log", workers=1, options=options, src=src)
+            for i in range(args.processes)
+        ]
+        try:
+            for server in servers:
+                server.start()
+            pids = [server.proc.pid for server in servers if server.proc is not None]
+            urls = ",".join(server.url for server in servers)
+            spy = None
+            if args.profile is not None:
+                out = args.profile / f"{label.replace(' ', '-')}-{time.strftime('%H%M%S')}.txt"
+                spy = _profile(pids[0], args.warmup + args.seconds, out)
+            result = asyncio.run(run(urls, pids, args.tables, args.game, args.seconds, args.warmup))
+            if spy is not None:
+                spy.wait(60)
+        finally:
+            for server in servers:
+                server.stop()
+    return {"tree": label, "db": args.db, "processes": args.processes, "game": args.game, **result}
+
+
+def _spread(values: list[float]) -> str:
+    return f"median {statistics.median(values):.3f}, range {min(values):.3f}-{max(values):.3f}"
+
+
+def alternate(args: argparse.Namespace) -> None:
+    """``--before``: rounds of one run of each tree, the first tree alternating; CPU per move and its ratio."""
+    per_move: dict[str, list[float]] = {"before": [], "this": []}
+    ratios: list[float] = []
+    for round_ in range(args.rounds):
+        trees = [("before", args.before), ("this", None)]
+        pair: dict[str, float] = {}
+        for name, src in trees if round_ % 2 == 0 else trees[::-1]:
+            result = serve_and_load(args, src, f"{name} tree")
+            ms = 1000 * result["server_cpu_s"] / max(1, result["moves"])
+            result["server_cpu_ms_per_move"] = round(ms, 3)
+            print(json.dumps({"round": round_ + 1, **result}), flush=True)
+            per_move[name].append(ms)
+            pair[name] = ms
+        ratios.append(pair["this"] / pair["before"])
+    print(f"server CPU per acknowledged move, ms, {args.rounds} alternated rounds:")
+    print(f"  before ({args.before}): {_spread(per_move['before'])}")
+    print(f"  this tree: {_spread(per_move['this'])}")
+    print(f"  ratio this/before (each round's pair): {_spread(ratios)}")
 
 
 def main() -> None:
@@ -143,31 +225,21 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=1, help="server processes (more than 1: PostgreSQL only)")
     parser.add_argument("--url", help="load a server already running here (e.g. under a profiler) instead")
     parser.add_argument("--pid", type=int, default=0, help="with --url: the server's process id (CPU seconds)")
+    parser.add_argument("--before", type=Path, help="the src/ folder of an older tree, run alternately with this one")
+    parser.add_argument("--rounds", type=int, default=3, help="with --before: alternated rounds (one run of each)")
+    parser.add_argument("--profile", type=Path, help="a folder: py-spy samples each server run (collapsed stacks)")
     args = parser.parse_args()
     if args.url:
         result = asyncio.run(run(args.url, [args.pid], args.tables, args.game, args.seconds, args.warmup))
         print(json.dumps({"db": "given", "game": args.game, **result}))
         return
+    if args.processes > 1 and args.db != "postgres":
+        parser.error("several server processes need --db postgres")
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository root: the test helpers
-    from tests.server.helpers import ServerProcess, postgres
-
-    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
-        db = f"sqlite:///{tmp}/load.db"
-        if args.db == "postgres":
-            db = stack.enter_context(postgres(Path(tmp)))
-        if args.processes > 1 and args.db != "postgres":
-            parser.error("several server processes need --db postgres")
-        servers = [ServerProcess(db, log=Path(tmp) / f"server{i}.log", workers=1) for i in range(args.processes)]
-        try:
-            for server in servers:
-                server.start()
-            pids = [server.proc.pid for server in servers if server.proc is not None]
-            urls = ",".join(server.url for server in servers)
-            result = asyncio.run(run(urls, pids, args.tables, args.game, args.seconds, args.warmup))
-        finally:
-            for server in servers:
-                server.stop()
-    print(json.dumps({"db": args.db, "processes": args.processes, "game": args.game, **result}))
+    if args.before is not None:
+        alternate(args)
+        return
+    print(json.dumps(serve_and_load(args, None, "this tree")))
 
 
 if __name__ == "__main__":
