@@ -32,6 +32,10 @@ import httpx
 from websockets.asyncio.client import connect
 
 
+HERE = Path(__file__).resolve().parents[1] / "src"
+"""This tree's sources: its servers run them (``PYTHONPATH``), whichever tree the environment installed."""
+
+
 class Load:
     def __init__(self, url: str, game: str, seconds: float) -> None:
         self.url = url
@@ -46,8 +50,9 @@ class Load:
         self.stop = asyncio.Event()
         self.rng = random.Random(1)
 
-    async def table(self, http: httpx.AsyncClient) -> None:
-        """Create tables one after another for one slot until the run ends."""
+    async def table(self, http: httpx.AsyncClient, delay: float = 0.0) -> None:
+        """Create tables one after another for one slot until the run ends, the first after ``delay`` seconds."""
+        await asyncio.sleep(delay)
         while not self.stop.is_set():
             r = await http.post("/api/tables", json={"game": self.game, "seats": ["human", "human"]})
             r.raise_for_status()
@@ -94,29 +99,55 @@ class Load:
                     sent_at = time.perf_counter()
 
 
-def _cpu_seconds(pid: int) -> float:
+def _cpu_seconds(pid: int, system: bool = False) -> float:
+    """The CPU seconds of process ``pid`` so far: user and system time (only system time if ``system``)."""
     if not pid:
         return float("nan")
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     import os
 
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    ticks = int(fields[12]) if system else int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
-async def run(url: str, pids: list[int], tables: int, game: str, seconds: float, warmup: float) -> dict[str, Any]:
+def _thread_cpu(pid: int) -> dict[int, float]:
+    """The CPU seconds of each thread of process ``pid`` so far (user and system), by thread id."""
+    import os
+
+    out: dict[int, float] = {}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError):
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+            out[int(task.name)] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return out
+
+
+async def run(
+    url: str, pids: list[int], tables: int, game: str, seconds: float, warmup: float, stagger: float = 0.0
+) -> dict[str, Any]:
+    """Load ``tables`` slots, their first tables spread over ``stagger`` seconds; measure ``seconds`` after ``warmup``.
+
+    Staggered starts keep the tables' games out of step, so that every window sees as many games begin and end
+    (creation, connections, the end's settling) per move; tables started together would end together, and a run's
+    figure would depend on whether its window holds that burst.
+    """
     load = Load(url, game, seconds)
     first = url.split(",")[0]
     limits = httpx.Limits(max_connections=50)
     async with httpx.AsyncClient(base_url=first, timeout=60, limits=limits) as http:
-        tasks = [asyncio.create_task(load.table(http)) for _ in range(tables)]
-        await asyncio.sleep(warmup)
+        tasks = [asyncio.create_task(load.table(http, stagger * i / tables)) for i in range(tables)]
+        await asyncio.sleep(stagger + warmup)
         server_cpu, client_cpu = sum(_cpu_seconds(p) for p in pids), time.process_time()
+        server_sys = sum(_cpu_seconds(p, system=True) for p in pids)
+        loop_cpu = {p: _thread_cpu(p).get(p, 0.0) for p in pids if p}
         load.measuring = True
         start = time.perf_counter()
         await asyncio.sleep(seconds)
         load.measuring = False
         elapsed = time.perf_counter() - start
         server_cpu, client_cpu = sum(_cpu_seconds(p) for p in pids) - server_cpu, time.process_time() - client_cpu
+        server_sys = sum(_cpu_seconds(p, system=True) for p in pids) - server_sys
+        loop = sum(_thread_cpu(p).get(p, 0.0) - start for p, start in loop_cpu.items())
         load.stop.set()
         for task in tasks:
             task.cancel()
@@ -133,6 +164,8 @@ async def run(url: str, pids: list[int], tables: int, game: str, seconds: float,
         "errors": load.errors,
         "moves": load.moves,
         "server_cpu_s": round(server_cpu, 2),
+        "server_system_s": round(server_sys, 2),
+        "server_loop_thread_s": round(loop, 2),
         "client_cpu_s": round(client_cpu, 1),
     }
 
@@ -141,7 +174,7 @@ def _options(src: Path | None) -> tuple[str, ...]:
     """The test helpers' ``meeple serve`` options (limits lifted) that the tree at ``src`` (None: this one) knows."""
     from tests.server.helpers import ServerProcess
 
-    root = src if src is not None else Path(__file__).resolve().parents[1] / "src"
+    root = src if src is not None else HERE
     known = (root / "meeple" / "cli" / "serve.py").read_text()
     options: list[str] = []
     for option in inspect.signature(ServerProcess).parameters["options"].default:  # flags, some with a value
@@ -153,10 +186,14 @@ def _options(src: Path | None) -> tuple[str, ...]:
     return tuple(options)
 
 
-def _profile(pid: int, seconds: float, out: Path) -> subprocess.Popen[bytes]:
-    """py-spy sampling the server ``pid`` for ``seconds`` into ``out`` (collapsed stacks, for ``--profile``)."""
-    command = ["py-spy", "record", "--pid", str(pid), "--duration", str(int(seconds)), "--rate", "200"]
-    return subprocess.Popen([*command, "--format", "raw", "--output", str(out)], stdout=subprocess.DEVNULL)
+def _profile(pid: int, warmup: float, seconds: float, out: Path) -> subprocess.Popen[bytes]:
+    """py-spy sampling the server ``pid`` over the measured ``seconds`` into ``out`` (``--profile``).
+
+    Collapsed stacks of the thread holding the GIL (``--gil``: what costs the process's CPU in Python), 200 a second,
+    without stopping the process (``--nonblocking``).
+    """
+    spy = f"py-spy record --pid {pid} --duration {int(seconds)} --rate 200 --threads --nonblocking --format raw"
+    return subprocess.Popen(["sh", "-c", f"sleep {warmup} && exec {spy} --output {out}"], stdout=subprocess.DEVNULL)
 
 
 def serve_and_load(args: argparse.Namespace, src: Path | None, label: str) -> dict[str, Any]:
@@ -180,8 +217,8 @@ def serve_and_load(args: argparse.Namespace, src: Path | None, label: str) -> di
             spy = None
             if args.profile is not None:
                 out = args.profile / f"{label.replace(' ', '-')}-{time.strftime('%H%M%S')}.txt"
-                spy = _profile(pids[0], args.warmup + args.seconds, out)
-            result = asyncio.run(run(urls, pids, args.tables, args.game, args.seconds, args.warmup))
+                spy = _profile(pids[0], args.stagger + args.warmup, args.seconds, out)
+            result = asyncio.run(run(urls, pids, args.tables, args.game, args.seconds, args.warmup, args.stagger))
             if spy is not None:
                 spy.wait(60)
         finally:
@@ -199,7 +236,7 @@ def alternate(args: argparse.Namespace) -> None:
     per_move: dict[str, list[float]] = {"before": [], "this": []}
     ratios: list[float] = []
     for round_ in range(args.rounds):
-        trees = [("before", args.before), ("this", None)]
+        trees = [("before", args.before), ("this", HERE)]
         pair: dict[str, float] = {}
         for name, src in trees if round_ % 2 == 0 else trees[::-1]:
             result = serve_and_load(args, src, f"{name} tree")
@@ -219,7 +256,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=500)
     parser.add_argument("--seconds", type=float, default=30)
-    parser.add_argument("--warmup", type=float, default=10)
+    parser.add_argument("--warmup", type=float, default=10, help="seconds after the last first table, unmeasured")
+    parser.add_argument(
+        "--stagger", type=float, default=0, help="seconds over which the slots' first tables start (about a game's)"
+    )
     parser.add_argument("--game", default="caprice")
     parser.add_argument("--db", choices=["sqlite", "postgres"], default="sqlite")
     parser.add_argument("--processes", type=int, default=1, help="server processes (more than 1: PostgreSQL only)")
@@ -230,7 +270,7 @@ def main() -> None:
     parser.add_argument("--profile", type=Path, help="a folder: py-spy samples each server run (collapsed stacks)")
     args = parser.parse_args()
     if args.url:
-        result = asyncio.run(run(args.url, [args.pid], args.tables, args.game, args.seconds, args.warmup))
+        result = asyncio.run(run(args.url, [args.pid], args.tables, args.game, args.seconds, args.warmup, args.stagger))
         print(json.dumps({"db": "given", "game": args.game, **result}))
         return
     if args.processes > 1 and args.db != "postgres":
@@ -239,7 +279,7 @@ def main() -> None:
     if args.before is not None:
         alternate(args)
         return
-    print(json.dumps(serve_and_load(args, None, "this tree")))
+    print(json.dumps(serve_and_load(args, HERE, "this tree")))
 
 
 if __name__ == "__main__":
