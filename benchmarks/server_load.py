@@ -31,7 +31,6 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import connect
 
-
 HERE = Path(__file__).resolve().parents[1] / "src"
 """This tree's sources: its servers run them (``PYTHONPATH``), whichever tree the environment installed."""
 
