@@ -231,24 +231,32 @@ def _spread(values: list[float]) -> str:
 
 
 def alternate(args: argparse.Namespace) -> None:
-    """``--before``: rounds of one run of each tree, the first tree alternating; CPU per move and its ratio."""
-    per_move: dict[str, list[float]] = {"before": [], "this": []}
-    ratios: list[float] = []
+    """``--before``: rounds of one run of each tree, their order rotating; CPU per move and its ratios.
+
+    The ratio of each round is this tree's figure over the first ``--before`` tree's in the same round (and over the
+    other ``--before`` trees', if any): adjacent runs share the machine's load of the moment.
+    """
+    trees = [(f"before {i + 1}" if len(args.before) > 1 else "before", src) for i, src in enumerate(args.before)]
+    trees.append(("this", HERE))
+    per_move: dict[str, list[float]] = {name: [] for name, _ in trees}
+    ratios: dict[str, list[float]] = {name: [] for name, _ in trees[:-1]}
     for round_ in range(args.rounds):
-        trees = [("before", args.before), ("this", HERE)]
-        pair: dict[str, float] = {}
-        for name, src in trees if round_ % 2 == 0 else trees[::-1]:
+        shift = round_ % len(trees)
+        figures: dict[str, float] = {}
+        for name, src in trees[shift:] + trees[:shift]:
             result = serve_and_load(args, src, f"{name} tree")
             ms = 1000 * result["server_cpu_s"] / max(1, result["moves"])
             result["server_cpu_ms_per_move"] = round(ms, 3)
             print(json.dumps({"round": round_ + 1, **result}), flush=True)
             per_move[name].append(ms)
-            pair[name] = ms
-        ratios.append(pair["this"] / pair["before"])
+            figures[name] = ms
+        for name in ratios:
+            ratios[name].append(figures["this"] / figures[name])
     print(f"server CPU per acknowledged move, ms, {args.rounds} alternated rounds:")
-    print(f"  before ({args.before}): {_spread(per_move['before'])}")
-    print(f"  this tree: {_spread(per_move['this'])}")
-    print(f"  ratio this/before (each round's pair): {_spread(ratios)}")
+    for name, src in trees:
+        print(f"  {name} ({src}): {_spread(per_move[name])}")
+    for name, values in ratios.items():
+        print(f"  ratio this/{name} (each round's): {_spread(values)}; each: {', '.join(f'{v:.3f}' for v in values)}")
 
 
 def main() -> None:
@@ -264,7 +272,12 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=1, help="server processes (more than 1: PostgreSQL only)")
     parser.add_argument("--url", help="load a server already running here (e.g. under a profiler) instead")
     parser.add_argument("--pid", type=int, default=0, help="with --url: the server's process id (CPU seconds)")
-    parser.add_argument("--before", type=Path, help="the src/ folder of an older tree, run alternately with this one")
+    parser.add_argument(
+        "--before",
+        type=Path,
+        action="append",
+        help="the src/ folder of an older tree, run alternately with this one (repeatable: several trees)",
+    )
     parser.add_argument("--rounds", type=int, default=3, help="with --before: alternated rounds (one run of each)")
     parser.add_argument("--profile", type=Path, help="a folder: py-spy samples each server run (collapsed stacks)")
     args = parser.parse_args()
