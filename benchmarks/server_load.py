@@ -4,6 +4,13 @@ Run from the repository root (it starts ``meeple serve`` itself, and a throw-awa
 
     python benchmarks/server_load.py --tables 500 --seconds 30            # SQLite
     python benchmarks/server_load.py --tables 500 --seconds 30 --db postgres
+    python benchmarks/server_load.py --tables 100 --seconds 30 --stagger 20 --rounds 3 \
+        --before /tmp/base-83a9d5d/src                                     # an older tree and this one, alternated
+
+With ``--before`` (repeatable) each round runs every tree once on a fresh server and database, in an order that
+rotates from round to round; the figure is the server's CPU per acknowledged move (process CPU seconds, all its
+threads, over the moves acknowledged in the window) and its ratio to each older tree within the round. An older
+tree's server runs with the options of the test helpers that it knows (the quotas lifted where it has them).
 
 Every table has two human seats, each a client connection; a client answers each frame that offers it moves with a
 random legal move at once (once its previous move is acknowledged). A finished table is replaced by a new one, so
@@ -191,7 +198,7 @@ def _profile(pid: int, warmup: float, seconds: float, out: Path) -> subprocess.P
     Collapsed stacks of the thread holding the GIL (``--gil``: what costs the process's CPU in Python), 200 a second,
     without stopping the process (``--nonblocking``).
     """
-    spy = f"py-spy record --pid {pid} --duration {int(seconds)} --rate 200 --threads --nonblocking --format raw"
+    spy = f"py-spy record --pid {pid} --duration {int(seconds)} --rate 200 --gil --nonblocking --format raw"
     return subprocess.Popen(["sh", "-c", f"sleep {warmup} && exec {spy} --output {out}"], stdout=subprocess.DEVNULL)
 
 
