@@ -38,8 +38,11 @@ from tests.server.helpers import free_port, http_json, wait_for_server  # noqa: 
 GAMES = {"citadels": 3, "capitol": 3, "capital_lux_2": 3, "caprice": 2}
 
 
-def measure(url: str, browser: Any, game: str, players: int, moves: int) -> dict[str, float]:
-    """Play ``moves`` taps of one game; return its bytes per refresh and tap-to-board times."""
+def measure(url: str, browser: Any, game: str, players: int, moves: int, pace: int = 0) -> dict[str, float]:
+    """Play ``moves`` taps of one game; return its bytes per refresh and tap-to-board times.
+
+    ``pace``: the page's speed for the others' moves (issue #43), ms each; 0 shows them at once.
+    """
     seats = ["human"] + ["bot:random"] * (players - 1)
     answer = http_json(f"{url}/api/tables", {"game": game, "params": {"players": players}, "seats": seats, "seed": 5})
     table, token = answer["table"], answer["seats"][0]["token"]
@@ -56,6 +59,7 @@ def measure(url: str, browser: Any, game: str, players: int, moves: int) -> dict
             fetch_ms.append(timing["responseEnd"] - timing["requestStart"])
 
     page.on("requestfinished", on_finished)
+    page.add_init_script(f"localStorage.setItem('meeple-pace', '{pace}')")  # the others' moves' speed (issue #43)
     page.goto(f"{url}/tables/{table}?token={token}")
     page.wait_for_timeout(1500)
     first_load = len(fetched)
@@ -65,9 +69,12 @@ def measure(url: str, browser: Any, game: str, players: int, moves: int) -> dict
     times: list[float] = []
     for _ in range(moves):
         board = "section.board [data-action-code]:not(.moves *):not([aria-disabled=true]):visible"
-        page.wait_for_selector("section.board.my-turn " + board.split(" ", 1)[1], timeout=30000)
+        pick = "section.board.my-turn [data-pick]:visible"
+        page.wait_for_selector(f"section.board.my-turn {board.split(' ', 1)[1]}, {pick}", timeout=30000)
         if page.locator("section.board[data-returns]").count():
             break
+        if not page.locator(board).count():  # tap, then tap (issue #43): the piece first, then its destination
+            page.locator(pick).first.click()
         before = page.locator("section.board").get_attribute("data-version")
         target = page.locator(board).first
         try:
@@ -107,6 +114,7 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=15)
     parser.add_argument("--rounds", type=int, default=1, help="how many times each tree is measured, alternated")
     parser.add_argument("--game", action="append", choices=sorted(GAMES), help="only these games (repeatable)")
+    parser.add_argument("--pace", type=int, default=0, help="ms per move of the others played back (0: at once)")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -115,11 +123,11 @@ def main() -> None:
         browser = playwright.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"])
         for _ in range(args.rounds):
             for src in args.src or [str(ROOT / "src")]:
-                serve_and_measure(browser, src, args.moves, args.game or list(GAMES))
+                serve_and_measure(browser, src, args.moves, args.game or list(GAMES), args.pace)
         browser.close()
 
 
-def serve_and_measure(browser: Any, src: str, moves: int, games: list[str]) -> None:
+def serve_and_measure(browser: Any, src: str, moves: int, games: list[str], pace: int = 0) -> None:
     """Start a server from the tree ``src``, measure every game, print one line per game."""
     port = free_port()
     folder = Path(tempfile.mkdtemp())
@@ -130,7 +138,7 @@ def serve_and_measure(browser: Any, src: str, moves: int, games: list[str]) -> N
         url = f"http://127.0.0.1:{port}"
         wait_for_server(url)
         for game in games:
-            found = measure(url, browser, game, GAMES[game], moves)
+            found = measure(url, browser, game, GAMES[game], moves, pace)
             print(src, game, " ".join(f"{k}={v:.1f}" for k, v in found.items()), flush=True)
     finally:
         server.terminate()

@@ -40,7 +40,7 @@ def test_openspiels_random_simulation_test_passes_with_serialization(name: str, 
 def test_every_variant_flag_is_a_game_parameter(name: str) -> None:
     game = pyspiel.load_game(f"meeple_{name}")
     flags = {p.name for p in game_class(name).describe_params()}
-    assert set(game.get_parameters()) == flags | {"reward"}
+    assert set(game.get_parameters()) == flags | {"reward", "reward_scale"}
     assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
     assert game.num_distinct_actions() == game.meeple.num_distinct_actions()
     assert game.observation_tensor_shape() == game.meeple.observation_tensor_shape()
@@ -321,6 +321,47 @@ def test_a_number_typed_into_a_string_parameter_gets_pyspiels_type_error_and_quo
         with pytest.raises(Exception, match=key) as refused:
             load()
         assert "Wrong type" not in str(refused.value)
+
+
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_the_utility_type_and_bounds_follow_the_reward_and_openspiel_checks_them(name: str, players: int) -> None:
+    from meeple.adapters.openspiel import UTILITY
+    from meeple.core.rewards import reward_range, utility
+
+    for reward in ("win", "rank", "score", "score_margin"):
+        for scale in ("raw", "unit"):
+            spec = _spec(name, players)[:-1] + f",reward={reward},reward_scale={scale})"
+            game = pyspiel.load_game(spec)
+            kind, total = utility(reward, players)
+            assert game.get_type().utility == UTILITY[kind], (reward, players)
+            if total is not None:
+                assert game.utility_sum() == pytest.approx(total)
+            assert (game.min_utility(), game.max_utility()) == reward_range(reward, game.meeple, scale)
+            if scale == "unit":
+                assert -1.0 <= game.min_utility() < game.max_utility() <= 1.0
+    # OpenSpiel's own check of every return against the declared type, sum and bounds (zero-sum at 2 players).
+    checked = "score_margin" if players == 2 else "rank"
+    game = pyspiel.load_game(_spec(name, players)[:-1] + f",reward={checked},reward_scale=unit)")
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+
+
+def test_two_player_score_margin_is_zero_sum_for_the_tools_that_need_it() -> None:
+    # The gates of OpenSpiel's zero-sum tools (exploitability, sequence-form LP, MMD, minimax) read these two.
+    for name in ("caprice", "capitol", "capital_lux_2"):
+        game = pyspiel.load_game(f"meeple_{name}(players=2,reward=score_margin)")
+        assert game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM and game.utility_sum() == 0.0
+        assert game.min_utility() == -game.max_utility()
+    win = pyspiel.load_game("meeple_caprice(players=2)")
+    assert win.get_type().utility == pyspiel.GameType.Utility.CONSTANT_SUM and win.utility_sum() == 1.0
+    three = pyspiel.load_game("meeple_caprice(players=3,reward=score_margin)")
+    assert three.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
+
+
+def test_an_unknown_reward_scale_is_refused() -> None:
+    from meeple.core.errors import InvalidParameterError
+
+    with pytest.raises(InvalidParameterError, match="reward_scale must be one of raw, unit, not 'percent'"):
+        pyspiel.load_game("meeple_caprice(reward_scale=percent)")
 
 
 # ---------------------------------------------------------------- issue 41, item 20: every observer type, every world

@@ -256,3 +256,36 @@ def test_self_play_lets_one_policy_play_every_seat() -> None:
     calls.clear()
     g.reset(seed=1)
     assert calls  # seats 0 and 1 moved through the policy before the learner's first turn
+
+
+@pytest.mark.parametrize("reward", ["win", "rank", "score", "score_margin"])
+def test_the_unit_scale_puts_every_kind_in_minus_one_one_in_the_aec_and_gymnasium_envs(reward: str) -> None:
+    from meeple.core.rewards import final_rewards, reward_bound
+
+    e = env("capitol", players=3, reward=reward, reward_scale="unit")
+    totals = _play_out(e, 4)
+    got = [totals[a] for a in e.possible_agents]
+    assert got == pytest.approx(final_rewards(e.state_, reward, "unit"))
+    assert got == pytest.approx([r / reward_bound(reward, e.game) for r in final_rewards(e.state_, reward)])
+    assert all(-1.0 <= r <= 1.0 for r in got)
+    g = single_agent_env("capital_lux_2", seat=1, opponents="heuristic", players=2, reward=reward, reward_scale="unit")
+    g.reset(seed=3)
+    rng = np.random.default_rng(3)
+    done, last = False, 0.0
+    while not done:
+        _observation, last, done, _truncated, _info = g.step(int(rng.choice(np.flatnonzero(g.action_masks()))))
+    assert g.state is not None and last == pytest.approx(final_rewards(g.state, reward, "unit")[1])
+    assert -1.0 <= last <= 1.0
+
+
+def test_an_unknown_reward_scale_is_refused_by_every_env() -> None:
+    from meeple.adapters.pettingzoo import self_play
+    from meeple.core.errors import InvalidParameterError
+
+    for make in (
+        lambda: env("caprice", reward_scale="percent"),
+        lambda: single_agent_env("caprice", reward_scale="percent"),
+        lambda: self_play("caprice", "random", 1, reward_scale="percent"),
+    ):
+        with pytest.raises(InvalidParameterError, match="reward_scale must be one of raw, unit, not 'percent'"):
+            make()

@@ -119,3 +119,25 @@ def test_gymnasium_vector_wrappers_accept_it() -> None:
     rng = np.random.default_rng(0)
     for _ in range(200):
         _obs, _r, _t, _tr, infos = venv.step(_random_actions(infos["action_mask"], rng))
+
+
+def test_the_unit_scale_reaches_the_vector_envs_rewards() -> None:
+    from meeple.core.rewards import reward_bound
+
+    venv = VectorEnv("caprice", 4, reward="score_margin", reward_scale="unit", players=2)
+    raw = VectorEnv("caprice", 4, reward="score_margin", players=2)
+    observations, infos = venv.reset(seed=5)
+    raw.reset(seed=5)
+    rng = np.random.default_rng(5)
+    ended = 0
+    bound = reward_bound("score_margin", venv.game)
+    while ended < 4:
+        actions = np.array([rng.choice(np.flatnonzero(row)) for row in infos["action_mask"]])
+        _obs, rewards, terminations, _truncations, infos = venv.step(actions)
+        _raw_obs, raw_rewards, _t, _tr, raw_infos = raw.step(actions)
+        assert np.allclose(rewards, raw_rewards / bound)
+        assert np.allclose(infos["final_rewards"], raw_infos["final_rewards"] / bound)
+        assert (np.abs(infos["final_rewards"]) <= 1.0).all()
+        ended += int(terminations.sum())
+    with pytest.raises(InvalidParameterError, match="reward_scale must be one of raw, unit"):
+        VectorEnv("caprice", 2, reward_scale="percent")

@@ -312,8 +312,8 @@ def test_undo_never_crosses_information_revealed_since(cli: Cli) -> None:
 
 
 def test_undo_checks_every_world_the_seat_cannot_tell_apart() -> None:
-    from meeple.cli.undo import revealed_since
     from meeple.core.rng import Rng
+    from meeple.core.undo import revealed_since
 
     game = meeple.load_game("citadels", players=3)
     state, rng = game.new_initial_state(9), Rng(9)

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 import meeple
-from meeple.cli.undo import differs_in_some_world, revealed_since, shown_on_the_way, undo_target
 from meeple.core.records import GameRecord
 from meeple.core.state import State
+from meeple.core.undo import differs_in_some_world, revealed_since, shown_on_the_way, undo_target
 
 
 def _played(game: str, players: int, seed: int, moves: int) -> State[Any]:

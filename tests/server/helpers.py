@@ -24,7 +24,15 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from meeple.core.registry import load_game
-from meeple.server.protocol import AckMessage, ChatLine, ErrorMessage, HelloMessage, PongMessage, StateMessage
+from meeple.server.protocol import (
+    AckMessage,
+    ChatLine,
+    ErrorMessage,
+    HelloMessage,
+    PongMessage,
+    StateMessage,
+    UndoneMessage,
+)
 
 
 def person(running: TestClient, **options: Any) -> TestClient:
@@ -60,6 +68,7 @@ FRAMES = {
     "ack": AckMessage,
     "pong": PongMessage,
     "chat": ChatLine,
+    "undone": UndoneMessage,
 }
 
 

@@ -33,6 +33,7 @@ from meeple.cli.app import app
         (["--mail-from", "games@example.org"], "give --smtp too"),
         (["--smtp", "smtp://mail.example.org", "--mails-per-day", "0"], "--mails-per-day"),
         (["--my-tables-per-minute", "0"], "--my-tables-per-minute"),
+        (["--boards-per-minute", "0"], "--boards-per-minute"),
         (["--max-connections", "100000000"], "--max-connections is 1 to"),
         (["--http", "h2"], "--http is one of auto, httptools, h11"),
         (["--max-header-bytes", "100"], "--max-header-bytes"),

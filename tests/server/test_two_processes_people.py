@@ -71,7 +71,7 @@ def test_quick_match_of_every_kind_meets_across_two_processes_on_postgresql(tmp_
         try:
             sessions = []
             for server, name in ((a, "ann"), (b, "bob")):
-                status, _, session = _post(f"{server.url}/api/accounts", {"username": name, "password": "pw-" * 4})
+                status, _, session = _post(f"{server.url}/api/accounts", {"username": name, "password": "quick-match-of-every-kind"})
                 assert status == 201 and session
                 sessions.append(session)
             failures = []

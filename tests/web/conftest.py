@@ -35,6 +35,29 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     process.stop()
 
 
+INSTANT = "try { if (!localStorage.getItem('meeple-pace')) localStorage.setItem('meeple-pace', '0'); } catch (e) {}"
+"""The pages of the tests show the others' moves at once (issue #43's speed setting "at once"), unless a test sets
+another speed (tests/web/test_living_table.py): playing every bot's move back at 0.6 s would make whole games slow."""
+
+
+class Browser:
+    """Chromium whose new pages and contexts start with :data:`INSTANT` (``.raw``: the browser itself)."""
+
+    def __init__(self, raw: Any) -> None:
+        self.raw = raw
+
+    def new_context(self, **options: Any) -> Any:
+        context = self.raw.new_context(**options)
+        context.add_init_script(INSTANT)
+        return context
+
+    def new_page(self, **options: Any) -> Any:
+        return self.new_context(**options).new_page()
+
+    def close(self) -> None:
+        self.raw.close()
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     sync_api = need_chromium()
@@ -43,7 +66,7 @@ def browser() -> Iterator[Any]:
             executable_path=CHROMIUM,
             args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking"],
         )
-        yield launched
+        yield Browser(launched)
         launched.close()
 
 

@@ -30,8 +30,12 @@ def _table(server: ServerProcess, game: str, seats: list[str], seed: int) -> tup
     return new_table(server, game, seats, seed)
 
 
-ON_THE_BOARD = "section.board [data-action-code]:not([aria-disabled=true]):not(.moves *):visible"
-"""The legal moves drawn on the board itself (the move list under it, a fallback, is left closed)."""
+ON_THE_BOARD = (
+    "section.board [data-action-code]:not([aria-disabled=true]):not(.moves *):visible,"
+    " section.board [data-pick]:not([aria-disabled=true]):visible"
+)
+"""The legal moves drawn on the board itself (the move list under it, a fallback, is left closed), and the pieces to
+tap before their destination (issue #43: tap, then tap)."""
 
 
 def _click(locator: Any) -> None:

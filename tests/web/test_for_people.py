@@ -27,7 +27,9 @@ from tests.web.conftest import need_chromium, new_table
 need_chromium()
 
 PHONE = {"width": 390, "height": 844}
-ON_THE_BOARD = "section.board [data-action-code]:not(.moves *):not([aria-disabled=true]):visible"
+ON_THE_BOARD = "section.board [data-action-code]:not(.moves *):not([aria-disabled=true])"
+SHOWN_OR_TAPPED = "es => es.filter(e => e.dataset.for !== undefined || e.getClientRects().length)"
+"""The moves drawn on the board: those on screen, and the destinations that show once their piece is tapped."""
 RAW = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b|\bTrue\b|\bFalse\b|\(#\d+\)|\(n°\d+\)|\b[Ss]eat 0\b|\bPlace 0\b")
 """What a player must never read: a parameter or id name, a Python boolean, a card id, seat 0."""
 SEAT_CODE = re.compile(r"\bP\d\b")
@@ -73,10 +75,17 @@ def _play(page: Any, choose: Any, limit: float = 300) -> None:
             if step % 3 == 0:  # the checks read the whole page: every third decision keeps the test short
                 _check_the_page(page, where)
                 _check_the_turn(page, where)
-            codes = [int(c) for c in page.locator(ON_THE_BOARD).evaluate_all("es => es.map(e => e.dataset.actionCode)")]
+            offered = f"es => ({SHOWN_OR_TAPPED})(es).map(e => e.dataset.actionCode)"
+            shown = page.locator(ON_THE_BOARD).evaluate_all(offered)
+            codes = [int(c) for c in shown]
+            if not codes:  # a bot's move redrew the board between the two looks: look again
+                continue
             code = choose(codes)
-            target = page.locator(f'section.board [data-action-code="{code}"]:not(.moves *):visible').first
+            target = page.locator(f'section.board [data-action-code="{code}"]:not(.moves *)').first
             try:
+                piece = target.get_attribute("data-for", timeout=3000)
+                if piece is not None and not target.is_visible():  # tap, then tap: the piece first (issue #43)
+                    page.locator(f'section.board [data-pick="{piece}"]').first.click(timeout=3000)
                 target.scroll_into_view_if_needed(timeout=3000)
                 target.click(timeout=3000)
                 step += 1

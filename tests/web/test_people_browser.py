@@ -72,7 +72,10 @@ def test_a_third_person_joins_a_waiting_table_from_the_lobby(server: ServerProce
 
 
 # ---------------------------------------------------------------------------------------------- accounts (items 5, 6)
-ON_THE_BOARD = "section.board [data-action-code]:not([aria-disabled=true]):not(.moves *):visible"
+ON_THE_BOARD = (
+    "section.board [data-action-code]:not([aria-disabled=true]):not(.moves *):visible,"
+    " section.board [data-pick]:not([aria-disabled=true]):visible"
+)
 PASSWORD = "a long enough password"
 
 

@@ -36,8 +36,8 @@ import pyspiel
 
 from meeple.core.errors import InvalidParameterError
 from meeple.core.game import Game
-from meeple.core.registry import BUILTIN_GAMES, game_class, load_game
-from meeple.core.rewards import check_reward, final_rewards, reward_range
+from meeple.core.registry import BUILTIN_GAMES, game_class, game_spec, load_game
+from meeple.core.rewards import check_reward, check_reward_scale, final_rewards, reward_range, utility
 from meeple.core.rng import Rng
 from meeple.core.state import SPECTATOR, HiddenAction, State
 
@@ -66,6 +66,16 @@ OFF = 0
 """The pyspiel value of ``"off"`` in a parameter whose other choices are numbers (Citadels' ``quick_game``)."""
 REWARD_PARAM = "reward"
 """The adapter's own game parameter: the kind of final reward (:mod:`meeple.core.rewards`), default ``"win"``."""
+SCALE_PARAM = "reward_scale"
+"""The adapter's own game parameter: ``"raw"`` (default) or ``"unit"`` (every reward in [-1, 1])."""
+OWN_PARAMS = (REWARD_PARAM, SCALE_PARAM)
+"""The parameters of the adapter, not of the meeple game."""
+UTILITY = {
+    "zero_sum": pyspiel.GameType.Utility.ZERO_SUM,
+    "constant_sum": pyspiel.GameType.Utility.CONSTANT_SUM,
+    "general_sum": pyspiel.GameType.Utility.GENERAL_SUM,
+}
+"""meeple's utility types (:func:`meeple.core.rewards.utility`) as pyspiel's."""
 
 
 def _numeric_choices(choices: tuple[Any, ...] | None) -> bool:
@@ -103,7 +113,7 @@ def _from_spiel_string(value: str) -> str:
 
 
 def _parameter_defaults(name: str) -> dict[str, Any]:
-    """The game's parameters as pyspiel defaults (types and values), plus ``reward="win"``.
+    """The game's parameters as pyspiel defaults (types and values), plus ``reward="win"`` and ``reward_scale="raw"``.
 
     A game string cannot hold ``,`` or ``=`` inside a value, so a tuple is written with ``;`` (``"4;2;-1;-3"``)
     and a string's ``,`` and ``=`` become ``;`` and ``:`` (``"left:5/1/2;right:5/1/2;top:4/2/0"``). A string
@@ -121,6 +131,7 @@ def _parameter_defaults(name: str) -> dict[str, Any]:
             default = _to_spiel_string(default)
         spec[p.name] = default
     spec[REWARD_PARAM] = "win"
+    spec[SCALE_PARAM] = "raw"
     return spec
 
 
@@ -129,7 +140,7 @@ def _meeple_params(name: str, values: Mapping[str, Any]) -> dict[str, Any]:
     numeric = {p.name for p in game_class(name).describe_params() if _numeric_choices(p.choices)}
     out: dict[str, Any] = {}
     for key, value in values.items():
-        if key == REWARD_PARAM:
+        if key in OWN_PARAMS:
             continue
         if key in numeric and isinstance(value, int) and not isinstance(value, bool):
             out[key] = "off" if value == OFF else str(value)
@@ -142,7 +153,7 @@ def _spiel_params(name: str, values: Mapping[str, Any]) -> dict[str, Any]:
     """Every parameter (given or default) in its canonical pyspiel form: what ``str(game)`` then writes."""
     out = dict(values)
     for key, value in out.items():
-        if isinstance(value, str) and key != REWARD_PARAM:
+        if isinstance(value, str) and key not in OWN_PARAMS:
             out[key] = _to_spiel_string(_from_spiel_string(value))
     return out
 
@@ -161,26 +172,6 @@ def min_players(name: str) -> int:
     return cls.min_players
 
 
-MEASURED_LENGTH: dict[tuple[str, int], int] = {
-    ("citadels", 2): 403,
-    ("citadels", 3): 429,
-    ("citadels", 4): 463,
-    ("citadels", 5): 509,
-    ("citadels", 6): 547,
-    ("citadels", 7): 658,
-    ("capitol", 2): 233,
-    ("capitol", 3): 324,
-    ("capitol", 4): 412,
-    ("capital_lux_2", 1): 61,
-    ("capital_lux_2", 2): 90,
-    ("capital_lux_2", 3): 128,
-    ("capital_lux_2", 4): 161,
-    ("caprice", 2): 48,
-    ("caprice", 3): 50,
-    ("caprice", 4): 52,
-}
-"""(game, players) -> the most decisions seen in one game: 25 s of games per configuration (800 to 14,389 games,
-three in four between random bots, one in four between heuristic bots), default flags; docs/research.md."""
 LENGTH_MARGIN = 2
 """pyspiel's ``max_game_length`` is the measured length times this margin (never above meeple's own bound)."""
 
@@ -189,17 +180,19 @@ def max_game_length(game: Game[Any]) -> int:
     """The ``max_game_length`` pyspiel gets for a meeple game, chance nodes included.
 
     meeple's ``info.max_game_length`` is a proof-style bound (Citadels: every round to the 100-round safety cap,
-    73,000 decisions), far above any real game; pyspiel's is the measured longest game times :data:`LENGTH_MARGIN`
-    (Citadels 4 players: see :data:`MEASURED_LENGTH`), or meeple's bound for a configuration not measured.
+    73,000 decisions), far above any real game; pyspiel's is the measured longest game (the game's
+    ``GameSpec.longest_game`` for its player count, ``benchmarks/score_bounds.py``) times :data:`LENGTH_MARGIN`, or
+    meeple's bound for a configuration not measured.
     """
-    measured = MEASURED_LENGTH.get((game.name, game.num_players))
+    measured = game_spec(game.name).longest_game.get(game.num_players)
     bound = game.info.max_game_length
     if measured is not None:
         bound = min(bound, measured * LENGTH_MARGIN)
     return bound + DEAL_DIGITS
 
 
-def _game_type(name: str) -> Any:
+def _game_type(name: str, utility_type: Any = pyspiel.GameType.Utility.GENERAL_SUM) -> Any:
+    """The pyspiel ``GameType`` of game ``name``; registered as general-sum, each loaded game gets its own utility."""
     cls = game_class(name)
     return pyspiel.GameType(
         short_name=spiel_name(name),
@@ -207,7 +200,7 @@ def _game_type(name: str) -> Any:
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        utility=utility_type,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=cls.max_players,
         min_num_players=min_players(name),
@@ -277,15 +270,21 @@ class MeepleSpielGame(pyspiel.Game):  # type: ignore[misc]
     """One meeple game with fixed parameters, seen by OpenSpiel.
 
     Game parameters: every variant flag of the game (see :func:`_parameter_defaults` for how values are written in
-    a game string) and ``reward``, the kind of final returns (``"win"``, ``"rank"``, ``"score"``,
-    ``"score_margin"``; :mod:`meeple.core.rewards`), which also sets ``min_utility`` and ``max_utility``.
+    a game string), ``reward``, the kind of final returns (``"win"``, ``"rank"``, ``"score"``, ``"score_margin"``;
+    :mod:`meeple.core.rewards`), and ``reward_scale`` (``"raw"``, or ``"unit"``: every return in [-1, 1]). They set
+    ``min_utility`` and ``max_utility`` (:func:`~meeple.core.rewards.reward_range`: the measured bounds of the game
+    and player count) and the utility type (:func:`~meeple.core.rewards.utility`): ``win`` and ``rank`` are
+    constant-sum (``utility_sum()`` 1 and players / 2), ``score_margin`` at two players zero-sum, the rest
+    general-sum (as is every kind in a solo game).
 
     Attributes:
         meeple: the meeple :class:`~meeple.core.game.Game` behind it.
         reward: the kind of final returns.
+        reward_scale: their scale.
 
     Raises:
-        InvalidParameterError: an unknown value of a flag or of ``reward`` (the message lists what is allowed).
+        InvalidParameterError: an unknown value of a flag, of ``reward`` or of ``reward_scale`` (the message lists
+            what is allowed).
     """
 
     meeple_name: str = ""
@@ -293,18 +292,21 @@ class MeepleSpielGame(pyspiel.Game):  # type: ignore[misc]
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
         values = _spiel_params(self.meeple_name, {**_parameter_defaults(self.meeple_name), **dict(params or {})})
         self.reward: str = check_reward(values[REWARD_PARAM])
+        self.reward_scale: str = check_reward_scale(values[SCALE_PARAM])
         self.meeple: Game[Any] = _meeple_game(self.meeple_name, _meeple_params(self.meeple_name, values))
         info = self.meeple.info
-        low, high = reward_range(self.reward, self.meeple_name)
+        low, high = reward_range(self.reward, self.meeple, self.reward_scale)
+        kind, total = utility(self.reward, info.num_players)
         game_info = pyspiel.GameInfo(
             num_distinct_actions=info.num_distinct_actions,
             max_chance_outcomes=DEAL_BASE,
             num_players=info.num_players,
             min_utility=low,
             max_utility=high,
+            utility_sum=total,
             max_game_length=max_game_length(self.meeple),
         )
-        super().__init__(_game_type(self.meeple_name), game_info, values)
+        super().__init__(_game_type(self.meeple_name, UTILITY[kind]), game_info, values)
 
     def new_initial_state(self) -> MeepleSpielState:
         """A new game at its first chance node: the deal."""
@@ -341,6 +343,7 @@ class MeepleSpielState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         self._holder = _Holder(game.meeple, state)
         self._reward: str = game.reward
+        self._scale: str = game.reward_scale
 
     @property
     def meeple(self) -> State[Any] | None:
@@ -404,9 +407,9 @@ class MeepleSpielState(pyspiel.State):  # type: ignore[misc]
         return state is not None and state.is_terminal()
 
     def returns(self) -> list[float]:
-        """Each seat's return: the game's ``reward`` parameter (:func:`~meeple.adapters.rewards.final_rewards`)."""
+        """Each seat's return: the game's ``reward`` at its ``reward_scale`` (``meeple.core.rewards.final_rewards``)."""
         if self.is_terminal():
-            return final_rewards(self._dealt(), self._reward)
+            return final_rewards(self._dealt(), self._reward, self._scale)
         return [0.0] * self._holder.game.num_players
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> MeepleSpielState:

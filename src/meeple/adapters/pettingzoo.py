@@ -5,8 +5,9 @@
   ``{"observation": float32 (observation_tensor_size,), "action_mask": int8 (num_distinct_actions,)}``; actions are
   meeple's stable codes (``Discrete(num_distinct_actions)``); rewards are 0 until the end, then the final reward
   chosen by ``reward=`` (``"win"``: the seat's share of the win, the default; ``"rank"``, ``"score"``,
-  ``"score_margin"``; :mod:`meeple.core.rewards`). A game always ends (no truncation). ``reset(seed=s)`` deals
-  ``new_initial_state(s)``: the same seed, the same game.
+  ``"score_margin"``; :mod:`meeple.core.rewards`), at ``reward_scale=`` (``"raw"``, or ``"unit"``: divided by the
+  kind's measured bound for the game and player count, so every kind lies in [-1, 1]). A game always ends (no
+  truncation). ``reset(seed=s)`` deals ``new_initial_state(s)``: the same seed, the same game.
 - :func:`single_agent_env` ``(game, seat=0, opponents="random", reward="win", players=n, **flags)``: a Gymnasium
   environment where the other seats are played by opponents: bot specs (``"heuristic"``, ``"ismcts:200"``,
   ``"hard"``...), ``Bot`` objects or policy functions, mixed freely (:mod:`meeple.bots.policy`). The observation is
@@ -38,7 +39,7 @@ from meeple.bots.policy import Policy, as_bot
 from meeple.core.errors import InvalidParameterError
 from meeple.core.game import Game
 from meeple.core.registry import load_game
-from meeple.core.rewards import check_reward, final_rewards
+from meeple.core.rewards import check_reward, check_reward_scale, final_rewards
 from meeple.core.rng import Rng
 from meeple.core.state import State
 from meeple.core.tensor import OBS_BOUND
@@ -69,17 +70,21 @@ class MeepleAECEnv(AECEnv):  # type: ignore[misc]
         game: a registered game name (``"citadels"``...).
         render_mode: ``"ansi"`` (``render()`` returns the last actions and whose turn it is) or None.
         reward: the final reward: ``"win"``, ``"rank"``, ``"score"`` or ``"score_margin"`` (:mod:`meeple.core.rewards`).
+        reward_scale: ``"raw"`` (the game's values) or ``"unit"`` (every kind in [-1, 1]; :mod:`meeple.core.rewards`).
         **params: the game's parameters (``players`` and variant flags), as :func:`meeple.load_game` takes them.
 
     Raises:
-        InvalidParameterError: an unknown game, parameter, value or reward (the message lists what is allowed).
+        InvalidParameterError: an unknown game, parameter, value, reward or scale (the message lists what is allowed).
     """
 
     metadata = {"render_modes": ["ansi"], "name": "meeple_v0", "is_parallelizable": False}
 
-    def __init__(self, game: str, render_mode: str | None = None, reward: str = "win", **params: Any) -> None:
+    def __init__(
+        self, game: str, render_mode: str | None = None, reward: str = "win", reward_scale: str = "raw", **params: Any
+    ) -> None:
         super().__init__()
         self.reward = check_reward(reward)
+        self.reward_scale = check_reward_scale(reward_scale)
         self.game: Game[Any] = load_game(game, **params)
         self.metadata = {**self.metadata, "name": f"meeple_{game}_v0"}
         self.render_mode = render_mode
@@ -137,7 +142,7 @@ class MeepleAECEnv(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards[agent] = 0.0
         state.apply_action(int(action) if action is not None else -1)
         if state.is_terminal():
-            for a, r in zip(self.agents, final_rewards(state, self.reward), strict=True):
+            for a, r in zip(self.agents, final_rewards(state, self.reward, self.reward_scale), strict=True):
                 self.rewards[a] = float(r)
                 self.terminations[a] = True
         else:
@@ -156,9 +161,11 @@ class MeepleAECEnv(AECEnv):  # type: ignore[misc]
         """Nothing to release."""
 
 
-def env(game: str, render_mode: str | None = None, reward: str = "win", **params: Any) -> MeepleAECEnv:
+def env(
+    game: str, render_mode: str | None = None, reward: str = "win", reward_scale: str = "raw", **params: Any
+) -> MeepleAECEnv:
     """Return the PettingZoo AEC environment of ``game`` with ``params`` (``players=n``, variant flags)."""
-    return MeepleAECEnv(game, render_mode=render_mode, reward=reward, **params)
+    return MeepleAECEnv(game, render_mode=render_mode, reward=reward, reward_scale=reward_scale, **params)
 
 
 class MeepleGymEnv(gymnasium.Env[dict[str, Any], Any]):
@@ -173,11 +180,12 @@ class MeepleGymEnv(gymnasium.Env[dict[str, Any], Any]):
             seed, the same episode); functions are kept.
         illegal_reward: the reward of an illegal action, which ends the episode.
         reward: the final reward: ``"win"``, ``"rank"``, ``"score"`` or ``"score_margin"`` (:mod:`meeple.core.rewards`).
+        reward_scale: ``"raw"`` (the game's values) or ``"unit"`` (every kind in [-1, 1]).
         **params: the game's parameters (``players``, flags).
 
     Raises:
-        InvalidParameterError: an unknown game, parameter, bot spec or reward, an opponent of no accepted kind, a
-            wrong number of opponents, or a seat outside the game.
+        InvalidParameterError: an unknown game, parameter, bot spec, reward or scale, an opponent of no accepted
+            kind, a wrong number of opponents, or a seat outside the game.
     """
 
     metadata = {"render_modes": []}
@@ -189,10 +197,12 @@ class MeepleGymEnv(gymnasium.Env[dict[str, Any], Any]):
         opponents: Policy | list[Policy] = "random",
         illegal_reward: float = -1.0,
         reward: str = "win",
+        reward_scale: str = "raw",
         **params: Any,
     ) -> None:
         self.game: Game[Any] = load_game(game, **params)
         self.reward = check_reward(reward)
+        self.reward_scale = check_reward_scale(reward_scale)
         n = self.game.num_players
         if not 0 <= seat < n:
             raise InvalidParameterError(f"seat must be 0..{n - 1}, not {seat}")
@@ -266,7 +276,7 @@ class MeepleGymEnv(gymnasium.Env[dict[str, Any], Any]):
         state.apply_action(code, player=self.seat)
         self._play_bots()
         done = state.is_terminal()
-        reward = final_rewards(state, self.reward)[self.seat] if done else 0.0
+        reward = final_rewards(state, self.reward, self.reward_scale)[self.seat] if done else 0.0
         return _observe(state, self.seat), reward, done, False, {}
 
 
@@ -276,37 +286,63 @@ def single_agent_env(
     opponents: Policy | list[Policy] = "random",
     illegal_reward: float = -1.0,
     reward: str = "win",
+    reward_scale: str = "raw",
     **params: Any,
 ) -> MeepleGymEnv:
     """Return a Gymnasium environment of ``game`` where ``seat`` learns and ``opponents`` play the other seats."""
-    return MeepleGymEnv(game, seat=seat, opponents=opponents, illegal_reward=illegal_reward, reward=reward, **params)
+    return MeepleGymEnv(
+        game,
+        seat=seat,
+        opponents=opponents,
+        illegal_reward=illegal_reward,
+        reward=reward,
+        reward_scale=reward_scale,
+        **params,
+    )
 
 
 def self_play_env(
-    game: str, policy: Policy, seat: int = 0, illegal_reward: float = -1.0, reward: str = "win", **params: Any
+    game: str,
+    policy: Policy,
+    seat: int = 0,
+    illegal_reward: float = -1.0,
+    reward: str = "win",
+    reward_scale: str = "raw",
+    **params: Any,
 ) -> MeepleGymEnv:
     """Self-play: the learner in ``seat`` and ``policy`` (e.g. its own latest network) in every other seat.
 
     ``policy`` is called at every opponent turn, so a function that reads the learner's current weights makes the
     opponents improve with it (``lambda o, m: model.predict(o, action_masks=m, deterministic=False)[0]``).
     """
-    return MeepleGymEnv(game, seat=seat, opponents=policy, illegal_reward=illegal_reward, reward=reward, **params)
+    return MeepleGymEnv(
+        game,
+        seat=seat,
+        opponents=policy,
+        illegal_reward=illegal_reward,
+        reward=reward,
+        reward_scale=reward_scale,
+        **params,
+    )
 
 
-def self_play(game: str, policy: Policy, seed: int, reward: str = "win", **params: Any) -> list[float]:
+def self_play(
+    game: str, policy: Policy, seed: int, reward: str = "win", reward_scale: str = "raw", **params: Any
+) -> list[float]:
     """Play one game of ``game`` (deal ``seed``) with ``policy`` in every seat; return every seat's final reward.
 
     A bot spec is built once per seat (seeded ``seed + seat``); a ``Bot`` or a function plays all seats.
 
     Raises:
-        InvalidParameterError: bad game, parameters, reward or policy.
+        InvalidParameterError: bad game, parameters, reward, scale or policy.
         IllegalActionError: the policy chose an action that is not legal.
     """
     check_reward(reward)
+    check_reward_scale(reward_scale)
     meeple_game = load_game(game, **params)
     state = meeple_game.new_initial_state(seed)
     bots = [as_bot(policy, meeple_game.name, seed=seed + s) for s in range(meeple_game.num_players)]
     while not state.is_terminal():
         mover = state.current_player()
         state.apply_action(bots[mover].select_action(SeatView(state, mover)), player=mover)
-    return final_rewards(state, reward)
+    return final_rewards(state, reward, reward_scale)

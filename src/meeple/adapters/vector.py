@@ -25,9 +25,9 @@ What one step reads and writes, all preallocated and reused (copy what you keep)
   ``infos["seat"]``: the seat each row is about; ``infos["current_player"]``: the seat to move (the same, or
   :data:`~meeple.core.state.TERMINAL` in a row that shows a finished game);
 - ``rewards``: float32 ``(num_envs,)``: the final reward (``reward=``: ``"win"``, ``"rank"``, ``"score"``,
-  ``"score_margin"``; :mod:`meeple.core.rewards`) of the seat that just acted (self-play) or of the learner, 0 until
-  its game ends; ``infos["final_rewards"]``: float32 ``(num_envs, players)``: every seat's final reward in the games
-  that just ended (0 elsewhere);
+  ``"score_margin"``; at ``reward_scale=``: ``"raw"`` or ``"unit"``, in [-1, 1]; :mod:`meeple.core.rewards`) of the
+  seat that just acted (self-play) or of the learner, 0 until its game ends; ``infos["final_rewards"]``: float32
+  ``(num_envs, players)``: every seat's final reward in the games that just ended (0 elsewhere);
 - ``terminations``: bool ``(num_envs,)``: the game ended with this step; ``truncations``: always False.
 
 A game that ends is dealt again (``autoreset_mode=``, Gymnasium's modes):
@@ -71,7 +71,7 @@ from meeple.bots.random import RandomBot
 from meeple.core.errors import IllegalActionError, InvalidParameterError
 from meeple.core.game import Game
 from meeple.core.registry import load_game
-from meeple.core.rewards import check_reward, final_rewards
+from meeple.core.rewards import check_reward, check_reward_scale, final_rewards
 from meeple.core.rng import Rng, derive_seed
 from meeple.core.state import TERMINAL, State
 from meeple.core.tensor import OBS_BOUND
@@ -130,6 +130,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         game: a registered game name.
         num_envs: how many games (1 .. :data:`MAX_ENVS`).
         reward: the final reward's kind.
+        reward_scale: ``"raw"`` or ``"unit"`` (every kind in [-1, 1]; :mod:`meeple.core.rewards`).
         opponents: None for self-play; else one opponent for every other seat, or a list of one per other seat
             (``opponents[k]`` plays the ``k + 1``-th seat on the learner's left): bot specs, ``Bot`` objects,
             factories of a ``Bot`` (no argument), ``policy(view)`` functions or batched ``policy(observations,
@@ -139,8 +140,9 @@ class VectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         **params: the game's parameters (``players``, flags).
 
     Raises:
-        InvalidParameterError: an unknown game, parameter, reward, bot spec or autoreset mode, ``num_envs`` out of
-            range, an opponent of no accepted kind, a wrong number of opponents, or a seat outside the game.
+        InvalidParameterError: an unknown game, parameter, reward, reward scale, bot spec or autoreset mode,
+            ``num_envs`` out of range, an opponent of no accepted kind, a wrong number of opponents, or a seat outside
+            the game.
     """
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
@@ -150,6 +152,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         game: str,
         num_envs: int,
         reward: str = "win",
+        reward_scale: str = "raw",
         *,
         opponents: Policy | Sequence[Policy] | None = None,
         seat: int | str = "rotate",
@@ -160,6 +163,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
             raise InvalidParameterError(f"num_envs must be an integer from 1 to {MAX_ENVS}, not {num_envs!r}")
         self.game: Game[Any] = load_game(game, **params)
         self.reward = check_reward(reward)
+        self.reward_scale = check_reward_scale(reward_scale)
         self.autoreset_mode = _autoreset_mode(autoreset_mode)
         self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
         self.num_envs = num_envs
@@ -221,7 +225,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
     # ------------------------------------------------------------------ rewards: the one place they are computed
     def _final_rewards(self, state: State[Any]) -> list[float]:
         """Every seat's final reward of ``state``, a finished game (``reward=``; :mod:`meeple.core.rewards`)."""
-        return final_rewards(state, self.reward)
+        return final_rewards(state, self.reward, self.reward_scale)
 
     def _end(self, i: int, seat: int) -> bool:
         """Record the end of game ``i`` for ``seat`` (the actor, or the learner); deal it again if ``same_step``.

@@ -10,9 +10,10 @@ other seat, so seat order and deal luck cancel out. It reports:
 - the **mean score** (the game's points) and the **mean margin** (own points minus the best other seat's; solo:
   minus ROB's), as :mod:`meeple.core.rewards` defines them.
 
-Line-ups: :data:`LINEUPS` (``random``, ``heuristic``, ``hard``), or any bot spec. Results are reproducible: deal
-``seed + i``, bots seeded with :func:`~meeple.core.rng.derive_seed` of the deal (never the deal's own seed), a
-``Bot`` object reseeded the same way before each game.
+Line-ups: :data:`LINEUPS` (``random``, ``heuristic``, ``hard``), any bot spec, or any policy (a ``Bot``, a policy
+function, a trained checkpoint: :mod:`meeple.bots.checkpoint`), copies of which take every other seat. Results are
+reproducible: deal ``seed + i``, bots seeded with :func:`~meeple.core.rng.derive_seed` of the deal (never the deal's
+own seed), a ``Bot`` object reseeded the same way before each game.
 
 Rules: issue "For researchers, round two" (an evaluation protocol); benchmarks/level_strength.py (the same paired
 match).
@@ -27,6 +28,7 @@ from typing import Any
 
 from meeple.arena.match import play_match
 from meeple.arena.ratings import wilson
+from meeple.bots.base import Bot
 from meeple.bots.policy import Policy, as_bot
 from meeple.core.errors import InvalidParameterError
 from meeple.core.registry import load_game
@@ -47,7 +49,8 @@ class Evaluation:
         players: the player count.
         params: every game parameter.
         policy: the policy's label.
-        opponent: the line-up's bot spec (None in a solo game: the game runs the opponent).
+        opponent: the line-up's label: its bot spec, or the name given to another policy (None in a solo game: the
+            game runs the opponent).
         deals: deals played; games = deals x seats.
         games: games played.
         first_seed: deal ``i`` is seed ``first_seed + i``.
@@ -79,26 +82,43 @@ class Evaluation:
         return asdict(self)
 
 
+def _seat_bot(policy: Policy, game: str, seed: int, reseed: bool) -> Bot:
+    """``policy`` as the bot of one seat: a spec built anew with ``seed``; a ``Bot`` object or a function as it is.
+
+    ``reseed``: set the bot's generator to ``Rng(seed)`` (always for the evaluated seat, as before opponents could be
+    objects; for an opponent only when it is not a spec, so that a spec's own seeding, ``easy``'s ``seed + 1``,
+    stays as it was).
+    """
+    bot = as_bot(policy, game, seed)
+    if reseed or not isinstance(policy, str):
+        bot.rng = Rng(seed)
+    return bot
+
+
 def evaluate(
     policy: Policy,
     game: str,
-    opponent: str = "heuristic",
+    opponent: Policy = "heuristic",
     deals: int = 100,
     seed: int = 0,
     label: str | None = None,
     on_game: Callable[[int], None] | None = None,
+    opponent_label: str | None = None,
     **params: Any,
 ) -> Evaluation:
     """Play ``policy`` against copies of ``opponent`` on ``deals`` paired, seat-rotated deals.
 
     Args:
-        policy: a bot spec, a ``Bot`` or a policy function (:mod:`meeple.bots.policy`).
+        policy: a bot spec, a ``Bot`` or a policy function (:mod:`meeple.bots.policy`; a trained checkpoint is one).
         game: a registered game name.
-        opponent: the bot spec in every other seat (:data:`LINEUPS`); ignored in a solo game.
+        opponent: the policy in every other seat: a bot spec (:data:`LINEUPS`; each seat gets its own bot), a
+            ``Bot`` object or a policy function (one object plays every other seat: it must keep no state between
+            calls but its generator, reseeded before each game); ignored in a solo game.
         deals: how many deals (each is played once per seat).
         seed: the first deal's seed.
         label: the policy's name in the result (default: the spec, or the object's name).
         on_game: called with the number of games done after each game (progress).
+        opponent_label: the line-up's name in the result (default: the spec, or the object's name).
         **params: the game's parameters (``players``, flags).
 
     Raises:
@@ -110,16 +130,16 @@ def evaluate(
         raise InvalidParameterError(M("deals must be at least 1, not {deals}", deals=deals))
     n = loaded.num_players
     game_params = loaded.params_dict()
-    as_bot(opponent, loaded.name)  # an unknown spec fails before any game
+    as_bot(opponent, loaded.name)  # an unknown spec or a wrong kind fails before any game
     wins: list[float] = []
     scores: list[float] = []
     margins: list[float] = []
     for deal in range(seed, seed + deals):
         for seat in range(n):
             bots = [
-                as_bot(policy if s == seat else opponent, loaded.name, derive_seed(deal, "bot", s)) for s in range(n)
+                _seat_bot(policy if s == seat else opponent, loaded.name, derive_seed(deal, "bot", s), s == seat)
+                for s in range(n)
             ]
-            bots[seat].rng = Rng(derive_seed(deal, "bot", seat))
             result = play_match(loaded.name, game_params, deal, bots).final_state
             wins.append(final_rewards(result, "win")[seat])
             scores.append(final_rewards(result, "score")[seat])
@@ -127,13 +147,13 @@ def evaluate(
             if on_game is not None:
                 on_game(len(wins))
     low, high = wilson(sum(wins), len(wins))
-    name = label or (policy if isinstance(policy, str) else as_bot(policy, loaded.name).name)
+    name = label or _label(policy, loaded.name)
     return Evaluation(
         game=loaded.name,
         players=n,
         params=game_params,
         policy=str(name),
-        opponent=None if n == 1 else opponent,
+        opponent=None if n == 1 else (opponent_label or _label(opponent, loaded.name)),
         deals=deals,
         games=len(wins),
         first_seed=seed,
@@ -144,6 +164,10 @@ def evaluate(
         mean_score=statistics.fmean(scores),
         mean_margin=statistics.fmean(margins),
     )
+
+
+def _label(policy: Policy, game: str) -> str:
+    return policy if isinstance(policy, str) else str(as_bot(policy, game).name)
 
 
 def evaluate_lineups(

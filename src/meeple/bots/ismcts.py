@@ -71,15 +71,21 @@ SOLO_WIN_WEIGHT = 0.2
 score when there is none), scaled to ``[0, 1]`` by the range of margins seen in the current search."""
 
 
-def _check_number(name: str, value: float | None) -> None:
-    """Refuse a number of an :class:`ISMCTSBot` outside :data:`RANGES` (not finite, or out of bounds)."""
+def _check_number(name: str, value: object) -> None:
+    """Refuse a number of an :class:`ISMCTSBot` outside :data:`RANGES` (not finite, or out of bounds).
+
+    ``value`` is typed ``object``: the compiled build (mypyc) would turn an ``int`` passed as ``float`` into a float,
+    and an integer option given as ``301.0`` must be refused while ``301`` is accepted.
+    """
     if value is None:
         return
     option, low, high, words = RANGES[name]
     integer = name in ("iterations", "rollout_depth", "workers")
-    wrong_type = isinstance(value, bool) or not isinstance(value, int if integer else (int, float))
-    above = not wrong_type and (value > low if name == "time_limit" else value >= low)
-    if wrong_type or not (math.isfinite(value) and above and value <= high):
+    if isinstance(value, bool) or not isinstance(value, int if integer else (int, float)):
+        raise InvalidParameterError(f"ismcts option {option} ({name}) must be {words}, not {short_repr(value)}")
+    number: int | float = value
+    above = number > low if name == "time_limit" else number >= low
+    if not ((isinstance(number, int) or math.isfinite(number)) and above and number <= high):
         raise InvalidParameterError(f"ismcts option {option} ({name}) must be {words}, not {short_repr(value)}")
 
 

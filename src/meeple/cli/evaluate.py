@@ -1,9 +1,11 @@
 """``meeple evaluate POLICY GAME --against random,heuristic``: the documented way to report a policy's strength.
 
-POLICY is a bot spec (``hard``, ``ismcts:200``) or ``module:name`` / ``path/to/file.py:name`` naming a ``Bot``, a
-policy function (:mod:`meeple.bots.policy`) or a function of no argument that returns one (to load a trained model).
-The protocol is :mod:`meeple.arena.evaluate`: paired, seat-rotated deals, win share with its 95 % Wilson interval,
-mean score and margin. ``--json`` prints the results as JSON (one object per line-up).
+POLICY is a bot spec (``hard``, ``ismcts:200``), a trained checkpoint (``path/to/policy.npz``:
+:mod:`meeple.bots.checkpoint`, numpy weights, no PyTorch) or ``module:name`` / ``path/to/file.py:name`` naming a
+``Bot``, a policy function (:mod:`meeple.bots.policy`) or a function of no argument that returns one (to load a
+trained model). Each line-up of ``--against`` is any of the same: copies of it take every other seat. The protocol
+is :mod:`meeple.arena.evaluate`: paired, seat-rotated deals, win share with its 95 % Wilson interval, mean score and
+margin. ``--json`` prints the results as JSON (one object per line-up).
 """
 
 from __future__ import annotations
@@ -22,28 +24,36 @@ from rich.table import Table
 
 from meeple.arena.evaluate import LINEUPS, Evaluation, evaluate
 from meeple.bots.base import Bot
+from meeple.bots.checkpoint import load_checkpoint
 from meeple.bots.factory import bot_names, make_bot
 from meeple.bots.policy import Policy
 from meeple.cli.common import GAME_OPTIONS, GameArg, PlayersOpt, VariantOpt, fail, load_game_or_exit, stdout_console
 from meeple.core.errors import MeepleError
+from meeple.core.game import Game
 from meeple.i18n import _, known, tr
 
 MAX_DEALS = 100_000
 """The most deals one run may ask for."""
 
 
-def load_policy(text: str, game: str) -> tuple[Policy, str]:
-    """Return the policy named by ``text`` and its label: a bot spec, or ``module:name`` / ``file.py:name``.
+def load_policy(text: str, game: Game[Any]) -> tuple[Policy, str]:
+    """Return the policy named by ``text`` and its label: a bot spec, a checkpoint, ``module:name`` or ``file.py:name``.
+
+    A checkpoint (``.npz``) is labelled by its path as given; it must be a checkpoint of ``game`` whose tensors have
+    the shapes of ``game``'s parameters.
 
     Raises:
         typer.Exit: (through :func:`fail`, exit 2) the module or file cannot be imported, has no such name, its
-            factory of no argument raises, or the spec is not a known bot; the message says which.
+            factory of no argument raises, the spec is not a known bot, or the checkpoint is missing, broken or of
+            another game or shape; the message says which.
     """
+    if text.strip().lower().endswith(".npz"):
+        return _checkpoint(text.strip(), game), text.strip()
     where, colon, name = text.rpartition(":")
     kind = text.partition(":")[0].strip().lower()
     if not colon or not where or not name.isidentifier() or kind in bot_names():
         try:
-            make_bot(text, game)
+            make_bot(text, game.name)
         except MeepleError as exc:
             fail(exc)
         return text, text
@@ -62,6 +72,15 @@ def load_policy(text: str, game: str) -> tuple[Policy, str]:
     if not (isinstance(found, Bot) or callable(found)):
         fail(_("{text} is neither a bot nor a policy function").format(text=text))
     return found, name
+
+
+def _checkpoint(path: str, game: Game[Any]) -> Policy:
+    try:
+        policy = load_checkpoint(path)
+        policy.check_game(game)
+    except MeepleError as exc:
+        fail(tr(exc.message))
+    return policy
 
 
 def _takes_nothing(fn: Any) -> bool:
@@ -106,11 +125,18 @@ def evaluate_command(
     ctx: typer.Context,
     policy: Annotated[
         str,
-        typer.Argument(help="A bot spec (hard, ismcts:200) or module:name / file.py:name of a Bot or policy function."),
+        typer.Argument(
+            help="A bot spec (hard, ismcts:200), a checkpoint.npz, or module:name / file.py:name of a Bot or policy."
+        ),
     ],
     game: GameArg,
     against: Annotated[
-        str, typer.Option("--against", "-a", help="Comma-separated line-ups: random, heuristic, hard or any bot spec.")
+        str,
+        typer.Option(
+            "--against",
+            "-a",
+            help="Comma-separated line-ups: random, heuristic, hard, any bot spec, a checkpoint.npz or module:name.",
+        ),
     ] = "random,heuristic",
     deals: Annotated[
         int, typer.Option("--deals", "-n", min=1, max=MAX_DEALS, help="Deals; each is played once per seat.")
@@ -129,7 +155,8 @@ def evaluate_command(
     lineups = [s.strip() for s in against.split(",") if s.strip()] or list(LINEUPS[:2])
     if loaded.num_players == 1:
         lineups = lineups[:1]
-    chosen, label = load_policy(policy, loaded.name)
+    chosen, label = load_policy(policy, loaded)
+    opponents = [load_policy(lineup, loaded) for lineup in lineups]
     console = stdout_console()
     if not as_json:
         intro = _("{game}, {players} players: {policy}, {deals} deals x {seats} seats, seeds {seed}..").format(
@@ -143,8 +170,19 @@ def evaluate_command(
         console.print(escape(intro), soft_wrap=True)
     results: list[Evaluation] = []
     try:
-        for lineup in lineups:
-            results.append(evaluate(chosen, loaded.name, lineup, deals=deals, seed=seed, label=label, **params))
+        for opponent, opponent_label in opponents:
+            results.append(
+                evaluate(
+                    chosen,
+                    loaded.name,
+                    opponent,
+                    deals=deals,
+                    seed=seed,
+                    label=label,
+                    opponent_label=opponent_label,
+                    **params,
+                )
+            )
             if as_json:
                 typer.echo(json.dumps(results[-1].to_json(), sort_keys=True))
     except MeepleError as exc:

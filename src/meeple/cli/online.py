@@ -257,14 +257,22 @@ class OnlineSession:
                 continue
             if message["type"] == "ack":
                 if self.unacked is not None and message["move_id"] == self.unacked["move_id"]:
+                    if self.unacked["type"] == "undo":
+                        done = _("Taken back: you are at your previous decision again.")
+                        self.console.print(f"[yellow]{escape(done)}[/]")
                     sent_at, self.unacked = self.unacked["version"], None
                     last = self.last
-                    if last is not None and last["legal_actions"] and last["version"] > sent_at:
+                    # a move raises the version, an undo lowers it: either way the state after it came first
+                    if last is not None and last["legal_actions"] and last["version"] != sent_at:
                         if not self._turn(last):  # the state after the move came before its ack
                             return 1
                 continue
             if message["type"] == "chat":
                 self._chat(message)
+                continue
+            if message["type"] == "undone":
+                who = _("{name} took back a move.").format(name=self._name(message["seat"]))
+                self.console.print(f"[yellow]{escape(who)}[/]")
                 continue
             if message["type"] != "state":
                 continue
@@ -366,8 +374,10 @@ class OnlineSession:
                     return False
                 if parsed.name == "board":
                     self.console.print(self.renderer.render(message["observation"], self.seat))
-                elif parsed.name == "undo":
-                    self.console.print(_("Undo is not available at a server's table: a move sent is played."))
+                elif parsed.name == "undo":  # the server decides (its engine's undo: within your turn, no reveal)
+                    self.unacked = {"type": "undo", "version": message["version"], "move_id": secrets.token_hex(8)}
+                    self.socket.send(json.dumps(self.unacked))
+                    return True
                 else:
                     self._help()
                 continue
@@ -382,7 +392,9 @@ class OnlineSession:
 
     def _help(self) -> None:
         """What can be typed: moves, commands, chat."""
-        self.console.print(_("Type a move number, its text or a unique prefix; board; quit."))
+        self.console.print(
+            _("Type a move number, its text or a unique prefix; board; undo (your moves of this turn); quit.")
+        )
         self.console.print(_("Chat: say TEXT; mute or unmute the spectators."))
         if self.renderer is not None and self.renderer.shortcuts:
             self.console.print(escape(known(self.renderer.shortcuts)), soft_wrap=True)

@@ -42,13 +42,13 @@ from meeple.cli.common import (
 )
 from meeple.cli.moves import Command, Problem, allowed, completions, interpret
 from meeple.cli.render import Renderer, renderer_for
-from meeple.cli.undo import undo_target
 from meeple.core.action import Action
 from meeple.core.errors import MeepleError
 from meeple.core.game import Game
 from meeple.core.records import GameRecord, read_records, write_records
 from meeple.core.rng import derive_seed
 from meeple.core.state import SPECTATOR, State
+from meeple.core.undo import undo_target
 from meeple.core.view import SeatView
 from meeple.i18n import _, known, ngettext, tr
 
@@ -379,7 +379,7 @@ class PlaySession:
         return False
 
     def _undo(self, seat: int, texts: Sequence[str]) -> bool:
-        """Go back to ``seat``'s previous decision when nothing was revealed since (:mod:`meeple.cli.undo`)."""
+        """Go back to ``seat``'s previous decision when nothing was revealed since (:mod:`meeple.core.undo`)."""
         earlier, reason = undo_target(self.state, seat, self.decisions.get(seat, []), self.humans)
         if earlier is None:
             problem = _("Undo is not possible: {reason}.").format(reason=tr(reason) if reason else "")

@@ -304,6 +304,14 @@ def serve(
     signups_per_minute: Annotated[
         int, typer.Option("--signups-per-minute", min=1, help="Accounts one address may create per minute.")
     ] = 5,
+    boards_per_minute: Annotated[
+        int,
+        typer.Option(
+            "--boards-per-minute",
+            min=1,
+            help="Catch-ups of a table page (the others' moves played back) one address may ask per minute.",
+        ),
+    ] = 600,
     header_timeout: Annotated[
         float, typer.Option("--header-timeout", min=0.1, help="Seconds a client has to send a request's headers.")
     ] = 10.0,
@@ -411,6 +419,7 @@ def serve(
         reads_per_minute=reads_per_minute,
         signups_per_minute=signups_per_minute,
         my_tables_per_minute=my_tables_per_minute,
+        boards_per_minute=boards_per_minute,
     )
     policy = SeatPolicy(
         any_bot=allow_bot_specs, bot_tables=allow_bot_tables, move_seconds=bot_move_seconds, min_grace=min_grace

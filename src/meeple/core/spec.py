@@ -35,6 +35,14 @@ class GameSpec:
             clicks, prompts and results; ``meeple/web/games/<game>/``), or None for the generic board.
         levels: difficulty level -> bot spec (``"easy"``, ``"medium"``, ``"hard"``, and ``"hard@1"`` for a player
             count of its own); empty: the default levels.
+        score_bound: player count -> a bound on any seat's final points (``scores()``, never negative): the largest
+            seen by ``benchmarks/score_bounds.py`` with a margin; the ``score`` reward's bound
+            (:mod:`meeple.core.rewards`, pyspiel's ``max_utility``).
+        margin_bound: player count -> a bound on the absolute margin (own points minus the best other seat's; solo:
+            minus the game's opponent's), measured likewise; the ``score_margin`` reward's bound.
+        longest_game: player count -> the most decisions seen in one game (``benchmarks/score_bounds.py`` and the
+            adapters' length measurements); pyspiel's ``max_game_length`` is twice it
+            (:func:`meeple.adapters.openspiel.max_game_length`).
     """
 
     name: str
@@ -45,6 +53,9 @@ class GameSpec:
     balance_question: str = ""
     levels: Mapping[str, str] = field(default_factory=dict)
     web: str | None = None
+    score_bound: Mapping[int, int] = field(default_factory=dict)
+    margin_bound: Mapping[int, int] = field(default_factory=dict)
+    longest_game: Mapping[int, int] = field(default_factory=dict)
 
     def load(self, companion: str) -> Any:
         """Import and return a companion (``"heuristic_bot"``, ``"rollout_policy"``, ``"renderer"``, ``"balance"``...).

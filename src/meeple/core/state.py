@@ -152,8 +152,8 @@ class State(ABC, Generic[G]):
 
         "Shown" is what the rules put in front of ``player`` that it could not work out before: a card, tile or
         token drawn (by anyone: the deck's size is public, the card is not), a character called, sealed bids
-        opened, another seat's hidden card made public. Undo in terminal play (``meeple.cli.undo``) never goes
-        back over a step that changed it, whatever the other seats chose hidden: the key is the rule by
+        opened, another seat's hidden card made public. Undo (``meeple.core.undo``: terminal play and the server)
+        never goes back over a step that changed it, whatever the other seats chose hidden: the key is the rule by
         construction, the sampled worlds only a second check. A game may be coarse (a change that showed nothing
         only refuses an undo); it must never miss a reveal.
 
@@ -517,6 +517,25 @@ class State(ABC, Generic[G]):
             perspective: a seat, :data:`SPECTATOR`, or ``None`` for the full texts (nothing collapsed).
             start: index in :attr:`history` of the first action; the events of that action and later ones follow.
         """
+        return self._history_lines(perspective, start, None)
+
+    def line_ends(self, perspective: int | None) -> list[int]:
+        """Return, for each line of ``history_messages(perspective)``, the history length at which it was complete.
+
+        An action's line ends after its last action (a collapsed run of another seat's hidden steps ends with its
+        last step); an event's line ends with the action it followed (0 before the first). The state after
+        ``history[:line_ends()[k]]`` is the position the reader saw once the log held ``k + 1`` lines: the boards
+        a browser plays back one at a time (issue #43), found from the reader's own log alone.
+
+        Args:
+            perspective: as :meth:`history_messages`.
+        """
+        ends: list[int] = []
+        self._history_lines(perspective, 0, ends)
+        return ends
+
+    def _history_lines(self, perspective: int | None, start: int, ends: list[int] | None) -> list[tuple[int, Message]]:
+        """:meth:`history_messages`; with ``ends``, each line's end (:meth:`line_ends`) is written there too."""
         out: list[tuple[int, Message]] = []
         texts = self.game.texts
         last_actor, last_message = -99, None
@@ -526,6 +545,8 @@ class State(ABC, Generic[G]):
             e = bisect_right(events, start, key=_event_after)
         while e < len(events) and events[e][0] == 0:  # before the first action (start == 0 only)
             out.append((events[e][1], events[e][2]))
+            if ends is not None:
+                ends.append(0)
             e += 1
         for index, (actor, action) in enumerate(self.history[start:], start + 1):
             entry = texts.get((id(action), actor, perspective)) or self._text_entry(action, actor, perspective)
@@ -539,9 +560,15 @@ class State(ABC, Generic[G]):
             ):
                 out.append((actor, message))
                 last_actor, last_message = actor, message
+                if ends is not None:
+                    ends.append(index)
+            elif ends is not None:
+                ends[-1] = index  # the run goes on: its line ends later
             if e < len(events) and events[e][0] == index:
                 while e < len(events) and events[e][0] == index:
                     out.append((events[e][1], events[e][2]))
+                    if ends is not None:
+                        ends.append(index)
                     e += 1
                 last_actor, last_message = -99, None  # an event ends a run of hidden steps
         return out

@@ -76,6 +76,7 @@ from meeple.server.protocol import (
     TableStatus,
     TableSummary,
     TableView,
+    UndoMessage,
 )
 from meeple.server.quotas import Limiter, QuotaExceeded, Quotas, quota_address
 from meeple.server.rated import RatedRules
@@ -806,26 +807,8 @@ async def _handle(text: str, hub: Hub, service: TableService, live: LiveTable, c
         )
         conn.send({"type": "error", "code": "bad_message", "message": problems})
         return
-    if isinstance(message, MoveMessage):
-        if conn.seat is None:
-            refused = conn.translator.message(M("a spectator cannot move"))
-            conn.send({"type": "error", "code": "spectator", "message": refused, "move_id": None})
-            return
-        try:
-            applied = await service.submit(live, conn.seat, message.action, message.version, message.move_id)
-        except MoveRefused as exc:
-            text = conn.translator.message(exc.message)
-            conn.send({"type": "error", "code": exc.code, "message": text, "move_id": message.move_id})
-            async with live.lock:  # then the current state, to act on
-                hub.resend(live, conn)
-            return
-        except Exception as exc:  # noqa: BLE001 - not committed (the retries gave up): the client resends it
-            _server_error(live, conn, exc, message.move_id)
-            return
-        async with live.lock:
-            if not applied:  # a repeated move_id: the current state, then its acknowledgement
-                hub.resend(live, conn)
-            conn.send(ack_message(live, conn.seat, message.move_id))
+    if isinstance(message, MoveMessage | UndoMessage):
+        await _play(message, hub, service, live, conn)
         return
     if isinstance(message, ChatSend | MuteMessage):
         if hub.chat is not None:
@@ -840,6 +823,34 @@ async def _handle(text: str, hub: Hub, service: TableService, live: LiveTable, c
         return
     async with live.lock:
         hub.resend(live, conn)
+
+
+async def _play(
+    message: MoveMessage | UndoMessage, hub: Hub, service: TableService, live: LiveTable, conn: Connection
+) -> None:
+    """A seat's move or undo: ``ack`` once committed, else the refusal and the current state (docs/server.md)."""
+    if conn.seat is None:
+        refused = conn.translator.message(M("a spectator cannot move"))
+        conn.send({"type": "error", "code": "spectator", "message": refused, "move_id": None})
+        return
+    try:
+        if isinstance(message, UndoMessage):
+            applied = await service.undo(live, conn.seat, message.version, message.move_id)
+        else:
+            applied = await service.submit(live, conn.seat, message.action, message.version, message.move_id)
+    except MoveRefused as exc:
+        text = conn.translator.message(exc.message)
+        conn.send({"type": "error", "code": exc.code, "message": text, "move_id": message.move_id})
+        async with live.lock:  # then the current state, to act on
+            hub.resend(live, conn)
+        return
+    except Exception as exc:  # noqa: BLE001 - not committed (the retries gave up): the client resends it
+        _server_error(live, conn, exc, message.move_id)
+        return
+    async with live.lock:
+        if not applied:  # a repeated move_id: the current state, then its acknowledgement
+            hub.resend(live, conn)
+        conn.send(ack_message(live, conn.seat, message.move_id))
 
 
 def ack_message(live: LiveTable, seat: int, move_id: str) -> dict[str, Any]:

@@ -130,16 +130,25 @@ class PasswordWork:
             job = lane.waiting.popleft()
             self.running += 1
             self.peak = max(self.peak, self.running)
+        result: Any = None
+        error: BaseException | None = None
+        started = False
         try:
-            if job.future.set_running_or_notify_cancel():
+            started = job.future.set_running_or_notify_cancel()
+            if started:
                 try:
-                    job.future.set_result(job.call(*job.args))
+                    result = job.call(*job.args)
                 except BaseException as exc:  # noqa: BLE001 - handed to the awaiting request
-                    job.future.set_exception(exc)
+                    error = exc
         finally:
-            with self._lock:
+            with self._lock:  # counted free before the request hears of it: its next look sees the thread free
                 self.running -= 1
                 lane.pending -= 1
+        if started:
+            if error is not None:
+                job.future.set_exception(error)
+            else:
+                job.future.set_result(result)
 
     def close(self) -> None:
         """Stop the threads (calls still waiting are cancelled)."""

@@ -107,6 +107,8 @@ class Connection:
         self.reader: asyncio.Task[Any] | None = None
         """The task reading this connection's messages: cancelled when the client stops reading."""
         self.sent_log = 0
+        self.undos = 0
+        """How many of the table's undos (``LiveTable.takebacks``) this connection was told about."""
         self.last: dict[str, Any] | None = None
         self.writer: asyncio.Task[None] | None = None
         self.address = ""
@@ -168,7 +170,10 @@ class Connection:
         if message.get("type") == "state":
             waiting = self.frame
             if waiting is not None and "log" in message:
-                message = {**message, "log": waiting["log"] + message["log"], "log_start": waiting["log_start"]}
+                if message["log_start"] > waiting["log_start"]:
+                    # the waiting frame's lines up to where the new one starts (after an undo it may start earlier)
+                    kept = waiting["log"][: message["log_start"] - waiting["log_start"]]
+                    message = {**message, "log": kept + message["log"], "log_start": waiting["log_start"]}
             else:
                 self.frame_after = len(self.pending)
             self.frame = message
@@ -215,6 +220,7 @@ def state_frames(live: LiveTable, conns: list[Connection], force: set[Connection
                 named = seats[key[1:]] = live.public_seats(conn.translator)
             views[key] = {**game, **common, "seats": named}
         frame = views[key]
+        notes = _undone(live, conn)
         if frame == conn.last and (force is None or conn not in force):
             continue
         if conn.view == "web":
@@ -223,11 +229,28 @@ def state_frames(live: LiveTable, conns: list[Connection], force: set[Connection
             conn.last = frame
             continue
         lines = live.log_of(conn.seat)
-        start = conn.sent_log if conn.last is not None else 0
+        start = min([conn.sent_log, *notes]) if conn.last is not None else 0
         log = log_texts(lines[start:], conn.translator)
         conn.send({"type": "state", "table": live.id, "seat": conn.seat, **frame, "log": log, "log_start": start})
         conn.last = frame
         conn.sent_log = len(lines)
+
+
+def _undone(live: LiveTable, conn: Connection) -> list[int]:
+    """Tell ``conn`` of the undos it has not heard of whose takeback changed its view; return where its log was cut.
+
+    Each such undo is sent as ``{"type": "undone", "seat"}`` (before the state frame that shows it); the numbers
+    returned are how many lines of the receiver's log each one kept, so that its next frame's log starts there. A
+    new connection (nothing sent yet) hears of no past undo.
+    """
+    news, conn.undos = live.takebacks[conn.undos :] if conn.last is not None else [], len(live.takebacks)
+    p = perspective_of(conn.seat)
+    cuts = []
+    for note in news:
+        if p in note.seen:
+            conn.send({"type": "undone", "seat": note.seat})
+            cuts.append(note.kept[p])
+    return cuts
 
 
 class Hub:

@@ -128,6 +128,10 @@ class LiveTable:
     """Turn e-mails (``notify.TurnNotice``) decided by the transaction under way, sent once it committed."""
     used: float = 0.0
     """When this process last looked the table up (Unix seconds): unused tables leave memory."""
+    by_bot: list[bool] = field(default_factory=list)
+    """Per action of ``state.history``: a bot played it (undo takes back only a human's own moves)."""
+    takebacks: list[Any] = field(default_factory=list)
+    """The undos of the log so far (:class:`meeple.server.undo.Takeback`), oldest first: the log's notes."""
     creator: str | None = None
     """The hashed creator address (``tables.creator``; None: the operator's table): its bots' lane and CPU budget."""
     live_at: float | None = None

@@ -376,6 +376,7 @@ class ErrorMessage(BaseModel):
         "server_error",
         "not_started",
         "rate_limited",
+        "cannot_undo",
     ]
     message: str
     move_id: str | None = None
@@ -388,6 +389,29 @@ class MoveMessage(_Strict):
     version: int = Field(ge=0)
     action: StrictInt | dict[str, Any] = Field(description="the action's integer code or its JSON form")
     move_id: str = Field(min_length=1, max_length=64, description="client id; a repeated id is applied once")
+
+
+class UndoMessage(_Strict):
+    """Client → server: take back your moves to your previous decision of this turn (issue #43 item 5).
+
+    Answered like a move: ``ack`` (the moves are taken back; a state frame follows) or ``error`` ``cannot_undo`` with
+    the engine's reason (not your turn, nothing to take back in this turn, something revealed since). ``version``
+    is the sender's, as for a move; a repeated ``move_id`` is applied once.
+    """
+
+    type: Literal["undo"]
+    version: int = Field(ge=0)
+    move_id: str = Field(min_length=1, max_length=64, description="client id; a repeated id is applied once")
+
+
+class UndoneMessage(BaseModel):
+    """Server → client: ``seat`` took moves back, and this receiver's view changed (its state frame follows).
+
+    A receiver that saw nothing change (the undone steps were hidden from it) is not told.
+    """
+
+    type: Literal["undone"] = "undone"
+    seat: int = Field(description="the seat that took its moves back")
 
 
 class ReturnMessage(_Strict):
@@ -443,7 +467,8 @@ class KeepaliveMessage(_Strict):
 
 
 ClientMessage = Annotated[
-    MoveMessage | ReturnMessage | PingMessage | KeepaliveMessage | ChatSend | MuteMessage, Field(discriminator="type")
+    MoveMessage | UndoMessage | ReturnMessage | PingMessage | KeepaliveMessage | ChatSend | MuteMessage,
+    Field(discriminator="type"),
 ]
 
 WEBSOCKET_MESSAGES: tuple[type[BaseModel], ...] = (
@@ -454,6 +479,8 @@ WEBSOCKET_MESSAGES: tuple[type[BaseModel], ...] = (
     ErrorMessage,
     PongMessage,
     MoveMessage,
+    UndoMessage,
+    UndoneMessage,
     ReturnMessage,
     PingMessage,
     KeepaliveMessage,

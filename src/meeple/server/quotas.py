@@ -74,6 +74,8 @@ class Quotas:
             (``--min-password-score``; :mod:`.passwords`; 0 accepts any password of 8-128 characters).
         my_tables_per_minute: "My tables" lists (``GET /api/me/tables``, the ``/me/tables`` page) one address, and
             one account, may ask for per minute (``--my-tables-per-minute``): each may load up to 100 tables.
+        boards_per_minute: the moves played back one address may ask for per minute (``GET /tables/{id}/boards``,
+            ``--boards-per-minute``): each replays the table and draws up to 24 boards (issue #43).
     """
 
     rate_limits: bool = True
@@ -101,6 +103,7 @@ class Quotas:
     min_password_score: int = 3
     reads_per_minute: int = 300
     my_tables_per_minute: int = 30
+    boards_per_minute: int = 600
 
 
 class QuotaExceeded(Exception):
@@ -184,6 +187,7 @@ class Limiter:
             "login_device": RateLimitItemPerMinute(max(1, quotas.logins_per_username), 10),
             "signup": RateLimitItemPerMinute(max(1, quotas.signups_per_minute)),
             "my_tables": RateLimitItemPerMinute(max(1, quotas.my_tables_per_minute)),
+            "boards": RateLimitItemPerMinute(max(1, quotas.boards_per_minute)),
             "reads": RateLimitItemPerMinute(max(1, quotas.reads_per_minute)),
         }
         self.sockets: Counter[str] = Counter()

@@ -74,7 +74,10 @@ class RatedRules:
 
     def summary(self) -> str:
         """The rules in one English line, for error messages."""
-        clock = self.clock.model_dump(exclude_none=True)
+        c = self.clock
+        parts = [f"{c.initial:g} s + {c.increment:g} s a turn"] if c.initial is not None else []
+        parts += [f"{c.per_move:g} s per move"] if c.per_move is not None else []
+        clock = " and ".join(parts) or "none"
         grace = f"grace {self.grace:g} s" if self.grace is not None else "no grace"
         return f"clock {clock}, {grace}, substitute {self.substitute}"
 

@@ -32,6 +32,8 @@ from sqlalchemy.orm import Session
 from meeple.core.errors import IllegalActionError, InvalidActionError, InvalidParameterError
 from meeple.core.registry import load_game
 from meeple.core.rewards import finish_ranks
+from meeple.core.undo import undo_in_turn
+from meeple.i18n import M
 from meeple.server import clock as clocks
 from meeple.server import endings
 from meeple.server.bots import BotPool, bot_seed
@@ -47,6 +49,7 @@ from meeple.server.quotas import Quotas, address_key
 from meeple.server.rated import ClaimRefused, RatedRules, check_rated, claim_wait
 from meeple.server.retry import is_transient, one_line, retrying
 from meeple.server.room import make_room
+from meeple.server.undo import UNDO, apply_undo, undo_count
 
 log = logging.getLogger("meeple.server")
 
@@ -74,7 +77,7 @@ _HEAD = select(
 ).where(TableRow.id == bindparam("b_id"))
 _HEAD_LOCKED = _HEAD.with_for_update()
 _EVENTS_BETWEEN = (
-    select(EventRow.action, EventRow.at)
+    select(EventRow.action, EventRow.seat, EventRow.by_bot, EventRow.at)
     .where(
         EventRow.table_id == bindparam("b_id"),
         EventRow.version > bindparam("b_after"),
@@ -524,12 +527,18 @@ class TableService:
             live.state = load_game(live.game, **live.params).new_initial_state(live.seed)
             live.version = 0
             live.logs.clear()
+            live.by_bot, live.takebacks = [], []
         if row.version > live.version:
             # bounded by the row's version: a read without the row lock may see later commits here
             events = s.execute(_EVENTS_BETWEEN, {"b_id": live.id, "b_after": live.version, "b_upto": row.version})
-            for action, at in events:
-                live.state.apply_action(action)
+            for action, seat, by_bot, at in events:
                 live.moved_at = at
+                count = undo_count(action)
+                if count is not None:  # an undo: the last ``count`` actions are taken back (server/undo.py)
+                    apply_undo(live, seat, count)
+                    continue
+                live.state.apply_action(action)
+                live.by_bot.append(bool(by_bot))
             live.version = row.version
         if live.stale or row.rev != live.rev:
             self._sync_seats(s, live)
@@ -663,6 +672,7 @@ class TableService:
                 raise MoveRefused("illegal_action", exc.message) from None
             now = self.now()
             applied = live.state.history[-1][1]
+            live.by_bot.append(by_bot)
             live.version += 1
             live.moved_at = now
             event = {"version": live.version, "seat": seat, "action": applied.to_json(), "move_id": move_id}
@@ -715,6 +725,53 @@ class TableService:
             if applied:
                 self._changed(live)
         return bool(applied)
+
+    async def undo(self, live: LiveTable, seat: int, version: int, move_id: str | None = None) -> bool:
+        """Take back ``seat``'s moves to its previous decision of the running turn; announce it (False: repeated id).
+
+        The engine decides (:func:`meeple.core.undo.undo_in_turn`: within the seat's own turn, never across a
+        reveal), outside the transaction; the transaction then writes the undo event ``{"undo": k}`` if the table
+        has not moved meanwhile (server/undo.py).
+
+        Raises:
+            MoveRefused: ``not_your_turn``, ``stale_version``, ``game_over``, ``not_started``, or ``cannot_undo``
+                with the engine's reason; nothing changed.
+        """
+        async with live.lock:
+            await self._run(f"read of table {live.id}", self._read_sync, live)
+            if move_id is not None and await self._run(f"read of table {live.id}", self._seen, live.id, seat, move_id):
+                return False  # a resent undo already applied: acknowledged again, not applied twice
+            check_move(live, seat, version, False)
+            at = live.version
+            earlier, reason = await asyncio.to_thread(undo_in_turn, live.state, seat, list(live.by_bot))
+            if earlier is None:
+                raise MoveRefused("cannot_undo", reason or "")
+
+            def work(s: Connection, row: RowHead) -> bool:
+                if move_id is not None and s.scalar(
+                    _SEEN_MOVE, {"b_id": live.id, "b_seat": seat, "b_move_id": move_id}
+                ):
+                    return False
+                if live.version != at:
+                    raise MoveRefused("stale_version", M("the table moved on while your undo was checked"))
+                count = len(live.state.history) - len(earlier.history)
+                live.version += 1
+                live.moved_at = now = self.now()  # a take-back is a move of its seat: the table is not idle
+                event = {"version": live.version, "seat": seat, "action": {UNDO: count}, "move_id": move_id}
+                s.execute(_INSERT_EVENT, {"table_id": live.id, "by_bot": False, "at": now, **event})
+                apply_undo(live, seat, count, earlier)
+                self._finish_change(s, live, row)
+                return True
+
+            applied = await self._run(f"undo at table {live.id}", self._guarded, live, work)
+            if applied:
+                self._changed(live)
+        return bool(applied)
+
+    def _seen(self, table_id: str, seat: int, move_id: str) -> bool:
+        """Whether ``seat``'s message ``move_id`` (a move or an undo) is in the table's log already."""
+        with self.engine.connect() as s:
+            return s.scalar(_SEEN_MOVE, {"b_id": table_id, "b_seat": seat, "b_move_id": move_id}) is not None
 
     async def take_back(self, live: LiveTable, seat: int) -> None:
         """A human takes their bot-played seat back (the ``return`` message); nothing happens if it is not."""

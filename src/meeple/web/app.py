@@ -56,6 +56,7 @@ from meeple.server.tables import TableService
 from meeple.server.views import game_view
 from meeple.web.boards import badges, board_context, display_name, log_lines, move_texts, name_the_moves, who
 from meeple.web.games import companion_for, seat_name, variant_words
+from meeple.web.motion import add_motion_routes, note_lines, undo_offer
 from meeple.web.people import add_people_pages
 from meeple.web.replays import replay_steps, step_of
 from meeple.web.table_rules import board_extras, ending_words, rated_words, rules_words
@@ -83,13 +84,6 @@ TEMPLATES = Environment(
     autoescape=select_autoescape(["html"]),
     trim_blocks=True,
 )
-PITCHES = {
-    "citadels": N_("Pick a secret character each round and build the most prestigious city."),
-    "capitol": N_("Raise the buildings of Rome floor by floor and win the majorities of its nine zones."),
-    "capital_lux_2": N_("Grow your City without outgrowing the Capital, whose cards set the limits."),
-    "caprice": N_("Stack six towers in the order only your hidden symbols know."),
-}
-"""One line per game for the lobby (English msgids: translated with the page)."""
 STATUS = {
     "waiting": N_("waiting for players"),
     "live": N_("live"),
@@ -259,7 +253,9 @@ def create_web_app(config: ServerConfig) -> FastAPI:
             seats = [str(form.get(f"seat_{s}") or "human") for s in range(players)]
             clock = _form_clock(form)
             rated = form.get("rated") == "1"
-            request_model = CreateTable(game=game, params=params, seats=seats, clock=clock, rated=rated)
+            # no clock chosen: left out, so that a rated table takes the server's rated rules rather than none
+            timing = {} if clock is None else {"clock": clock}
+            request_model = CreateTable(game=game, params=params, seats=seats, rated=rated, **timing)
             me = await current_account(request)
             if rated and me is None:
                 raise SeatRefused(401, RATED_LOG_IN)
@@ -485,7 +481,7 @@ def create_web_app(config: ServerConfig) -> FastAPI:
         # the full view: one board, the spectator's, then each seat's secrets under its own heading
         names = [s.name for s in live.seats]
         main = render_board(
-            state, seat, state.history_messages(SPECTATOR if seat is None else seat), reader, None, names
+            state, seat, state.history_messages(SPECTATOR if seat is None else seat), reader, None, names=names
         )
         secrets = []
         if seat is None:
@@ -557,7 +553,15 @@ def create_web_app(config: ServerConfig) -> FastAPI:
 
     async def _board(live: LiveTable, seat: int | None, reader: Translator) -> str:
         async with live.lock:
-            return render_board(live.state, seat, live.log_of(seat), reader, live, rated=service().rated)
+            return await _board_now(live, seat, reader, service().rated)
+
+    async def _seat_of(request: Request, table_id: str) -> int | None:
+        return await _seat(request, table_id, request.cookies.get(seat_cookie(table_id)))
+
+    async def _now(live: LiveTable, seat: int | None, reader: Translator) -> str:
+        return await _board_now(live, seat, reader, service().rated)
+
+    add_motion_routes(app, _reader, table, _seat_of, render_board, _now)
 
     @app.get("/games/{game}/style.css", include_in_schema=False)
     async def game_style(game: str) -> FileResponse:
@@ -607,6 +611,15 @@ def create_web_app(config: ServerConfig) -> FastAPI:
     return app
 
 
+async def _board_now(live: LiveTable, seat: int | None, reader: Translator, rated: RatedRules | None) -> str:
+    """The board of ``seat`` now, with its moves and, when the engine allows it, Undo (``live.lock`` held).
+
+    ``rated``: the server's rated rules (a claim against the seat to move).
+    """
+    undo = await undo_offer(live, seat)
+    return render_board(live.state, seat, live.log_of(seat), reader, live, undo=undo, rated=rated)
+
+
 def _refusal_page(scope: Any, reader: Translator, text: str) -> bytes:
     """The page of a read refused past ``--reads-per-minute``: ``text``, in the reader's language."""
     return bytes(_page("busy.html", reader, Request(scope), message=text).body)
@@ -636,13 +649,17 @@ def _board_args(
     live: LiveTable | None = None,
     names: Sequence[str | None] = (),
     rated: RatedRules | None = None,
+    words: str | None = None,
+    undo: bool = False,
 ) -> dict[str, Any]:
     """What ``board.html`` renders for ``seat``: the view, the game's names and codes, prompt, badges, log, results.
 
+    ``words``: an earlier position played back (issue #43): no move, and the prompt says the move in words.
+    ``undo``: the seat may take its last moves back now (an Undo button).
     ``names``: the seats' chosen names (by default ``live``'s seats'), wherever a seat is named (issue #41, item 18).
     """
     view = game_view(state, seat, log, reader)
-    if live is not None and live.status != "live":
+    if (live is not None and live.status != "live") or words is not None:
         view["legal_actions"] = []  # a waiting (or abandoned) table takes no move: none is offered, as in its frames
     game = state.game.name
     web = companion_for(game)
@@ -650,6 +667,7 @@ def _board_args(
     moves = move_texts(web, view["legal_actions"], reader)
     over = state.is_terminal()
     names = [s.name for s in live.seats] if live is not None and not names else list(names)
+    notes = note_lines(live.takebacks, SPECTATOR if seat is None else seat) if live is not None else []
     return {
         "_": reader.gettext,
         "ngettext": reader.ngettext,
@@ -663,7 +681,7 @@ def _board_args(
         "prompt": web.prompt(view, seat, reader),
         "moves": moves,
         "controls": [m for m in moves if m["type"] in web.controls],
-        "log": log_lines(web, log, reader, seat, [m for _after, _seat, m in state.log_events], names),
+        "log": log_lines(web, log, reader, seat, [m for _after, _seat, m in state.log_events], names, notes),
         "badges": badges(
             web, obs, live.public_seats() if live is not None else None, state.game.num_players, reader, seat, names
         ),
@@ -673,6 +691,8 @@ def _board_args(
         "results": web.results(obs, state.returns(), state.scores(), reader, seat, names) if over else None,
         "status": live.status if live is not None else "finished",
         "board": board_context(game, view, seat, reader, names),
+        "playback": words,
+        "undo": undo and words is None,
         **board_extras(live, seat, rated, reader),
     }
 
@@ -685,14 +705,16 @@ def render_board(
     live: LiveTable | None = None,
     names: Sequence[str | None] = (),
     rated: RatedRules | None = None,
+    words: str | None = None,
+    undo: bool = False,
 ) -> str:
     """The board fragment of ``seat`` (None: spectator), every clickable move named by its words.
 
-    ``names``: the seats' chosen names, if ``live`` does not give them (a replay). With ``live``, also the table's
-    rules, how it ended, forfeits, a claim (``rated``: the server's rated rules) and a wait of its bots
-    (:func:`meeple.web.table_rules.board_extras`).
+    ``words`` and ``undo`` as :func:`_board_args`. ``names``: the seats' chosen names, if ``live`` does not give them
+    (a replay). With ``live``, also the table's rules, how it ended, forfeits, a claim (``rated``: the server's rated
+    rules) and a wait of its bots (:func:`meeple.web.table_rules.board_extras`).
     """
-    args = _board_args(state, seat, log, reader, live, names, rated)
+    args = _board_args(state, seat, log, reader, live, names, rated, words, undo)
     return name_the_moves(TEMPLATES.get_template("board.html").render(**args), args["moves"])
 
 
@@ -770,7 +792,7 @@ def _game_card(name: str) -> dict[str, Any]:
     return {
         "name": name,
         "title": cls.title,
-        "pitch": PITCHES.get(name, ""),
+        "pitch": companion_for(name).pitch,
         "min": cls.min_players,
         "max": cls.max_players,
         "default_players": next((p.default for p in params if p.name == "players"), cls.min_players),

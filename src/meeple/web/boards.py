@@ -61,9 +61,7 @@ def board_context(
         return next((codes[k] for k in keys if k in codes), None)
 
     def name(s: int) -> str:
-        if game == "capital_lux_2" and view["observation"].get("solo") and s == 1:
-            return "ROB"
-        return seat_name(s, reader, seat, names)
+        return web.seat_label(view["observation"], s, reader, seat, names)
 
     return {"codes": codes, "pick": pick, "seat_name": name, **web.context(view, seat, reader, names)}
 
@@ -128,17 +126,28 @@ def log_lines(
     me: int | None,
     events: Sequence[Message] = (),
     names: Sequence[str | None] = (),
+    notes: Sequence[tuple[int, int]] = (),
 ) -> list[dict[str, Any]]:
     """The log as ``{"number", "actor", "text"}``: moves numbered from 1, seats by name, words without ids.
 
     A line that is one of the rules' public ``events`` (a character revealed, a theft...) follows its move without a
     number of its own (``number`` None). A run of another seat's hidden steps is one line, so one number: the count
-    is what the reader saw, never how many hidden steps there were.
+    is what the reader saw, never how many hidden steps there were. ``notes`` are the undos the reader saw, as
+    ``(lines kept, seat)``: "took back a move" after that many lines (issue #43 item 5).
     """
     event_ids = {id(m) for m in events}
     out: list[dict[str, Any]] = []
     number = 0
-    for actor, message in log:
+    pending = sorted(notes)
+    took_back = reader.gettext("took back a move")
+
+    def noted(upto: int) -> None:
+        while pending and pending[0][0] <= upto:
+            seat = pending.pop(0)[1]
+            out.append({"number": None, "actor": display_name(seat, reader, me, names), "text": took_back})
+
+    noted(0)
+    for index, (actor, message) in enumerate(log, 1):
         event = id(message) in event_ids
         number += 0 if event else 1
         out.append(
@@ -148,7 +157,8 @@ def log_lines(
                 "text": web.say(message, reader),
             }
         )
-    return out
+        noted(index)
+    return out  # a note past the end (an earlier board played back, or lines taken back since) is not shown
 
 
 def name_the_moves(fragment: str, moves: Sequence[Mapping[str, Any]]) -> str:

@@ -12,8 +12,13 @@ SPEC = register_spec(
         rollout_policy=None,
         renderer="meeple.cli.render.capitol",
         web="meeple.web.games.capitol:WEB",
-        balance="meeple.arena.balance:capitol_features",
+        balance="meeple.arena.balance.capitol:features",
         balance_question="win rate by auction tile won (fountain / amphitheatre / temple) and by number of tiles won",
+        # benchmarks/score_bounds.py (400 games per player count): the largest score and margin seen x 1.25, rounded up;
+        # the longest game seen (there and in the adapters' earlier length measurements); docs/research.md "Rewards"
+        score_bound={2: 107, 3: 115, 4: 109},
+        margin_bound={2: 100, 3: 103, 4: 102},
+        longest_game={2: 233, 3: 324, 4: 412},
         levels={"hard": "ismcts:100:rollout=heuristic:depth=30:prior=heuristic"},
     )
 )

@@ -12,8 +12,13 @@ SPEC = register_spec(
         rollout_policy=None,
         renderer="meeple.cli.render.citadels",
         web="meeple.web.games.citadels:WEB",
-        balance="meeple.arena.balance:citadels_features",
+        balance="meeple.arena.balance.citadels:features",
         balance_question="win rate by character played (any round) and by district in the final city",
+        # benchmarks/score_bounds.py (400 games per player count): the largest score and margin seen x 1.25, rounded up;
+        # the longest game seen (there and in the adapters' earlier length measurements); docs/research.md "Rewards"
+        score_bound={2: 69, 3: 68, 4: 58, 5: 57, 6: 57, 7: 53},
+        margin_bound={2: 55, 3: 62, 4: 49, 5: 50, 6: 52, 7: 50},
+        longest_game={2: 403, 3: 429, 4: 463, 5: 509, 6: 547, 7: 658},
         levels={"hard": "ismcts:100:rollout=heuristic:depth=30:prior=heuristic"},
     )
 )

@@ -88,6 +88,10 @@ class WebGame:
         variants: parameter name -> its :class:`Variant` (lobby and rules page).
         words: ``(context, msgid)`` of a vocabulary message -> its human form (card names without ids).
         tie_rule: how equal scores are broken (``N_`` msgid).
+        past: an action's or event's msgid -> the same in the past with its player, ``{actor}`` (an ``N_`` msgid; a
+            plural message maps to a ``plural(...)`` message): the turn summary's sentences ("{actor} assassinated
+            {character}"). A ``{seat}`` in it reads as that seat's name.
+        pitch: the game in one line, for the lobby (``N_`` msgid; "" for none).
     """
 
     name = ""
@@ -97,6 +101,21 @@ class WebGame:
     variants: Mapping[str, Variant] = {}
     words: Mapping[tuple[str | None, str], WordRule] = {}
     tie_rule = N_("Equal scores share the win.")
+    past: Mapping[str, str | Message] = {}
+    pitch = ""
+
+    # ---------------------------------------------------------------- what a move acted on (issue #43)
+    def marks(self, action: Mapping[str, Any], actor: int) -> list[str]:
+        """The ``data-key`` of the board elements a move acted on (its JSON, as its reader saw it in full).
+
+        Keys name stable identities, never a position on the screen: ``seat-2``, ``character-4``, ``tower-C``,
+        ``zone-3``, ``card-61``. The page marks them until its reader's next decision. None here.
+        """
+        return []
+
+    def event_marks(self, message: Message, seat: int) -> list[str]:
+        """The ``data-key`` of what one of the rules' public events named (a character revealed); none here."""
+        return []
 
     # ---------------------------------------------------------------- words
     def human(self, message: Message) -> Message:
@@ -159,6 +178,20 @@ class WebGame:
     def seat_facts(self, observation: Mapping[str, Any], seat: int, reader: Translator) -> list[str]:
         """Short public facts of a seat for its badge ("3 gold", "4 cards", "crown"); none here."""
         return []
+
+    def seat_label(
+        self,
+        observation: Mapping[str, Any],
+        seat: int,
+        reader: Translator,
+        me: int | None = None,
+        names: Sequence[str | None] = (),
+    ) -> str:
+        """How the board names ``seat``: its player's name, else "Seat 2", "Seat 1 (you)" (:func:`seat_name`).
+
+        A game may name a seat its own way (Capital Lux 2's ROB); ``names`` as :func:`seat_name` takes them.
+        """
+        return seat_name(seat, reader, me, names)
 
     def secrets(self, observation: Mapping[str, Any], reader: Translator) -> list[str]:
         """What only this seat knew, in words (its hand...), for the replay's full view; none here."""

@@ -5,6 +5,9 @@
 // (the pages' Content-Security-Policy forbids them).
 // The client's duties (docs/server.md): a move is kept until its "ack" comes and sent again, with the same move_id,
 // after a reconnection or a "server_error"; a "ping" every few seconds notices a dead connection, which is reopened.
+// Issue #43: the others' moves are played back one at a time (motion.js, from GET /tables/ID/boards?since=V); moves
+// that take a piece somewhere are played by tapping the piece, then its destination (taps.js); Undo; a lost
+// connection is a banner fixed in view, the board inert until the page is back in step; the first decision in view.
 (function () {
   "use strict";
   const root = document.getElementById("table");
@@ -13,7 +16,8 @@
   const board = document.getElementById("board"), note = document.getElementById("connection");
   const error = document.getElementById("error"), toggle = document.getElementById("alert-toggle");
   let socket = null, retry = 500, pending = null, loading = false, again = false, lost = false, first = true;
-  let fresh = false, heard = 0;
+  let fresh = false, heard = 0, mine = false, behind = false;
+  const seat = root.dataset.seat === "" ? null : Number(root.dataset.seat);
   const PING = 5000;  // ms between pings; a connection silent for 2.5 of them is closed and reopened
 
   // the query of the board fetches and the WebSocket: the seat is the page's HttpOnly cookie, never in a URL
@@ -33,7 +37,7 @@
     const open = new Set(), scroll = {};
     board.querySelectorAll("details[id]").forEach(function (d) { if (d.open) open.add(d.id); });
     board.querySelectorAll("[id]").forEach(function (e) { if (e.scrollTop) scroll[e.id] = e.scrollTop; });
-    return { open: open, scroll: scroll, texts: texts() };
+    return { open: open, scroll: scroll };
   }
   function restore(kept) {
     board.querySelectorAll("details[id]").forEach(function (d) { d.open = kept.open.has(d.id); });
@@ -41,30 +45,6 @@
       const e = document.getElementById(id);
       if (e) e.scrollTop = kept.scroll[id];
     });
-  }
-
-  // what changed: the pieces, seats, towers and zones whose words differ from the last board get "changed" for a
-  // moment (style.css animates it, and not at all under prefers-reduced-motion)
-  const WATCHED = "[data-seat], [data-space], [data-zone], .card, .character, .district4, .zone, .city, .piece";
-  function key(element, index) {
-    return (element.dataset.seat || element.dataset.space || element.dataset.zone || "") + "|" +
-      (element.getAttribute("class") || "").replace(/\b(changed|chosen|current)\b/g, "") + "|" + index;
-  }
-  function texts() {
-    const found = {};
-    board.querySelectorAll(WATCHED).forEach(function (e, i) { found[key(e, i)] = e.textContent; });
-    return found;
-  }
-  function mark(before) {
-    board.querySelectorAll(WATCHED).forEach(function (e, i) {
-      const k = key(e, i);
-      if (k in before && before[k] !== e.textContent) e.classList.add("changed");
-    });
-    const latest = board.querySelector(".latest");
-    if (latest) latest.classList.add("changed");
-    setTimeout(function () {
-      board.querySelectorAll(".changed").forEach(function (e) { e.classList.remove("changed"); });
-    }, 1600);
   }
 
   // pieces move (issue #33 item 5): a piece is an element with data-piece (a key stable across boards) and
@@ -127,55 +107,85 @@
     });
   }
 
+  // catch up: the moves since the newest board the page has, each with its board then, and the board now; motion.js
+  // plays them back (issue #43) and calls settled() once the board now is in
   async function refresh() {
     if (loading) { again = true; return; }
     loading = true;
     try {
-      const answer = await fetch("/tables/" + encodeURIComponent(table) + "/board" + seatQuery(), { cache: "no-store" });
-      board.removeAttribute("aria-busy");
-      if (answer.ok) {
-        const html = await answer.text(), start = performance.now();
-        const wasMine = myTurn(), kept = keep(), before = places();
-        board.innerHTML = html;
-        restore(kept);
-        mark(kept.texts);
-        move(before);
-        showTurn(wasMine);
-        // the swap's own cost, for benchmarks/web_weight.py (a bounded list of User Timing entries)
-        if (performance.getEntriesByName("meeple:swap").length > 200) performance.clearMeasures("meeple:swap");
-        performance.measure("meeple:swap", { start: start });
-      } else if (answer.status === 429) {  // past the address's reads: fetch the board again when told
+      const since = motion.asked(version());
+      const address = "/tables/" + encodeURIComponent(table) + "/boards" + seatQuery() + "&since=" + since +
+        (motion.boards() ? "" : "&boards=0");  // the others' moves at once: their words and marks, no board
+      const answer = await fetch(address, { cache: "no-store" });
+      if (answer.status === 429) {  // past the server's quotas (boards, reads): ask again when it says
         const wait = Math.min(Number(answer.headers.get("Retry-After")) || 5, 60);
         setTimeout(refresh, wait * 1000);
+      } else if (answer.ok) {
+        const data = await answer.json();
+        if (seat === null && !motion.playing()) motion.decided();  // a spectator: the marks of the latest moves
+        motion.add(data);
       }
+    } catch (e) {
+      // the server is gone: the socket's close says so, and a reconnection asks again
     } finally {
       loading = false;
       if (again) { again = false; refresh(); }
     }
   }
 
+  // one board replaces the other: open panels and scroll positions kept, pieces fly (move), the swap measured
+  function swap(html) {
+    const start = performance.now();
+    const kept = keep(), before = places();
+    board.innerHTML = html;
+    board.removeAttribute("aria-busy");
+    restore(kept);
+    move(before);
+    if (lost) inert(true);
+    taps.fresh();
+    ownBadge();
+    // the swap's own cost, for benchmarks/web_weight.py (a bounded list of User Timing entries)
+    if (performance.getEntriesByName("meeple:swap").length > 200) performance.clearMeasures("meeple:swap");
+    performance.measure("meeple:swap", { start: start });
+  }
+
+  // the board now is in (after the others' moves were played back)
+  function settled() {
+    const wasMine = mine;
+    showTurn(wasMine);
+    if (behind && !lost) {  // reconnected: the board is the server's again, and the page says so
+      behind = false;
+      say(note.dataset.back || "", false);
+    }
+  }
+
   // whose turn: the board carries "my-turn" when this seat has legal moves; the tab's title says so too, so that a
   // player in another tab sees it; and, if the player asked for it, a sound and a notification while away
   const title = document.title;
+  let viewed = null;
   function showTurn(wasMine) {
-    const mine = myTurn();
+    mine = myTurn();
     document.title = (mine ? "● " : "") + title;
-    if (mine && !wasMine) {
-      if (document.hidden && alertsOn()) alertTurn();
-      bringIntoView();
+    if (mine) {
+      if (!wasMine && document.hidden && alertsOn()) alertTurn();
+      // every decision, the first one on load too (issue #43 item 7); once each: a refresh of the same decision
+      // (a badge, a clock) leaves the page where its reader scrolled it
+      if (version() !== viewed) { viewed = version(); bringIntoView(); }
     }
   }
-  // a turn begins: if none of its moves is on screen, the first one (a hand, a zone...) comes into view once
+  // a decision: if none of its moves is wholly on screen (below the sticky turn bar, or in it), the first one of the
+  // board (a hand, a zone...) comes into view
   function bringIntoView() {
-    const moves = Array.from(board.querySelectorAll("[data-action-code]:not(.moves *)"));
+    const moves = Array.from(board.querySelectorAll("[data-action-code]:not(.moves *), [data-pick]"));
     const bar = board.querySelector(".turnbar");
     const top = bar ? bar.getBoundingClientRect().bottom : 0;
     const seen = moves.some(function (e) {
       const box = e.getBoundingClientRect();
-      return box.bottom > top && box.top < window.innerHeight && box.height > 0;
+      const below = box.top >= top - 1 && box.bottom <= window.innerHeight + 1;
+      return box.height > 0 && (below || (bar !== null && bar.contains(e)));
     });
     const first = moves.find(function (e) { return !e.closest(".turnbar") && e.getBoundingClientRect().height > 0; });
-    if (!seen && first) first.scrollIntoView({ block: "center", behavior: "smooth" });
+    if (!seen && first) first.scrollIntoView({ block: "center", behavior: still ? "auto" : "smooth" });
   }
   function alertsOn() { return toggle && toggle.checked; }
   function alertTurn() {
@@ -203,20 +213,61 @@
     });
   }
 
+  // the connection (issue #43 item 6): a banner fixed in view, the board inert while the socket is down (its moves
+  // disabled; a tap is refused with a word), this seat's badge following the socket, and once back, the board caught
+  // up and the page saying so
+  let hide = null;
+  function say(words, isLost) {
+    if (hide !== null) clearTimeout(hide);
+    note.textContent = words;
+    note.classList.toggle("lost", isLost);
+    note.hidden = false;
+    hide = isLost ? null : setTimeout(function () { if (!lost) note.hidden = true; }, 3000);
+  }
   function connection(isLost) {
     if (isLost === lost) return;
     lost = isLost;
-    note.textContent = isLost ? (note.dataset.lost || "…") : (note.dataset.back || "");
-    note.classList.toggle("lost", isLost);
-    note.hidden = false;
-    if (!isLost) setTimeout(function () { if (!lost) note.hidden = true; }, 2000);
+    inert(isLost);
+    ownBadge();
+    if (isLost) {
+      behind = true;
+      say(note.dataset.lost || "…", true);
+    } else {
+      say(note.dataset.syncing || "", false);  // "Connected again — bringing the board up to date…"
+    }
+  }
+  function inert(isLost) {
+    document.body.classList.toggle("offline", isLost);
+    const bar = board.querySelector(".turnbar"), said = board.querySelector(".offline-note");
+    if (isLost && bar && !said) {  // the turn bar says so too: not "your turn" while no move can be sent
+      const line = document.createElement("p");
+      line.className = "offline-note";
+      line.textContent = note.dataset.inert || "";
+      bar.insertBefore(line, bar.querySelector("#prompt"));
+    } else if (!isLost && said) {
+      said.remove();
+    }
+    board.querySelectorAll("[data-action-code], [data-pick], [data-undo]").forEach(function (e) {
+      if (isLost) e.setAttribute("aria-disabled", "true");
+      else if (!pending) e.removeAttribute("aria-disabled");
+    });
+  }
+  // this seat's own badge says what its socket says (the page's first board was drawn before the socket opened)
+  function ownBadge() {
+    if (seat === null) return;
+    const badge = board.querySelector(".badge.mine"), words = board.querySelector("ul.seats");
+    const status = badge ? badge.querySelector(".online, .offline") : null;
+    if (!status || !words) return;
+    const online = !lost && socket !== null && socket.readyState === WebSocket.OPEN;
+    status.className = online ? "online" : "offline";
+    status.textContent = online ? words.dataset.online : words.dataset.away;
   }
 
   function connect() {
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
     socket = new WebSocket(scheme + location.host + "/api/tables/" + encodeURIComponent(table) + "/ws" + seatQuery() + "&view=web");
     socket.onopen = function () {
-      connection(false); fresh = true; heard = Date.now();
+      fresh = true; heard = Date.now(); connection(false); ownBadge();
       if (chatMute && chatMute.checked) send({ type: "mute", spectators: true });  // a new connection: mute again
     };
     socket.onmessage = function (event) {
@@ -234,12 +285,16 @@
           String(message.current_player) === (section.dataset.current || "null");
         first = false;
         if (!same) refresh();
+        else settled();  // the page's own board is the server's: the first decision comes into view
       } else if (message.type === "chat") {
         showChat(message);
       } else if (message.type === "ack") {
         if (pending && message.move_id === pending.move_id) pending = null;
+      } else if (message.type === "undone") {
+        refresh();  // moves were taken back (this page's or another's): the board as it is now
       } else if (message.type === "error") {
         error.textContent = message.message; error.hidden = false;
+        if (message.code !== "server_error") say(message.message, false);  // in view, wherever the page is scrolled
         if (pending && message.move_id === pending.move_id && message.code === "server_error") {
           const move = pending;
           setTimeout(function () { if (pending === move) send(move); }, 1000);  // not committed: once more
@@ -328,23 +383,42 @@
     send({ type: "ping" });
   }, PING);
 
-  function play(element) {
-    if (!socket || socket.readyState !== WebSocket.OPEN || pending) return;
-    pending = {
-      type: "move", version: version(), action: Number(element.dataset.actionCode),
-      move_id: Math.random().toString(16).slice(2),
-    };
+  // a move (or Undo) tapped: sent with the version of the board it was drawn from, kept until its ack; while the
+  // connection is down the tap is refused with a word in the banner (never dropped silently)
+  function play(element, undo) {
+    if (lost || !socket || socket.readyState !== WebSocket.OPEN) {
+      say(note.dataset.refused || note.dataset.lost || "…", true);
+      return;
+    }
+    if (pending || element.getAttribute("aria-disabled") === "true") return;
+    const id = Math.random().toString(16).slice(2);
+    pending = undo ? { type: "undo", version: version(), move_id: id }
+      : { type: "move", version: version(), action: Number(element.dataset.actionCode), move_id: id };
     send(pending);
+    motion.decided();  // the others' last round is no longer news: their marks and summary go
     // at once, before the server answers: the chosen move is marked and the others wait for the new board
     element.classList.add("chosen");
     board.setAttribute("aria-busy", "true");
-    board.querySelectorAll("[data-action-code]").forEach(function (e) { e.setAttribute("aria-disabled", "true"); });
+    board.querySelectorAll("[data-action-code], [data-pick], [data-undo]").forEach(function (e) {
+      e.setAttribute("aria-disabled", "true");
+    });
+  }
+  function activate(target) {
+    if (lost && target.closest("[data-action-code], [data-pick], [data-undo]")) {
+      say(note.dataset.refused || note.dataset.lost || "…", true);
+      return true;
+    }
+    const undo = target.closest("[data-undo]");
+    if (undo) { play(undo, true); return true; }
+    if (taps.pick(target, lost)) return true;  // a piece tapped: its destinations show (taps.js)
+    const element = target.closest("[data-action-code]");
+    if (element) { play(element, false); return true; }
+    return false;
   }
 
   board.addEventListener("click", function (event) {
     if (event.target.closest("#claim")) { claim(event.target.closest("#claim")); return; }
-    const element = event.target.closest("[data-action-code]");
-    if (element && element.getAttribute("aria-disabled") !== "true") play(element);
+    activate(event.target);
   });
   // a rated table: claim against the player to move, away too long (POST /api/tables/ID/claim; the seat is the
   // page's cookie or the session); the button is enabled when the server's page said the claim opens
@@ -362,8 +436,11 @@
     button.disabled = false;
   }
   board.addEventListener("keydown", function (event) {
-    const element = event.target.closest("[data-action-code]");
-    if (element && (event.key === "Enter" || event.key === " ")) { event.preventDefault(); play(element); }
+    if (event.key === "Escape") { taps.reset(); return; }
+    if ((event.key === "Enter" || event.key === " ") && event.target.closest("[data-action-code], [data-pick], [data-undo]")) {
+      event.preventDefault();
+      activate(event.target);
+    }
   });
   // a clock's time as the server's page shows it (meeple.web.app.duration): m:ss, h:mm:ss, or days and hours
   function duration(left, days) {
@@ -386,6 +463,10 @@
       claimButton.textContent = claimButton.dataset.ready || claimButton.textContent;
     }
   }, 1000);
-  showTurn(true);
+  const taps = window.MeepleTaps(board);
+  const motion = window.MeepleMotion(board, swap, settled);
+  motion.attach();
+  taps.fresh();
+  ownBadge();
   connect();
 })();

@@ -20,10 +20,28 @@ def _card(message: Message) -> Message:
     return Message(N_("{colour} {value}"), {"colour": message.args["colour"], "value": message.args["value"]})
 
 
+PAST: dict[str, str] = {
+    "choose seat {seat}": N_("{actor} chose {seat}"),
+    "choose the {colour} district": N_("{actor} chose the {colour} district"),
+    "give {card}": N_("{actor} gave {card}"),
+    "keep a draft card": N_("{actor} kept a draft card"),
+    "keep one of the cards seen": N_("{actor} kept one of the cards seen"),
+    "keep {card}": N_("{actor} kept {card}"),
+    "play {card} to the Capital ({tile})": N_("{actor} played {card} to the Capital ({tile})"),
+    "play {card} to the City": N_("{actor} played {card} to their City"),
+    "select {card}": N_("{actor} selected {card}"),
+    "take {card}": N_("{actor} took {card}"),
+    "pay {gold} gold to keep the {colour} district": N_("{actor} paid {gold} gold to keep the {colour} district"),
+    "discard the {colour} City district": N_("{actor} discarded their {colour} City district"),
+}
+"""Each action in the past, with its player: the turn summary's sentences (issue #43)."""
+
+
 class CapitalLux2Web(WebGame):
     """The web companion of Capital Lux 2."""
 
     name = "capital_lux_2"
+    pitch = N_("Grow your City without outgrowing the Capital, whose cards set the limits.")
     folder = Path(__file__).resolve().parent
     clicks = {
         "keep_card": ("card",),
@@ -58,6 +76,17 @@ class CapitalLux2Web(WebGame):
         "rob_deck": Variant(N_("ROB's deck")),
     }
     tie_rule = N_("Equal scores: the fewest gold wins; still equal, the win is shared.")
+    past = PAST
+
+    def marks(self, action: Mapping[str, Any], actor: int) -> list[str]:
+        """The card played, taken or given (by its id), the Capital district or seat chosen (§7-9)."""
+        if "card" in action:
+            return [f"card-{action['card']}"]
+        if action["type"] == "choose_district":
+            return [f"capital-{action['district']}"]
+        if action["type"] == "choose_seat":
+            return [f"seat-{action['seat']}"]
+        return []
 
     def context(
         self, view: dict[str, Any], seat: int | None, reader: Translator, names: Sequence[str | None] = ()
@@ -101,7 +130,7 @@ class CapitalLux2Web(WebGame):
         if "keep_card" in types:
             return reader.gettext("Keep one card of the pack; the rest passes on")
         if "play_to_city" in types or "play_to_capital" in types:
-            return reader.gettext("Play a card from your hand: to your City or to the Capital")
+            return reader.gettext("Tap a card of your hand, then your City or the Capital")
         return super().prompt(view, seat, reader)
 
     def seat_facts(self, observation: Mapping[str, Any], seat: int, reader: Translator) -> list[str]:
@@ -159,12 +188,22 @@ class CapitalLux2Web(WebGame):
         """The fewest gold first (§14)."""
         return [(-observation["gold"][s],) for s in range(seats)]
 
+    def seat_label(
+        self,
+        observation: Mapping[str, Any],
+        seat: int,
+        reader: Translator,
+        me: int | None = None,
+        names: Sequence[str | None] = (),
+    ) -> str:
+        """ROB for participant 1 of a solo game (§15: ROB plays inside the rules, no seat); else :func:`seat_name`."""
+        return "ROB" if observation.get("solo") and seat == 1 else seat_name(seat, reader, me, names)
+
     def _names(
         self, observation: Mapping[str, Any], reader: Translator, me: int | None, names: Sequence[str | None] = ()
     ) -> list[str]:
         count = len(observation["cities"])
-        solo = observation.get("solo")
-        return ["ROB" if solo and p == 1 else seat_name(p, reader, me, names) for p in range(count)]
+        return [self.seat_label(observation, p, reader, me, names) for p in range(count)]
 
     def breakdown(
         self,

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from meeple.i18n import N_, Message, Translator
+from meeple.i18n.message import plural
 from meeple.web.games import Variant, WebGame, seat_name
 
 NO, YES = N_("no"), N_("yes")
@@ -41,18 +42,55 @@ PROMPTS: tuple[tuple[str, str], ...] = (
     ("seal_bid", N_("Add cards to your sealed bid for the {tile}, then seal it")),
     ("place_tile", N_("Choose the zone where your {tile} goes")),
     ("draw_card", N_("Draw a card from one of the face-up piles")),
-    ("place_building", N_("Choose the zone where your building goes")),
-    ("place_roof", N_("Choose the building your roof goes on")),
+    ("place_building", N_("Tap your roofed building beside the board, then the zone where it goes")),
+    ("place_roof", N_("Tap a round or a triangular roof, then the building it goes on")),
     ("place_floor", N_("Choose the building your floor goes on, or start a new one")),
     ("play_card", N_("Play a card from your hand, or pass")),
 )
 """The first legal action type found decides the prompt (capitol.md §5.2)."""
+
+PAST: dict[str, str | Message] = {
+    "bid: add {card}": N_("{actor} added {card} to their sealed bid"),
+    "draw from {pile}": N_("{actor} drew from {pile}"),
+    "floor: add onto the unroofed building of height {height}": N_(
+        "{actor} added a floor onto their unroofed building of height {height}"
+    ),
+    "floor: start a new building": N_("{actor} started a new building"),
+    "pass": N_("{actor} passed"),
+    "place the tile in {zone} ({colour})": N_("{actor} placed the tile in {zone} ({colour})"),
+    "place the {roof}-roofed building of height {height} in {zone} ({colour})": N_(
+        "{actor} placed their {roof}-roofed building of height {height} in {zone} ({colour})"
+    ),
+    "play {card} and place a building": N_("{actor} played {card} to place a building"),
+    "play {card} and place a roof": N_("{actor} played {card} to place a roof"),
+    "play {card} and take floors": N_("{actor} played {card} to take floors"),
+    "play {card} without its action": N_("{actor} played {card} without its action"),
+    "play a floor card face down and take floors": N_("{actor} played a floor card face down to take floors"),
+    "play a roof card face down and place a roof": N_("{actor} played a roof card face down to place a roof"),
+    "play a {colour} permit face down and place a building": N_(
+        "{actor} played a {colour} permit face down to place a building"
+    ),
+    "play a {type} card face down, without its action": N_(
+        "{actor} played a {type} card face down, without its action"
+    ),
+    "prepare a sealed bid": N_("{actor} prepared a sealed bid"),
+    "roof the building of height {height} with a {roof} roof": N_(
+        "{actor} roofed their building of height {height} with a {roof} roof"
+    ),
+    "seal the bid": N_("{actor} sealed their bid"),
+    "draws {card}, face up": N_("{actor} drew {card}, face up"),
+    "scores {n} point in round {round} ({zones})": plural(
+        "{actor} scored {n} point in round {round} ({zones})", "{actor} scored {n} points in round {round} ({zones})", 0
+    ),
+}
+"""Each action and public event in the past, with its player: the turn summary's sentences (issue #43)."""
 
 
 class CapitolWeb(WebGame):
     """The web companion of Capitol."""
 
     name = "capitol"
+    pitch = N_("Raise the buildings of Rome floor by floor and win the majorities of its nine zones.")
     folder = Path(__file__).resolve().parent
     clicks = {
         "play_card": ("card", "act"),
@@ -115,6 +153,15 @@ class CapitolWeb(WebGame):
         "board_layout": Variant(N_("Board layout"), {"provisional_54": N_("provisional (54 small spaces)")}),
     }
     tie_rule = N_("Equal final scores share the win.")
+    past = PAST
+
+    def marks(self, action: Mapping[str, Any], actor: int) -> list[str]:
+        """The zone a building or tile went to, the pile drawn from (capitol.md §5.2)."""
+        if action["type"] in ("place_building", "place_tile"):
+            return [f"zone-{action['zone']}"]
+        if action["type"] == "draw_card":
+            return [f"pile-{action['pile']}"]
+        return []
 
     def context(
         self, view: dict[str, Any], seat: int | None, reader: Translator, names: Sequence[str | None] = ()
@@ -122,18 +169,30 @@ class CapitolWeb(WebGame):
         """Card, tile, roof and colour names in the reader's language (cards in human words: ``Roof 7``), card faces.
 
         Besides the names (computed once per language: ``_names``), ``build_here`` lists each zone's "build here"
-        moves as ``(code, height, roof)`` and ``building_words(owner, height, roof)`` says a building ("Seat 2:
-        3 floors, roof round"): done here rather than in template loops and macros, which cost most of a Capitol
-        board's render time (``benchmarks/board_render.py``, issue #33).
+        moves as ``(code, height, roof)``, ``build_from`` the ``(height, roof number)`` of the buildings that may go
+        to a zone and ``roofs_to_place`` the roofs a ``place_roof`` may put on (tap, then tap: issue #43), and
+        ``building_words(owner, height, roof)`` says a building ("Seat 2: 3 floors, roof round"): done here rather
+        than in template loops and macros, which cost most of a Capitol board's render time
+        (``benchmarks/board_render.py``, issue #33).
         """
         vocabulary = _names(reader)
         build_here: dict[int, list[tuple[int, int, str]]] = {}
+        roofs: set[int] = set()
         for action in view["legal_actions"]:
             data = action["json"]
             if data["type"] == "place_building":
                 build_here.setdefault(data["zone"], []).append((action["code"], data["height"], ROOFS[data["roof"]]))
-        words = _building_words(view, seat, reader, vocabulary, names)
-        return {**vocabulary, "build_here": build_here, "building_words": words}
+            elif data["type"] == "place_roof":
+                roofs.add(data["roof"])
+        return {
+            **vocabulary,
+            "build_here": build_here,
+            "build_from": {
+                (height, 1 if roof == "round" else 2) for moves in build_here.values() for _c, height, roof in moves
+            },
+            "roofs_to_place": sorted(roofs),
+            "building_words": _building_words(view, seat, reader, vocabulary, names),
+        }
 
     def tooltips(self, reader: Translator) -> dict[str, str]:
         """The three tiles' effects (capitol.md §5.2)."""

@@ -30,16 +30,29 @@ PROMPTS: tuple[tuple[str, str], ...] = (
     ("keep_symbol", N_("You drew a third copy of a symbol: keep it or exchange it")),
     ("order_symbol", N_("Put your symbols in order, bottom to top: choose the next one")),
     ("place", N_("Place a piece from the supply on a tower")),
-    ("move", N_("Move the top piece of a tower onto another tower, or skip")),
-    ("skip_move", N_("Move the top piece of a tower onto another tower, or skip")),
+    ("move", N_("Tap the top piece of a tower, then the tower it goes onto; or move no piece")),
+    ("skip_move", N_("Tap the top piece of a tower, then the tower it goes onto; or move no piece")),
 )
 """The first legal action type found decides the prompt (caprice.md §5-13)."""
+
+PAST: dict[str, str] = {
+    "place {piece} on {space}": N_("{actor} placed a {piece} piece on {space}"),
+    "move the top piece of {source} to {target}": N_("{actor} moved the top piece of {source} onto {target}"),
+    "do not move": N_("{actor} moved no piece"),
+    "keep the drawn symbol": N_("{actor} kept the drawn symbol"),
+    "exchange the drawn symbol (set it aside and draw again)": N_("{actor} exchanged the drawn symbol"),
+    "put {symbol} next in the order": N_("{actor} put {symbol} next in their order"),
+    "choose the next symbol of the order": N_("{actor} chose the next symbol of their order"),
+    "no piece can move: the turn passes": N_("{actor} could move no piece: the turn passed"),
+}
+"""Each action and public event in the past, with its player: the turn summary's sentences (issue #43)."""
 
 
 class CapriceWeb(WebGame):
     """The web companion of Caprice."""
 
     name = "caprice"
+    pitch = N_("Stack six towers in the order only your hidden symbols know.")
     folder = Path(__file__).resolve().parent
     clicks = {"place": ("piece", "space"), "move": ("source", "target"), "order_symbol": ("symbol",)}
     controls = ("skip_move", "keep_symbol", "exchange_symbol")
@@ -56,14 +69,24 @@ class CapriceWeb(WebGame):
         "first_player": Variant(N_("First player")),
     }
     tie_rule = N_("Equal points: the tied player who comes soonest after the one who ended the game wins.")
+    past = PAST
+
+    def marks(self, action: Mapping[str, Any], actor: int) -> list[str]:
+        """The tower a piece was placed on or moved onto (caprice.md §5-7), never the one it left."""
+        if action["type"] == "place":
+            return [f"tower-{action['space']}"]
+        if action["type"] == "move":
+            return [f"tower-{action['target']}"]
+        return []
 
     def context(
         self, view: dict[str, Any], seat: int | None, reader: Translator, names: Sequence[str | None] = ()
     ) -> dict[str, Any]:
-        """The pieces' names in the reader's language."""
+        """The pieces' names in the reader's language; the towers whose top piece may move (tap, then tap)."""
         from meeple.games.caprice.vocabulary import PIECE
 
-        return {"piece": {code: reader.message(m) for code, m in PIECE.items()}}
+        moves_from = {a["json"]["source"] for a in view["legal_actions"] if a["json"]["type"] == "move"}
+        return {"piece": {code: reader.message(m) for code, m in PIECE.items()}, "moves_from": moves_from}
 
     def prompt(self, view: dict[str, Any], seat: int | None, reader: Translator) -> str:
         """Caprice's decisions (caprice.md §5-13)."""

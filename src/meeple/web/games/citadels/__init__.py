@@ -9,7 +9,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from meeple.i18n import N_, Translator
+from meeple.i18n import N_, Message, Translator
+from meeple.i18n.message import plural
 from meeple.web.games import Variant, WebGame, seat_name
 
 ABILITIES: tuple[str, ...] = (
@@ -41,11 +42,49 @@ PROMPTS: tuple[tuple[str, str], ...] = (
 )
 """The first legal action type found decides the prompt (citadels.md §3-4)."""
 
+PAST: dict[str, str | Message] = {
+    "assassinate {character}": N_("{actor} assassinated {character}"),
+    "build {district}": N_("{actor} built {district}"),
+    "cancel the exchange (choose your power again)": N_("{actor} cancelled the exchange"),
+    "confirm the exchange": N_("{actor} exchanged cards with the deck"),
+    "destroy nothing": N_("{actor} destroyed nothing"),
+    "destroy {district} in seat {seat}'s city": N_("{actor} destroyed {district} in {seat}'s city"),
+    "discard a card to the Laboratory for 1 gold": N_("{actor} discarded a card to the Laboratory for 1 gold"),
+    "discard {district} to the Laboratory for 1 gold": N_("{actor} discarded {district} to the Laboratory for 1 gold"),
+    "discard a character face down": N_("{actor} put a character aside face down"),
+    "discard {character} face down": N_("{actor} put {character} aside face down"),
+    "draw cards": N_("{actor} drew cards"),
+    "end the turn": N_("{actor} ended the turn"),
+    "exchange cards with the deck": N_("{actor} chose to exchange cards with the deck"),
+    "keep a card": N_("{actor} kept a card"),
+    "keep {district}": N_("{actor} kept {district}"),
+    "let the destroyed district go (Graveyard)": N_("{actor} let the destroyed district go"),
+    "pay 1 gold to take the destroyed district (Graveyard)": N_(
+        "{actor} paid 1 gold to take the destroyed district back (Graveyard)"
+    ),
+    "pick a character": N_("{actor} picked a character"),
+    "pick {character}": N_("{actor} picked {character}"),
+    "rob {character}": N_("{actor} robbed {character}"),
+    "select a card for the exchange": N_("{actor} chose a card for the exchange"),
+    "select {district} for the exchange": N_("{actor} chose {district} for the exchange"),
+    "swap hands with seat {seat}": N_("{actor} swapped hands with {seat}"),
+    "take 2 gold": N_("{actor} took 2 gold"),
+    "take income": N_("{actor} took their income"),
+    "use the Smithy: pay 3 gold, draw 3 cards": N_("{actor} used the Smithy: 3 gold for 3 cards"),
+    "reveals {character}": N_("{actor} revealed {character}"),
+    "was {character}, killed this round": N_("{actor} was {character}, assassinated: no turn this round"),
+    "the Thief takes {n} gold from seat {seat}": plural(
+        "{actor}, the Thief, took {n} gold from {seat}", "{actor}, the Thief, took {n} gold from {seat}", 0
+    ),
+}
+"""Each action and public event in the past, with its player: the turn summary's sentences (issue #43)."""
+
 
 class CitadelsWeb(WebGame):
     """The web companion of Citadels."""
 
     name = "citadels"
+    pitch = N_("Pick a secret character each round and build the most prestigious city.")
     folder = Path(__file__).resolve().parent
     clicks = {
         "pick_character": ("character",),
@@ -86,6 +125,29 @@ class CitadelsWeb(WebGame):
         "max_rounds": Variant(N_("Round limit")),
     }
     tie_rule = N_("Equal scores: the most district value wins, then the most gold; still equal, the win is shared.")
+    past = PAST
+
+    def marks(self, action: Mapping[str, Any], actor: int) -> list[str]:
+        """A named character, a district built (its builder's city and card), a target seat (citadels.md §4)."""
+        kind = action["type"]
+        if kind in ("assassinate", "rob", "pick_character", "discard_character"):
+            return [f"character-{action['character']}"]
+        if kind == "build_district":
+            return [f"district-{actor}-{action['kind']}"]
+        if kind in ("destroy_district", "swap_hands"):
+            return [f"seat-{action['seat']}"]
+        return []
+
+    def event_marks(self, message: Message, seat: int) -> list[str]:
+        """A character revealed or found assassinated; the seat the Thief robbed (citadels.md §4)."""
+        from meeple.games.citadels.vocabulary import THE_CHARACTER
+
+        named = message.args.get("character")
+        if named in THE_CHARACTER:
+            return [f"character-{THE_CHARACTER.index(named)}"]
+        if isinstance(message.args.get("seat"), int):
+            return [f"seat-{message.args['seat']}"]
+        return []
 
     def context(
         self, view: dict[str, Any], seat: int | None, reader: Translator, names: Sequence[str | None] = ()

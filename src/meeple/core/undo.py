@@ -1,4 +1,4 @@
-"""Undo in terminal play: back to your previous decision, never across information revealed since.
+"""Undo: back to your previous decision, never across information revealed since (terminal play and the server).
 
 The policy is Board Game Arena's: a player may take back a move as long as nothing they learned since depends on it
 (a card drawn, a character revealed, a sealed bid opened) and no other human has played since.
@@ -15,8 +15,11 @@ The policy is Board Game Arena's: a player may take back a move as long as nothi
    move of that seat that reads the same to the player. If some world would now show the player something else
    (observation or log), or a move is not even legal there, the moves depended on something hidden.
 
+At a server's table (:func:`undo_in_turn`) undo stays within the turn: only the seat's own moves since its turn
+began are taken back, never a bot's or another seat's.
+
 Rules: issue "Comfort at the table" (undo for humans, as Board Game Arena's undo policy); issue #36 (undo never
-crosses a reveal).
+crosses a reveal); issue #43 item 5 (undo in the browser, within your turn).
 """
 
 from __future__ import annotations
@@ -132,6 +135,42 @@ def undo_target(
     if others:
         return None, M("seat {seat} has played since: their move cannot be taken back", seat=min(others))
     earlier = GameRecord.from_state(state).replay(target)
+    if revealed_since(earlier, state, seat):
+        return None, M("something was revealed to you since (a card drawn, a character revealed, a bid opened)")
+    return earlier, None
+
+
+def undo_in_turn(state: State[Any], seat: int, by_bot: Sequence[bool]) -> tuple[State[Any] | None, Message | None]:
+    """Return the position of ``seat``'s previous decision within its running turn, or why it cannot go back.
+
+    The turn is the run of ``seat``'s own moves at the end of the history (a step a bot played for the seat ends
+    it); its decisions are the positions where the seat had more than one legal move. The undo goes back to the last
+    of them, unless something was revealed to the seat since (:func:`revealed_since`).
+
+    Args:
+        state: the current position (``seat`` to move).
+        seat: the seat asking.
+        by_bot: per action of ``state.history``, whether a bot played it (a substitute for an away human).
+
+    Returns:
+        ``(position, None)`` to continue from, or ``(None, reason)``.
+    """
+    if state.is_terminal() or state.current_player() != seat:
+        return None, M("only moves of your own turn can be taken back, while it is your turn")
+    start = len(state.history)
+    while start > 0 and state.history[start - 1][0] == seat and not by_bot[start - 1]:
+        start -= 1
+    if start == len(state.history):
+        return None, M("you have made no move to take back in this turn")
+    record = GameRecord.from_state(state)
+    position = record.replay(start)
+    earlier: State[Any] | None = None
+    for _actor, action in state.history[start:]:
+        if len(position.legal_actions()) > 1:
+            earlier = position.clone()
+        position.apply_action(action)
+    if earlier is None:
+        return None, M("you have made no move to take back in this turn")
     if revealed_since(earlier, state, seat):
         return None, M("something was revealed to you since (a card drawn, a character revealed, a bid opened)")
     return earlier, None

@@ -14,22 +14,19 @@ is the first-player advantage when the first player is not seat 0.
 The report then gives, per seat question, the win rate of the seat-games that carry each label (a seat that built
 three districts counts once for each), and per game question, the games, the first seat's win rate and the mean
 winning score for each label. A game without an extractor gets only the generic report (seats, bots, lengths).
-A game declares its extractor, and the question it answers, in its ``GameSpec`` (``balance``, ``balance_question``).
+A game declares its extractor, and the question it answers, in its ``GameSpec`` (``balance``, ``balance_question``);
+the built-in games' extractors live beside this module, one per game (``meeple.arena.balance.<game>:features``), as
+their heuristic bots and renderers do (docs/adding-a-game.md).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
 from meeple.core.registry import game_spec
 from meeple.core.state import SPECTATOR, State
-from meeple.games.capital_lux_2.state import CapitalLux2State
-from meeple.games.capitol.observation import AuctionEntry, CapitolObservation
-from meeple.games.capitol.state import CapitolState
-from meeple.games.caprice.state import CapriceState
-from meeple.games.citadels.state import CitadelsState
 
 Features = dict[str, Any]
 Extractor = Callable[[State[Any]], Features]
@@ -162,92 +159,3 @@ def game_question_stats(
             st.best_score_sum += max(sc) if sc else 0.0
             st.score_sum += sum(sc) / len(sc) if sc else 0.0
     return {q: sorted(s.values(), key=lambda st: (-st.n, st.label)) for q, s in table.items()}
-
-
-# ---------------------------------------------------------------- the games' extractors
-def _seat_lists(n: int) -> list[list[str]]:
-    return [[] for _ in range(n)]
-
-
-def capitol_features(state: CapitolState) -> Features:
-    """Capitol: the auction tiles each seat won (from the public auction logs along the replay)."""
-    n = state.game.num_players
-    logs: list[list[AuctionEntry]] = []
-    current: list[AuctionEntry] = []
-
-    def same(a: AuctionEntry, b: AuctionEntry) -> bool:
-        return a["tile"] == b["tile"] and a["winner"] == b["winner"] and a["bids"] == b["bids"]
-
-    observations = [obs for _, _, obs in replay_public(state, lambda _p, t: "bid" in t or "tile" in t)]
-    observations.append(state.observation(None))
-    for obs in observations:
-        if obs is None:
-            continue
-        log = list(cast(CapitolObservation, obs)["auction"]["log"])
-        if len(log) < len(current) or any(not same(a, b) for a, b in zip(current, log, strict=False)):
-            logs.append(current)
-        current = log
-    logs.append(current)
-    won = _seat_lists(n)
-    for log in logs:
-        for entry in log:
-            if entry["winner"] >= 0:
-                won[entry["winner"]].append(entry["tile"])
-    return {
-        "seat": {
-            "auction tile won": [sorted(set(w)) or ["none"] for w in won],
-            "auction tiles won (count)": [[str(len(w))] for w in won],
-        }
-    }
-
-
-def caprice_features(state: CapriceState) -> Features:
-    """Caprice: which seat ended the game (the seat tables answer "by seat")."""
-    ender = state.observation(None)["ender"]
-    n = state.game.num_players
-    return {"seat": {"ended the game": [["ender" if s == ender else "not ender"] for s in range(n)]}}
-
-
-def citadels_features(state: CitadelsState) -> Features:
-    """Citadels: characters each seat revealed (or was killed as) in any round, and the districts of its city.
-
-    The final observation's ``past_calls`` hold every call of the game, the killed characters' holders included.
-    """
-    final = state.observation(None)
-    chars: list[set[str]] = [set() for _ in range(state.game.num_players)]
-    for call in final["characters"]["past_calls"]:
-        if call["status"] in ("revealed", "assassinated") and call["seat"] is not None:
-            chars[call["seat"]].add(call["name"])
-    built = [sorted({d["name"] for d in seat["city"]}) for seat in final["seats"]]
-    return {
-        "seat": {
-            "character": [sorted(c) or ["none"] for c in chars],
-            "district built": [b or ["none"] for b in built],
-            "city size": [[str(seat["city_size"])] for seat in final["seats"]],
-        }
-    }
-
-
-def capital_lux_2_features(state: CapitalLux2State) -> Features:
-    """Capital Lux 2: power tiles each seat triggered, the tiles in play per colour, the configuration, solo rating."""
-    obs = state.observation(None)
-    n = state.game.num_players
-    tiles = obs["tiles"]
-    names = [t["name"] for t in tiles]
-    used: list[dict[str, int]] = [{} for _ in range(n)]
-    endings = [(f"to the Capital ({name})", name) for name in names]
-    for seat, text in public_history(state):
-        if seat < n and text.endswith(")"):
-            for ending, name in endings:
-                if text.endswith(ending):
-                    used[seat][name] = used[seat].get(name, 0) + 1
-    districts = [d["district"] for d in obs["capital"]]
-    game: dict[str, str] = {"configuration": "+".join(t["id"] for t in tiles)}
-    for name, tile in zip(names, tiles, strict=True):
-        game[f"{districts[tile['colour']]} tile"] = name
-    values: dict[str, float] = {}
-    if "rob" in obs:
-        game["solo rating"] = obs["rob"]["rating"]
-        values["solo margin (player - ROB)"] = float(obs["rob"]["margin"])
-    most = [sorted(k for k, v in u.items() if v == max(u.values())) if u else ["none"] for u in used]
-    return {"seat": {"power tile used most": most}, "game": game, "values": values}
