@@ -50,6 +50,9 @@ REVOKED = "access to this seat was revoked: log in again"
 REPLACED = "this seat's token was replaced: use the new link"
 """The close reason (1008) of a connection opened with a seat's token or cookie when the token was replaced."""
 
+_encode = json.JSONEncoder(separators=(",", ":")).encode
+"""A message as compact JSON (``json.dumps`` with these separators builds an encoder per call: one, made once)."""
+
 
 class Connection:
     """One WebSocket of a seat (or a spectator, ``seat=None``) and what it was last sent.
@@ -134,7 +137,7 @@ class Connection:
                 # no timer per message: Hub.drop_stuck looks at busy_since every few seconds
                 self.busy_since = time.monotonic()
                 try:
-                    await self.sender.send_text(json.dumps(message, separators=(",", ":")))
+                    await self.sender.send_text(_encode(message))
                 except Exception:  # noqa: BLE001 - the reader notices the closed socket and unregisters
                     return
                 finally:
@@ -207,11 +210,15 @@ def state_frames(live: LiveTable, conns: list[Connection], force: set[Connection
     if live.status != "live":
         common["legal_actions"] = []  # a waiting, abandoned or aborted game takes no moves
     views: dict[tuple[int, str, str], dict[str, Any]] = {}
+    seats: dict[tuple[str, str], list[dict[str, Any]]] = {}  # the seats' payloads are the same from every seat
     for conn in conns:
         key = (perspective_of(conn.seat), conn.translator.lang, conn.view)  # a web view's texts count seats from 1
         if key not in views:
             game = game_view(live.state, conn.seat, live.log_of(conn.seat), conn.translator)
-            views[key] = {**game, **common, "seats": live.public_seats(conn.translator)}
+            named = seats.get(key[1:])
+            if named is None:
+                named = seats[key[1:]] = live.public_seats(conn.translator)
+            views[key] = {**game, **common, "seats": named}
         frame = views[key]
         notes = _undone(live, conn)
         if frame == conn.last and (force is None or conn not in force):

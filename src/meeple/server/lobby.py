@@ -22,7 +22,7 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.orm import Session
 
 from meeple.core.errors import MeepleError
@@ -47,6 +47,10 @@ TURN_BASED_WAITING = 7 * 86_400.0
 QUICKMATCH_GRACE = 120.0
 """Seconds a quick-match seat's human may be away on their turn before the substitute bot plays it (strangers
 leave; nobody waits forever)."""
+_FILL_DUE = select(TableRow.id).where(
+    TableRow.status == "waiting", TableRow.fill_at.is_not(None), TableRow.fill_at <= bindparam("b_now")
+)
+"""Waiting quick-match tables whose wait is over (:meth:`Lobby.due`), built once."""
 _QUICKMATCH_LOCK = 0x71756963  # PostgreSQL advisory lock namespace of quick match ("quic")
 RATED_LOG_IN = M("log in to play at a rated table")
 """Why a guest is refused a seat at a rated table (401)."""
@@ -313,17 +317,9 @@ class Lobby:
             return table_id, tokens[0][0], tokens[0][1], False
 
     def due(self) -> list[str]:
-        """Waiting quick-match tables whose wait is over (bots take their open seats)."""
-        with Session(self.service.engine) as s:
-            return list(
-                s.scalars(
-                    select(TableRow.id).where(
-                        TableRow.status == "waiting",
-                        TableRow.fill_at.is_not(None),
-                        TableRow.fill_at <= self.service.now(),
-                    )
-                )
-            )
+        """Waiting quick-match tables whose wait is over (bots take their open seats; the sweeper asks 4 times a s)."""
+        with self.service.engine.connect() as s:
+            return list(s.scalars(_FILL_DUE, {"b_now": self.service.now()}))
 
     def expire(self) -> list[str]:
         """End as ``abandoned`` every table waiting for :attr:`Quotas.waiting_hours`; return their ids.

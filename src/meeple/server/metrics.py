@@ -71,6 +71,7 @@ class Metrics:
             buckets=MOVE_BUCKETS,
             registry=r,
         )
+        self._move_series: dict[tuple[str, bool], tuple[Any, Any]] = {}
         self.live_tables = Gauge("meeple_live_tables", "Live tables held in this process's memory.", registry=r)
         self.connections = Gauge("meeple_connections", "Open WebSocket connections.", ["kind"], registry=r)
         self.bot_seconds = Histogram(
@@ -119,9 +120,17 @@ class Metrics:
         self.password_pending.set_function(lambda: float(passwords.pending))
 
     def move(self, game: str, by_bot: bool, seconds: float) -> None:
-        """Count a committed move of ``game`` whose transaction took ``seconds``."""
-        self.moves.labels(game=game, by_bot="true" if by_bot else "false").inc()
-        self.move_seconds.labels(game=game).observe(seconds)
+        """Count a committed move of ``game`` whose transaction took ``seconds``.
+
+        Every move comes here: the labelled series are looked up once per game and kind (``labels`` takes a lock
+        and builds a key each call).
+        """
+        series = self._move_series.get((game, by_bot))
+        if series is None:
+            count = self.moves.labels(game=game, by_bot="true" if by_bot else "false")
+            series = self._move_series[game, by_bot] = (count, self.move_seconds.labels(game=game))
+        series[0].inc()
+        series[1].observe(seconds)
 
     def bot_answered(self, game: str, seconds: float) -> None:
         """Record a bot move of ``game`` answered ``seconds`` after it was asked (by its bot or the fallback)."""

@@ -15,6 +15,8 @@ Rules: issue "Survive the database and the other process" (presence that a fault
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy import Connection, Engine, and_, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
@@ -55,16 +57,38 @@ class Presence:
         self.unwritten.discard((table_id, seat))
 
 
+def _upsert_statement(dialect: object) -> Any:
+    """The presence row upsert of ``dialect`` (``postgresql`` or ``sqlite``), its values bound at execution."""
+    stmt = dialect.insert(PresenceRow)  # type: ignore[attr-defined]
+    return stmt.on_conflict_do_update(
+        index_elements=["table_id", "seat", "process"],
+        set_={"connections": stmt.excluded.connections, "seen_at": stmt.excluded.seen_at},
+    )
+
+
+_UPSERT = {"postgresql": _upsert_statement(postgresql), "sqlite": _upsert_statement(sqlite)}
+"""Built once: the heartbeat writes every connected seat (building a statement costs more than running it)."""
+
+
 def upsert(s: Connection, process: str, table_id: str, seat: int, connections: int, now: float) -> None:
     """Write one presence row of ``process`` (insert or update)."""
-    values = {"table_id": table_id, "seat": seat, "process": process, "connections": connections, "seen_at": now}
-    dialect = postgresql if is_postgresql_connection(s) else sqlite
-    stmt = dialect.insert(PresenceRow).values(**values)
-    s.execute(
-        stmt.on_conflict_do_update(
-            index_elements=["table_id", "seat", "process"], set_={"connections": connections, "seen_at": now}
-        )
-    )
+    upsert_many(s, process, [(table_id, seat, connections)], now)
+
+
+def upsert_many(s: Connection, process: str, rows: list[tuple[str, int, int]], now: float) -> None:
+    """Write presence rows of ``process``, ``(table_id, seat, connections)`` each, in the order given, in one go.
+
+    One statement executed for many parameter sets (the driver's ``executemany``): the rows are written (and
+    locked) one after the other, in ``rows``' order.
+    """
+    if not rows:
+        return
+    stmt = _UPSERT["postgresql" if is_postgresql_connection(s) else "sqlite"]
+    params = [
+        {"table_id": table_id, "seat": seat, "process": process, "connections": n, "seen_at": now}
+        for table_id, seat, n in rows
+    ]
+    s.execute(stmt, params[0] if len(params) == 1 else params)
 
 
 def is_postgresql_connection(s: Connection) -> bool:
@@ -90,8 +114,7 @@ def write_own(engine: Engine, presence: Presence, process: str, now: float) -> N
             s.execute(
                 select(TableRow.id).where(TableRow.id.in_(tables)).order_by(TableRow.id).with_for_update(key_share=True)
             )
-        for table_id, seat in keys:
-            upsert(s, process, table_id, seat, counts[(table_id, seat)], now)
+        upsert_many(s, process, [(table_id, seat, counts[(table_id, seat)]) for table_id, seat in keys], now)
     for key in keys:
         if presence.counts.get(key) == counts[key]:
             presence.unwritten.discard(key)
