@@ -27,6 +27,7 @@ import contextlib
 import inspect
 import json
 import random
+import re
 import statistics
 import subprocess
 import sys
@@ -182,12 +183,19 @@ def _options(src: Path | None) -> tuple[str, ...]:
 
     root = src if src is not None else HERE
     known = (root / "meeple" / "cli" / "serve.py").read_text()
+    quotas = root / "meeple" / "server" / "quotas.py"
+    fields = quotas.read_text() if quotas.exists() else ""
+
+    def knows(option: str) -> bool:  # written in serve.py, or (issue #42) generated from a field of Quotas
+        field = option.removeprefix("--").removeprefix("no-").replace("-", "_")
+        return f'"{option}"' in known or re.search(rf"^    {field}: [^=]+= quota\(", fields, re.MULTILINE) is not None
+
     options: list[str] = []
     for option in inspect.signature(ServerProcess).parameters["options"].default:  # flags, some with a value
         if not option.startswith("--"):
             if options and options[-1].startswith("--"):
                 options.append(option)
-        elif f'"{option}"' in known:
+        elif knows(option):
             options.append(option)
     return tuple(options)
 
