@@ -27,7 +27,7 @@ from typing import Any
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session
 
-from meeple.i18n import M
+from meeple.i18n import M, Message
 from meeple.server.accounts import AccountRefused, Accounts, account_seats, mailbox_key
 from meeple.server.db import (
     AccountRow,
@@ -92,7 +92,7 @@ class Moderation:
         """
         text = clean_text(reason)
         if not text or len(text) > MAX_REASON:
-            raise AccountRefused(422, M(NO_REASON.msgid, n=MAX_REASON))
+            raise AccountRefused(422, Message(NO_REASON.msgid, {"n": MAX_REASON}))
         target = self.accounts.by_username(username)
         if target is None:
             raise AccountRefused(404, M("no account named {name}", name=username[:40]))

@@ -53,6 +53,7 @@ from meeple.server.views import game_view
 from meeple.web.boards import badges, board_context, display_name, log_lines, move_texts, name_the_moves, who
 from meeple.web.games import companion_for, quoted, seat_name, variant_words
 from meeple.web.motion import add_motion_routes, note_lines, undo_offer
+from meeple.web.pages.accounts import account_pages
 from meeple.web.people import add_people_pages
 from meeple.web.replays import replay_steps, step_of
 from meeple.web.table_rules import board_extras, ending_words, rated_words, rules_words
@@ -298,6 +299,7 @@ def create_web_app(config: ServerConfig) -> FastAPI:
         return page
 
     add_people_pages(app, _page, _reader, _lobby_error)
+    app.include_router(account_pages(_page, _reader))
 
     @app.post("/quickmatch", response_class=HTMLResponse, include_in_schema=False)
     async def play_now(

@@ -12,6 +12,7 @@ Rules: issue #34 "People at the table" (items 5 and 6); docs/web.md.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime
 from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, TypeVar
@@ -24,6 +25,7 @@ from sqlalchemy.orm import Session
 from meeple.core.registry import game_class, registered_games
 from meeple.i18n import LANGUAGES, Translator
 from meeple.server.accounts import (
+    BANNED,
     MAX_PASSWORD,
     MAX_USERNAME,
     SESSION_COOKIE,
@@ -138,6 +140,8 @@ def add_people_pages(
         if isinstance(account, Response):
             return account
         token = await asyncio.to_thread(accounts().open_session, account.id)
+        with contextlib.suppress(QuotaExceeded):  # a new address is sent its verification link (issue #44)
+            await asyncio.to_thread(services_of(app).recovery.send_verification, account.id)
         return await back(request, lang, token, device=account.id)
 
     @app.post("/login", response_class=HTMLResponse, include_in_schema=False)
@@ -164,6 +168,8 @@ def add_people_pages(
             except QuotaExceeded as exc:
                 return await _quota_or_422(request, reader, exc)
             return await lobby_error(request, reader, reader.gettext("wrong username or password"), 401)
+        if account.banned:
+            return await lobby_error(request, reader, reader.message(BANNED), 403)
         token = await asyncio.to_thread(accounts().open_session, account.id)
         return await back(request, lang, token, device=account.id)
 

@@ -1,0 +1,241 @@
+"""The pages of getting an account back and managing it (issue #44, items 5 and 8).
+
+- ``/forgot``: ask for a password-reset link by username or e-mail address (``POST /api/password-reset``); the
+  answer is the same whoever is asked about.
+- ``/reset/{token}``: the reset link's form: a new password (``POST /api/password-reset/{token}``), then the
+  profile, logged in.
+- ``/verify/{token}``: confirm the address a verification link was sent to (``POST /api/verification/{token}``).
+- ``/me/account``: the account's settings: the e-mail address (add, change, remove; its verification and a new
+  link), the data export (``GET /api/me/export``) and deleting the account (``DELETE /api/me``).
+
+Forms post without script (the pages' CSP forbids inline ones) and answer with a page or a 303. Every use case is the
+REST route's (:mod:`meeple.server.recovery`, :class:`meeple.server.accounts.Accounts`).
+
+Rules: issue #44 "People who come back"; docs/web.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from pydantic import ValidationError
+
+from meeple.i18n import LANGUAGES, Message, Translator
+from meeple.server.accounts import MAX_EMAIL, MAX_PASSWORD, MAX_USERNAME, AccountRefused, MeUpdate, NewPassword
+from meeple.server.hashing import PasswordWorkBusy
+from meeple.server.logins import remember_device
+from meeple.server.quotas import QuotaExceeded
+from meeple.server.recovery import BAD_LINK, RESET_MINUTES, TOKEN_CHARS
+from meeple.server.routes.accounts import bound_seats, revoke_account, revoke_seats, session_response
+from meeple.server.seats import client_address
+from meeple.server.services import Services, current_account, services_of
+
+Render = Callable[..., HTMLResponse]
+ReaderOf = Callable[[Request, str | None], Translator]
+
+
+def account_pages(render: Render, reader_of: ReaderOf) -> APIRouter:
+    """The router of these pages.
+
+    Args:
+        render: ``render(template, reader, request, **context)``: the web app's page renderer.
+        reader_of: ``reader_of(request, lang)``: the page's language.
+    """
+    router = APIRouter(include_in_schema=False)
+
+    def page(request: Request, reader: Translator, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+        found = render(name, reader, request, **context)
+        found.status_code = status
+        return found
+
+    def words(reader: Translator, exc: Exception) -> str:
+        """What was wrong, in the reader's language (never the input itself)."""
+        if isinstance(exc, ValidationError):
+            where = {str(part) for e in exc.errors() for part in e["loc"]}
+            if "password" in where:
+                return reader.gettext("A password has 8 to 128 characters.")
+            return reader.gettext("An e-mail address looks like name@example.org (at most 254 characters).")
+        if isinstance(exc, QuotaExceeded):
+            return exc.words(reader)[:300]
+        message = getattr(exc, "message", None)
+        return reader.message(message) if isinstance(message, Message) else str(exc)[:300]
+
+    def status_of(exc: Exception) -> int:
+        if isinstance(exc, AccountRefused):
+            return exc.status
+        return 429 if isinstance(exc, QuotaExceeded) else 503 if isinstance(exc, PasswordWorkBusy) else 422
+
+    @router.get("/forgot", response_class=HTMLResponse)
+    async def forgot(request: Request, lang: str | None = None) -> HTMLResponse:
+        """The form that asks for a password-reset link."""
+        return page(request, reader_of(request, lang), "forgot.html", sent=False)
+
+    @router.post("/forgot", response_class=HTMLResponse)
+    async def ask(
+        request: Request, who: Annotated[str, Form(max_length=MAX_EMAIL)] = "", lang: str | None = None
+    ) -> HTMLResponse:
+        """Ask for the link (``POST /api/password-reset``): the same page whatever the name or address."""
+        reader = reader_of(request, lang)
+        services = services_of(request.app)
+        who = who.strip()
+        if not who or ("@" not in who and len(who) > MAX_USERNAME):
+            problem = reader.gettext("Give your username or your e-mail address.")
+            return page(request, reader, "forgot.html", 422, sent=False, error=problem)
+        try:
+            services.limiter.hit("resets", client_address(request), "password-reset requests")
+        except QuotaExceeded as exc:
+            return page(request, reader, "forgot.html", 429, sent=False, error=words(reader, exc))
+        await asyncio.to_thread(services.recovery.request_reset, who)
+        return page(request, reader, "forgot.html", 202, sent=True, mail=services.notifier is not None)
+
+    @router.get("/reset/{token}", response_class=HTMLResponse)
+    async def reset_form(request: Request, token: str, lang: str | None = None) -> HTMLResponse:
+        """The reset link's form (404 with the reason when the link is not valid)."""
+        reader = reader_of(request, lang)
+        info = await asyncio.to_thread(services_of(request.app).recovery.link, token, "reset")
+        if info is None:
+            return page(request, reader, "reset.html", 404, info=None, error=reader.message(BAD_LINK))
+        return page(request, reader, "reset.html", info=info, token=token, minutes=RESET_MINUTES)
+
+    @router.post("/reset/{token}", response_class=HTMLResponse)
+    async def reset(
+        request: Request,
+        token: str,
+        password: Annotated[str, Form(max_length=MAX_PASSWORD)],
+        lang: str | None = None,
+    ) -> Response:
+        """Set the new password (``POST /api/password-reset/{token}``), then the profile, logged in."""
+        reader = reader_of(request, lang)
+        services = services_of(request.app)
+        info = await asyncio.to_thread(services.recovery.link, token[: TOKEN_CHARS + 1], "reset")
+        try:
+            asked = NewPassword(password=password)
+            services.limiter.hit("login", client_address(request), "log-in attempts")
+            run = services.passwords.run
+            account, session = await run(services.recovery.reset, token, asked.password, trusted=True)
+        except (ValidationError, AccountRefused, QuotaExceeded, PasswordWorkBusy) as exc:
+            context = {"info": info, "token": token, "minutes": RESET_MINUTES}
+            return page(request, reader, "reset.html", status_of(exc), error=words(reader, exc), **context)
+        await revoke_account(services, account.id)
+        return await _logged_in(request, services, session, account.id, f"/players/{account.username}", lang)
+
+    @router.get("/verify/{token}", response_class=HTMLResponse)
+    async def verify_form(request: Request, token: str, lang: str | None = None) -> HTMLResponse:
+        """The verification link's page: a button confirms (a mail scanner's visit verifies nothing)."""
+        reader = reader_of(request, lang)
+        info = await asyncio.to_thread(services_of(request.app).recovery.link, token, "verify")
+        if info is None:
+            return page(request, reader, "verify.html", 404, info=None, error=reader.message(BAD_LINK))
+        return page(request, reader, "verify.html", info=info, token=token, done=False)
+
+    @router.post("/verify/{token}", response_class=HTMLResponse)
+    async def verify(request: Request, token: str, lang: str | None = None) -> HTMLResponse:
+        """Confirm the address (``POST /api/verification/{token}``)."""
+        reader = reader_of(request, lang)
+        services = services_of(request.app)
+        info = await asyncio.to_thread(services.recovery.link, token[: TOKEN_CHARS + 1], "verify")
+        try:
+            services.limiter.hit("login", client_address(request), "log-in attempts")
+            await asyncio.to_thread(services.recovery.verify, token)
+        except (AccountRefused, QuotaExceeded) as exc:
+            return page(request, reader, "verify.html", status_of(exc), info=None, error=words(reader, exc))
+        return page(request, reader, "verify.html", info=info, done=True)
+
+    @router.get("/me/account", response_class=HTMLResponse)
+    async def settings(request: Request, lang: str | None = None) -> Response:
+        """The account's settings (the lobby when logged out)."""
+        return await _settings(request, reader_of(request, lang), lang)
+
+    async def _settings(
+        request: Request, reader: Translator, lang: str | None, status: int = 200, **context: Any
+    ) -> Response:
+        me = await current_account(request)
+        if me is None:
+            return RedirectResponse("/" + (f"?lang={lang}" if lang in LANGUAGES else ""), status_code=303)
+        mail = services_of(request.app).notifier is not None
+        return page(request, reader, "account.html", status, me=me, mail=mail, **context)
+
+    @router.post("/me/email", response_class=HTMLResponse)
+    async def change_email(
+        request: Request, email: Annotated[str, Form(max_length=MAX_EMAIL)] = "", lang: str | None = None
+    ) -> Response:
+        """Add, change or (empty) remove the address (``PATCH /api/me``): a new one is sent a verification link."""
+        reader = reader_of(request, lang)
+        services = services_of(request.app)
+        me = await current_account(request)
+        if me is None:
+            return await _settings(request, reader, lang)
+        try:
+            asked = MeUpdate(email=email.strip() or None)
+            changed = await asyncio.to_thread(services.accounts.set_email, me.id, asked.email)
+        except (ValidationError, AccountRefused) as exc:
+            return await _settings(request, reader, lang, status_of(exc), error=words(reader, exc))
+        if changed:
+            with contextlib.suppress(QuotaExceeded):
+                await asyncio.to_thread(services.recovery.send_verification, me.id)
+        return await _settings(request, reader, lang, notice=_notice(reader, changed, asked.email, services))
+
+    @router.post("/me/verification", response_class=HTMLResponse)
+    async def resend(request: Request, lang: str | None = None) -> Response:
+        """Send a new verification link (``POST /api/me/verification``)."""
+        reader = reader_of(request, lang)
+        me = await current_account(request)
+        if me is None:
+            return await _settings(request, reader, lang)
+        try:
+            sent = await asyncio.to_thread(services_of(request.app).recovery.send_verification, me.id)
+        except QuotaExceeded as exc:
+            return await _settings(request, reader, lang, 429, error=words(reader, exc))
+        notice = reader.gettext("A new link is on its way.") if sent else reader.gettext("No link was sent.")
+        return await _settings(request, reader, lang, notice=notice)
+
+    @router.post("/me/delete", response_class=HTMLResponse)
+    async def delete(
+        request: Request, password: Annotated[str, Form(max_length=MAX_PASSWORD)] = "", lang: str | None = None
+    ) -> Response:
+        """Delete the account, given its password again (``DELETE /api/me``), then the lobby, logged out."""
+        reader = reader_of(request, lang)
+        services = services_of(request.app)
+        me = await current_account(request)
+        if me is None:
+            return await _settings(request, reader, lang)
+        try:
+            services.limiter.hit("login", client_address(request), "log-in attempts")
+            seats = await asyncio.to_thread(bound_seats, services, me.id)
+            await services.passwords.run(services.accounts.delete, me, password, trusted=True)
+        except (AccountRefused, QuotaExceeded, PasswordWorkBusy) as exc:
+            return await _settings(request, reader, lang, status_of(exc), error=words(reader, exc))
+        await revoke_seats(services, seats)
+        return await _logged_in(request, services, None, None, "/", lang)
+
+    return router
+
+
+def _notice(reader: Translator, changed: bool, email: str | None, services: Services) -> str:
+    """What the settings page says after an address was saved."""
+    if not changed:
+        return reader.gettext("Nothing changed.")
+    if email is None:
+        return reader.gettext("Your e-mail address was removed.")
+    if services.notifier is None:
+        return reader.gettext("Saved. This server sends no e-mail.")
+    return reader.gettext("Saved. Open the link we sent to {email} to confirm it.").format(email=email)
+
+
+async def _logged_in(
+    request: Request, services: Services, session: str | None, device: int | None, path: str, lang: str | None
+) -> Response:
+    """303 to ``path`` setting (or with None removing) the session cookie, and the device cookie of ``device``."""
+    target = path + (f"?lang={lang}" if lang in LANGUAGES else "")
+    cookies = session_response(request, {}, session)
+    redirect = RedirectResponse(target, status_code=303)
+    for value in cookies.headers.getlist("set-cookie"):
+        redirect.headers.append("set-cookie", value)
+    if device is not None:
+        await remember_device(services.logins, redirect, request.url.scheme == "https", device)
+    return redirect
