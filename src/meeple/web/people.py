@@ -12,7 +12,6 @@ Rules: issue #34 "People at the table" (items 5 and 6); docs/web.md.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import datetime
 from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, TypeVar
@@ -39,7 +38,7 @@ from meeple.server.hashing import PasswordWorkBusy
 from meeple.server.logins import LoginGate, remember_device
 from meeple.server.quotas import Limiter, QuotaExceeded, quota_address
 from meeple.server.ratings import MAX_PAGE, leaderboard
-from meeple.server.routes.accounts import revoke_account, session_response
+from meeple.server.routes.accounts import revoke_account, send_first_link, session_response
 from meeple.server.routes.people import profile_of
 from meeple.server.services import current_account, services_of
 
@@ -140,8 +139,7 @@ def add_people_pages(
         if isinstance(account, Response):
             return account
         token = await asyncio.to_thread(accounts().open_session, account.id)
-        with contextlib.suppress(QuotaExceeded):  # a new address is sent its verification link (issue #44)
-            await asyncio.to_thread(services_of(app).recovery.send_verification, account.id)
+        await send_first_link(services_of(app), account.id)
         return await back(request, lang, token, device=account.id)
 
     @app.post("/login", response_class=HTMLResponse, include_in_schema=False)

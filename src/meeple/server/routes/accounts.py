@@ -110,7 +110,7 @@ async def sign_up(request: NewAccount, http: Request, services: ServicesDep) -> 
     except AccountRefused as exc:
         raise HTTPException(exc.status, _text(http, exc.message)) from None
     token = await asyncio.to_thread(services.accounts.open_session, account.id)
-    await _verification(services, account.id)
+    await send_first_link(services, account.id)
     response = session_response(http, {"username": account.username}, token, 201)
     await remember_device(services.logins, response, http.url.scheme == "https", account.id)
     return response
@@ -179,13 +179,13 @@ async def change_me(request: MeUpdate, http: Request, services: ServicesDep) -> 
     except AccountRefused as exc:
         raise HTTPException(exc.status, _text(http, exc.message)) from None
     if changed:
-        await _verification(services, account.id)
+        await send_first_link(services, account.id)
     verified = account.verified and not changed and request.email is not None
     return {"username": account.username, "email": request.email, "email_verified": verified}
 
 
-async def _verification(services: Services, account_id: int) -> None:
-    """Send a new address its verification link; past the hourly quota nothing is sent (the change stays)."""
+async def send_first_link(services: Services, account_id: int) -> None:
+    """Send a new address its verification link (issue #44); past the hourly quota none (the change stays)."""
     with contextlib.suppress(QuotaExceeded):
         await asyncio.to_thread(services.recovery.send_verification, account_id)
 

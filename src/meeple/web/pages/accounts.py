@@ -17,7 +17,6 @@ Rules: issue #44 "People who come back"; docs/web.md.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import Callable
 from typing import Annotated, Any
 
@@ -31,7 +30,13 @@ from meeple.server.hashing import PasswordWorkBusy
 from meeple.server.logins import remember_device
 from meeple.server.quotas import QuotaExceeded
 from meeple.server.recovery import BAD_LINK, RESET_MINUTES, TOKEN_CHARS
-from meeple.server.routes.accounts import bound_seats, revoke_account, revoke_seats, session_response
+from meeple.server.routes.accounts import (
+    bound_seats,
+    revoke_account,
+    revoke_seats,
+    send_first_link,
+    session_response,
+)
 from meeple.server.seats import client_address
 from meeple.server.services import Services, current_account, services_of
 
@@ -39,21 +44,36 @@ Render = Callable[..., HTMLResponse]
 ReaderOf = Callable[[Request, str | None], Translator]
 
 
-def account_pages(render: Render, reader_of: ReaderOf) -> APIRouter:
-    """The router of these pages.
+class AccountPages:
+    """The router of these pages (:attr:`router`), its handlers the methods below.
 
     Args:
         render: ``render(template, reader, request, **context)``: the web app's page renderer.
         reader_of: ``reader_of(request, lang)``: the page's language.
     """
-    router = APIRouter(include_in_schema=False)
 
-    def page(request: Request, reader: Translator, name: str, status: int = 200, **context: Any) -> HTMLResponse:
-        found = render(name, reader, request, **context)
+    def __init__(self, render: Render, reader_of: ReaderOf) -> None:
+        self.render = render
+        self.reader_of = reader_of
+        self.router = APIRouter(include_in_schema=False)
+        self.router.add_api_route("/forgot", self.forgot, methods=["GET"], response_class=HTMLResponse)
+        self.router.add_api_route("/forgot", self.ask, methods=["POST"], response_class=HTMLResponse)
+        self.router.add_api_route("/reset/{token}", self.reset_form, methods=["GET"], response_class=HTMLResponse)
+        self.router.add_api_route("/reset/{token}", self.reset, methods=["POST"], response_class=HTMLResponse)
+        self.router.add_api_route("/verify/{token}", self.verify_form, methods=["GET"], response_class=HTMLResponse)
+        self.router.add_api_route("/verify/{token}", self.verify, methods=["POST"], response_class=HTMLResponse)
+        self.router.add_api_route("/me/account", self.settings, methods=["GET"], response_class=HTMLResponse)
+        self.router.add_api_route("/me/email", self.change_email, methods=["POST"], response_class=HTMLResponse)
+        self.router.add_api_route("/me/verification", self.resend, methods=["POST"], response_class=HTMLResponse)
+        self.router.add_api_route("/me/delete", self.delete, methods=["POST"], response_class=HTMLResponse)
+
+    def page(self, request: Request, reader: Translator, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+        """Render the template ``name`` with ``context``, answered with ``status``."""
+        found = self.render(name, reader, request, **context)
         found.status_code = status
         return found
 
-    def words(reader: Translator, exc: Exception) -> str:
+    def words(self, reader: Translator, exc: Exception) -> str:
         """What was wrong, in the reader's language (never the input itself)."""
         if isinstance(exc, ValidationError):
             where = {str(part) for e in exc.errors() for part in e["loc"]}
@@ -65,52 +85,50 @@ def account_pages(render: Render, reader_of: ReaderOf) -> APIRouter:
         message = getattr(exc, "message", None)
         return reader.message(message) if isinstance(message, Message) else str(exc)[:300]
 
-    def status_of(exc: Exception) -> int:
+    def status_of(self, exc: Exception) -> int:
+        """The HTTP status of a refusal."""
         if isinstance(exc, AccountRefused):
             return exc.status
         return 429 if isinstance(exc, QuotaExceeded) else 503 if isinstance(exc, PasswordWorkBusy) else 422
 
-    @router.get("/forgot", response_class=HTMLResponse)
-    async def forgot(request: Request, lang: str | None = None) -> HTMLResponse:
+    async def forgot(self, request: Request, lang: str | None = None) -> HTMLResponse:
         """The form that asks for a password-reset link."""
-        return page(request, reader_of(request, lang), "forgot.html", sent=False)
+        return self.page(request, self.reader_of(request, lang), "forgot.html", sent=False)
 
-    @router.post("/forgot", response_class=HTMLResponse)
     async def ask(
-        request: Request, who: Annotated[str, Form(max_length=MAX_EMAIL)] = "", lang: str | None = None
+        self, request: Request, who: Annotated[str, Form(max_length=MAX_EMAIL)] = "", lang: str | None = None
     ) -> HTMLResponse:
         """Ask for the link (``POST /api/password-reset``): the same page whatever the name or address."""
-        reader = reader_of(request, lang)
+        reader = self.reader_of(request, lang)
         services = services_of(request.app)
         who = who.strip()
         if not who or ("@" not in who and len(who) > MAX_USERNAME):
             problem = reader.gettext("Give your username or your e-mail address.")
-            return page(request, reader, "forgot.html", 422, sent=False, error=problem)
+            return self.page(request, reader, "forgot.html", 422, sent=False, error=problem)
         try:
             services.limiter.hit("resets", client_address(request), "password-reset requests")
         except QuotaExceeded as exc:
-            return page(request, reader, "forgot.html", 429, sent=False, error=words(reader, exc))
+            return self.page(request, reader, "forgot.html", 429, sent=False, error=self.words(reader, exc))
         await asyncio.to_thread(services.recovery.request_reset, who)
-        return page(request, reader, "forgot.html", 202, sent=True, mail=services.notifier is not None)
+        return self.page(request, reader, "forgot.html", 202, sent=True, mail=services.notifier is not None)
 
-    @router.get("/reset/{token}", response_class=HTMLResponse)
-    async def reset_form(request: Request, token: str, lang: str | None = None) -> HTMLResponse:
+    async def reset_form(self, request: Request, token: str, lang: str | None = None) -> HTMLResponse:
         """The reset link's form (404 with the reason when the link is not valid)."""
-        reader = reader_of(request, lang)
+        reader = self.reader_of(request, lang)
         info = await asyncio.to_thread(services_of(request.app).recovery.link, token, "reset")
         if info is None:
-            return page(request, reader, "reset.html", 404, info=None, error=reader.message(BAD_LINK))
-        return page(request, reader, "reset.html", info=info, token=token, minutes=RESET_MINUTES)
+            return self.page(request, reader, "reset.html", 404, info=None, error=reader.message(BAD_LINK))
+        return self.page(request, reader, "reset.html", info=info, token=token, minutes=RESET_MINUTES)
 
-    @router.post("/reset/{token}", response_class=HTMLResponse)
     async def reset(
+        self,
         request: Request,
         token: str,
         password: Annotated[str, Form(max_length=MAX_PASSWORD)],
         lang: str | None = None,
     ) -> Response:
         """Set the new password (``POST /api/password-reset/{token}``), then the profile, logged in."""
-        reader = reader_of(request, lang)
+        reader = self.reader_of(request, lang)
         services = services_of(request.app)
         info = await asyncio.to_thread(services.recovery.link, token[: TOKEN_CHARS + 1], "reset")
         try:
@@ -120,100 +138,93 @@ def account_pages(render: Render, reader_of: ReaderOf) -> APIRouter:
             account, session = await run(services.recovery.reset, token, asked.password, trusted=True)
         except (ValidationError, AccountRefused, QuotaExceeded, PasswordWorkBusy) as exc:
             context = {"info": info, "token": token, "minutes": RESET_MINUTES}
-            return page(request, reader, "reset.html", status_of(exc), error=words(reader, exc), **context)
+            problem = self.words(reader, exc)
+            return self.page(request, reader, "reset.html", self.status_of(exc), error=problem, **context)
         await revoke_account(services, account.id)
         return await _logged_in(request, services, session, account.id, f"/players/{account.username}", lang)
 
-    @router.get("/verify/{token}", response_class=HTMLResponse)
-    async def verify_form(request: Request, token: str, lang: str | None = None) -> HTMLResponse:
+    async def verify_form(self, request: Request, token: str, lang: str | None = None) -> HTMLResponse:
         """The verification link's page: a button confirms (a mail scanner's visit verifies nothing)."""
-        reader = reader_of(request, lang)
+        reader = self.reader_of(request, lang)
         info = await asyncio.to_thread(services_of(request.app).recovery.link, token, "verify")
         if info is None:
-            return page(request, reader, "verify.html", 404, info=None, error=reader.message(BAD_LINK))
-        return page(request, reader, "verify.html", info=info, token=token, done=False)
+            return self.page(request, reader, "verify.html", 404, info=None, error=reader.message(BAD_LINK))
+        return self.page(request, reader, "verify.html", info=info, token=token, done=False)
 
-    @router.post("/verify/{token}", response_class=HTMLResponse)
-    async def verify(request: Request, token: str, lang: str | None = None) -> HTMLResponse:
+    async def verify(self, request: Request, token: str, lang: str | None = None) -> HTMLResponse:
         """Confirm the address (``POST /api/verification/{token}``)."""
-        reader = reader_of(request, lang)
+        reader = self.reader_of(request, lang)
         services = services_of(request.app)
         info = await asyncio.to_thread(services.recovery.link, token[: TOKEN_CHARS + 1], "verify")
         try:
             services.limiter.hit("login", client_address(request), "log-in attempts")
             await asyncio.to_thread(services.recovery.verify, token)
         except (AccountRefused, QuotaExceeded) as exc:
-            return page(request, reader, "verify.html", status_of(exc), info=None, error=words(reader, exc))
-        return page(request, reader, "verify.html", info=info, done=True)
+            problem = self.words(reader, exc)
+            return self.page(request, reader, "verify.html", self.status_of(exc), info=None, error=problem)
+        return self.page(request, reader, "verify.html", info=info, done=True)
 
-    @router.get("/me/account", response_class=HTMLResponse)
-    async def settings(request: Request, lang: str | None = None) -> Response:
+    async def settings(self, request: Request, lang: str | None = None) -> Response:
         """The account's settings (the lobby when logged out)."""
-        return await _settings(request, reader_of(request, lang), lang)
+        return await self._settings(request, self.reader_of(request, lang), lang)
 
     async def _settings(
-        request: Request, reader: Translator, lang: str | None, status: int = 200, **context: Any
+        self, request: Request, reader: Translator, lang: str | None, status: int = 200, **context: Any
     ) -> Response:
         me = await current_account(request)
         if me is None:
             return RedirectResponse("/" + (f"?lang={lang}" if lang in LANGUAGES else ""), status_code=303)
         mail = services_of(request.app).notifier is not None
-        return page(request, reader, "account.html", status, me=me, mail=mail, **context)
+        return self.page(request, reader, "account.html", status, me=me, mail=mail, **context)
 
-    @router.post("/me/email", response_class=HTMLResponse)
     async def change_email(
-        request: Request, email: Annotated[str, Form(max_length=MAX_EMAIL)] = "", lang: str | None = None
+        self, request: Request, email: Annotated[str, Form(max_length=MAX_EMAIL)] = "", lang: str | None = None
     ) -> Response:
         """Add, change or (empty) remove the address (``PATCH /api/me``): a new one is sent a verification link."""
-        reader = reader_of(request, lang)
+        reader = self.reader_of(request, lang)
         services = services_of(request.app)
         me = await current_account(request)
         if me is None:
-            return await _settings(request, reader, lang)
+            return await self._settings(request, reader, lang)
         try:
             asked = MeUpdate(email=email.strip() or None)
             changed = await asyncio.to_thread(services.accounts.set_email, me.id, asked.email)
         except (ValidationError, AccountRefused) as exc:
-            return await _settings(request, reader, lang, status_of(exc), error=words(reader, exc))
+            return await self._settings(request, reader, lang, self.status_of(exc), error=self.words(reader, exc))
         if changed:
-            with contextlib.suppress(QuotaExceeded):
-                await asyncio.to_thread(services.recovery.send_verification, me.id)
-        return await _settings(request, reader, lang, notice=_notice(reader, changed, asked.email, services))
+            await send_first_link(services, me.id)
+        return await self._settings(request, reader, lang, notice=_notice(reader, changed, asked.email, services))
 
-    @router.post("/me/verification", response_class=HTMLResponse)
-    async def resend(request: Request, lang: str | None = None) -> Response:
+    async def resend(self, request: Request, lang: str | None = None) -> Response:
         """Send a new verification link (``POST /api/me/verification``)."""
-        reader = reader_of(request, lang)
+        reader = self.reader_of(request, lang)
         me = await current_account(request)
         if me is None:
-            return await _settings(request, reader, lang)
+            return await self._settings(request, reader, lang)
         try:
             sent = await asyncio.to_thread(services_of(request.app).recovery.send_verification, me.id)
         except QuotaExceeded as exc:
-            return await _settings(request, reader, lang, 429, error=words(reader, exc))
+            return await self._settings(request, reader, lang, 429, error=self.words(reader, exc))
         notice = reader.gettext("A new link is on its way.") if sent else reader.gettext("No link was sent.")
-        return await _settings(request, reader, lang, notice=notice)
+        return await self._settings(request, reader, lang, notice=notice)
 
-    @router.post("/me/delete", response_class=HTMLResponse)
     async def delete(
-        request: Request, password: Annotated[str, Form(max_length=MAX_PASSWORD)] = "", lang: str | None = None
+        self, request: Request, password: Annotated[str, Form(max_length=MAX_PASSWORD)] = "", lang: str | None = None
     ) -> Response:
         """Delete the account, given its password again (``DELETE /api/me``), then the lobby, logged out."""
-        reader = reader_of(request, lang)
+        reader = self.reader_of(request, lang)
         services = services_of(request.app)
         me = await current_account(request)
         if me is None:
-            return await _settings(request, reader, lang)
+            return await self._settings(request, reader, lang)
         try:
             services.limiter.hit("login", client_address(request), "log-in attempts")
             seats = await asyncio.to_thread(bound_seats, services, me.id)
             await services.passwords.run(services.accounts.delete, me, password, trusted=True)
         except (AccountRefused, QuotaExceeded, PasswordWorkBusy) as exc:
-            return await _settings(request, reader, lang, status_of(exc), error=words(reader, exc))
+            return await self._settings(request, reader, lang, self.status_of(exc), error=self.words(reader, exc))
         await revoke_seats(services, seats)
         return await _logged_in(request, services, None, None, "/", lang)
-
-    return router
 
 
 def _notice(reader: Translator, changed: bool, email: str | None, services: Services) -> str:
@@ -239,3 +250,8 @@ async def _logged_in(
     if device is not None:
         await remember_device(services.logins, redirect, request.url.scheme == "https", device)
     return redirect
+
+
+def account_pages(render: Render, reader_of: ReaderOf) -> APIRouter:
+    """The router of these pages (:class:`AccountPages`), for ``create_web_app``'s ``include_router``."""
+    return AccountPages(render, reader_of).router
