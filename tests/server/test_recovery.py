@@ -280,3 +280,45 @@ def test_quotas_are_options_of_meeple_serve() -> None:
     help_text = CliRunner().invoke(cli, ["serve", "--help"], terminal_width=200).output
     for flag in ("--resets-per-hour", "--verifications-per-hour", "--reports-per-hour", "--exports-per-hour"):
         assert flag in help_text
+
+
+# ---------------------------------------------------------------------------------------------- migration
+def test_migration_0009_keeps_accounts_with_their_address_unverified_and_goes_back(tmp_path: Path) -> None:
+    """A database at 0008 with an account and its address: 0009 adds the links, reports, log and bans; the address
+    is not verified (no turn e-mail until its owner opens a link), the account logs in; downgrading removes it all."""
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import inspect
+
+    from meeple.server.accounts import Accounts
+    from meeple.server.db import MIGRATIONS, make_engine
+    from tests.server.test_migration import _upgrade_to
+
+    engine = make_engine(f"sqlite:///{tmp_path / 'old.db'}")
+    _upgrade_to(engine, "0008_table_rules")
+    digest = Accounts(engine).hasher.hash(PASSWORD)
+    with engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO accounts (username, username_key, password_hash, email, created)"
+                " VALUES ('old', 'old', :digest, 'old@example.org', 1.0)"
+            ),
+            {"digest": digest},
+        )
+    engine.dispose()
+    db = f"sqlite:///{tmp_path / 'old.db'}"
+    with TestClient(create_app(ServerConfig(db=db, bot_workers=0, **OPEN))) as client:
+        assert client.post("/api/session", json={"username": "old", "password": PASSWORD}).status_code == 200
+        me = client.get("/api/me").json()
+        assert me["email"] == "old@example.org" and me["email_verified"] is False
+    engine = make_engine(db)
+    assert {"account_links", "reports", "moderation_log", "banned_mailboxes"} <= set(inspect(engine).get_table_names())
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.downgrade(config, "0008_table_rules")
+    names = set(inspect(engine).get_table_names())
+    assert not names & {"account_links", "reports", "moderation_log", "banned_mailboxes"}
+    assert "email_verified" not in {c["name"] for c in inspect(engine).get_columns("accounts")}
+    engine.dispose()
