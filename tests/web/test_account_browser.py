@@ -1,5 +1,5 @@
-"""The account pages of issue #44 in Debian's Chromium: axe-core finds no serious violation on forgot, reset, verify and
-the account's settings, in English and French, at phone (390 px) and desktop sizes; their screenshots go to
+"""The account pages of issue #44 in Debian's Chromium: axe-core finds no serious violation on forgot, reset, verify,
+the account's settings and the report form, in English and French, at phone (390 px) and desktop sizes; their screenshots go to
 docs/screenshots (``account-<page>-<lang>-<size>.png``). A real ``meeple serve --smtp`` process mails the links.
 """
 
@@ -94,6 +94,20 @@ def test_the_account_pages_pass_axe_in_both_languages_at_both_sizes(mailed_serve
                 page.wait_for_selector("h1")
                 found += _axe(page, f"settings ({lang}, {size})")
                 page.screenshot(path=str(SHOTS / f"account-settings-{lang}-{size}.png"), full_page=True)
+        with httpx.Client(base_url=server.url) as other:
+            body = {"username": "mallory", "password": PASSWORD}
+            assert other.post("/api/accounts", json=body).status_code == 201
+        for lang in ("en", "fr"):
+            for size, viewport in SIZES.items():
+                page.set_viewport_size(viewport)
+                page.goto(f"{server.url}/players/mallory/report?lang={lang}")
+                page.wait_for_selector("h1")
+                found += _axe(page, f"report ({lang}, {size})")
+                page.screenshot(path=str(SHOTS / f"account-report-{lang}-{size}.png"), full_page=True)
+        page.fill("textarea[name=reason]", "spam in the chat")
+        page.click("button[type=submit]")
+        page.wait_for_selector("[role=status]")
+        found += _axe(page, "report, sent (fr, phone)")
         reset = _token(inbox, 2, "reset")  # last: the reset logs the session out
         for lang in ("en", "fr"):
             for size, viewport in SIZES.items():

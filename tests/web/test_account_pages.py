@@ -100,3 +100,23 @@ def test_a_banned_account_is_told_so_at_the_lobbys_log_in_form(web: Any) -> None
     services_of(client.app).moderation.ban("eve", "test")
     r = person(client).post("/login?lang=fr", data={"username": "eve", "password": PASSWORD})
     assert r.status_code == 403 and "ce compte est banni" in r.text
+
+
+def test_a_player_is_reported_from_their_profile(web: Any) -> None:
+    client, _inbox = web
+    _sign_up(person(client), "mallory")
+    assert client.get("/players/mallory/report", follow_redirects=False).status_code == 303  # logged out: the lobby
+    _sign_up(client, "ann")
+    assert "/players/mallory/report" in client.get("/players/mallory?lang=fr").text
+    assert "/report" not in client.get("/players/ann").text  # not oneself
+    form = client.get("/players/MALLORY/report?lang=fr")
+    assert form.status_code == 200 and "Signaler mallory" in form.text
+    assert client.get("/players/nobody/report").status_code == 404
+    empty = client.post("/players/mallory/report?lang=fr", data={"reason": "\u200b"})
+    assert empty.status_code == 422 and 'role="alert"' in empty.text
+    missing = client.post("/players/mallory/report", data={"reason": "spam", "table": "nosuchtable"})
+    assert missing.status_code == 404
+    sent = client.post("/players/mallory/report?lang=fr", data={"reason": "insultes"})
+    assert sent.status_code == 201 and "opérateur du serveur lira" in sent.text
+    (report,) = services_of(client.app).moderation.reports()
+    assert (report.reporter, report.username, report.reason, report.table) == ("ann", "mallory", "insultes", None)

@@ -24,10 +24,11 @@ from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import ValidationError
 
-from meeple.i18n import LANGUAGES, Message, Translator
+from meeple.i18n import LANGUAGES, M, Message, Translator
 from meeple.server.accounts import MAX_EMAIL, MAX_PASSWORD, MAX_USERNAME, AccountRefused, MeUpdate, NewPassword
 from meeple.server.hashing import PasswordWorkBusy
 from meeple.server.logins import remember_device
+from meeple.server.moderation import MAX_REASON
 from meeple.server.quotas import QuotaExceeded
 from meeple.server.recovery import BAD_LINK, RESET_MINUTES, TOKEN_CHARS
 from meeple.server.routes.accounts import (
@@ -66,6 +67,8 @@ class AccountPages:
         self.router.add_api_route("/me/email", self.change_email, methods=["POST"], response_class=HTMLResponse)
         self.router.add_api_route("/me/verification", self.resend, methods=["POST"], response_class=HTMLResponse)
         self.router.add_api_route("/me/delete", self.delete, methods=["POST"], response_class=HTMLResponse)
+        self.router.add_api_route("/players/{username}/report", self.report_form, methods=["GET"])
+        self.router.add_api_route("/players/{username}/report", self.report, methods=["POST"])
 
     def page(self, request: Request, reader: Translator, name: str, status: int = 200, **context: Any) -> HTMLResponse:
         """Render the template ``name`` with ``context``, answered with ``status``."""
@@ -225,6 +228,52 @@ class AccountPages:
             return await self._settings(request, reader, lang, self.status_of(exc), error=self.words(reader, exc))
         await revoke_seats(services, seats)
         return await _logged_in(request, services, None, None, "/", lang)
+
+    async def report_form(
+        self, request: Request, username: str, table: str | None = None, lang: str | None = None
+    ) -> Response:
+        """The form that reports ``username`` to the operator (the lobby when logged out; 404 for no such player)."""
+        reader = self.reader_of(request, lang)
+        me = await current_account(request)
+        if me is None:
+            return RedirectResponse("/" + (f"?lang={lang}" if lang in LANGUAGES else ""), status_code=303)
+        found = await self._player(request, username)
+        if found is None:
+            missing = reader.message(M("no account named {name}", name=username[:40]))
+            return self.page(request, reader, "report.html", 404, username=username[:MAX_USERNAME], error=missing)
+        return self.page(request, reader, "report.html", username=found, table=(table or "")[:32], sent=False)
+
+    async def report(
+        self,
+        request: Request,
+        username: str,
+        reason: Annotated[str, Form(max_length=4 * MAX_REASON)] = "",
+        table: Annotated[str, Form(max_length=32)] = "",
+        lang: str | None = None,
+    ) -> Response:
+        """Send the report (``POST /api/reports``): the same bounds, quota and refusals."""
+        reader = self.reader_of(request, lang)
+        services = services_of(request.app)
+        me = await current_account(request)
+        found = await self._player(request, username)
+        if me is None or found is None:
+            return await self.report_form(request, username, None, lang)
+        try:
+            services.limiter.hit("reports", client_address(request), "reports")
+            services.limiter.hit("reports", f"account {me.id}", "reports")
+            report = services.moderation.report
+            await asyncio.to_thread(report, me.id, found, table.strip() or None, reason)
+        except (AccountRefused, QuotaExceeded) as exc:
+            context = {"username": found, "table": table, "sent": False, "error": self.words(reader, exc)}
+            return self.page(request, reader, "report.html", self.status_of(exc), **context)
+        return self.page(request, reader, "report.html", 201, username=found, sent=True)
+
+    async def _player(self, request: Request, username: str) -> str | None:
+        """The username of the live account ``username`` (any case), or None."""
+        if len(username) > MAX_USERNAME:
+            return None
+        account = await asyncio.to_thread(services_of(request.app).accounts.by_username, username)
+        return account.username if account is not None else None
 
 
 def _notice(reader: Translator, changed: bool, email: str | None, services: Services) -> str:
