@@ -5,7 +5,6 @@ SMTP server (aiosmtpd), and one real ``meeple serve --smtp`` process.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
 import time
@@ -272,14 +271,6 @@ def test_exports_are_rate_limited_per_account(tmp_path: Path) -> None:
     with TestClient(create_app(config)) as client:
         sign_up(client, "ann")
         assert [client.get("/api/me/export").status_code for _ in range(3)] == [200, 200, 429]
-
-
-def test_quotas_are_options_of_meeple_serve() -> None:
-    names = {f.name for f in dataclasses.fields(Quotas)}
-    assert {"resets_per_hour", "verifications_per_hour", "reports_per_hour", "exports_per_hour"} <= names
-    help_text = CliRunner().invoke(cli, ["serve", "--help"], terminal_width=200).output
-    for flag in ("--resets-per-hour", "--verifications-per-hour", "--reports-per-hour", "--exports-per-hour"):
-        assert flag in help_text
 
 
 # ---------------------------------------------------------------------------------------------- migration
