@@ -1,6 +1,7 @@
 """The account pages of issue #44 in Debian's Chromium: axe-core finds no serious violation on forgot, reset, verify,
-the account's settings and the report form, in English and French, at phone (390 px) and desktop sizes; their screenshots go to
-docs/screenshots (``account-<page>-<lang>-<size>.png``). A real ``meeple serve --smtp`` process mails the links.
+the account's settings and the report form, in English and French, at phone (390 px) and desktop sizes; their
+screenshots go to docs/screenshots (``account-<page>-<lang>-<size>.png``). A real ``meeple serve --smtp`` process
+mails the links.
 """
 
 from __future__ import annotations

@@ -1,306 +1,224 @@
-"""The pages of getting an account back and managing it (issue #44, items 5 and 8).
+"""The account forms: sign up, log in, log out, change the password, log out everywhere.
 
-- ``/forgot``: ask for a password-reset link by username or e-mail address (``POST /api/password-reset``); the
-  answer is the same whoever is asked about.
-- ``/reset/{token}``: the reset link's form: a new password (``POST /api/password-reset/{token}``), then the
-  profile, logged in.
-- ``/verify/{token}``: confirm the address a verification link was sent to (``POST /api/verification/{token}``).
-- ``/me/account``: the account's settings: the e-mail address (add, change, remove; its verification and a new
-  link), the data export (``GET /api/me/export``) and deleting the account (``DELETE /api/me``).
+The forms post to ``/signup``, ``/login`` and ``/logout`` (no script: the pages' CSP forbids inline ones), which
+answer 303 back to the lobby with the session cookie set or removed, or the lobby again with the problem; the
+profile's forms post to ``/password`` and ``/logout-everywhere``. Each calls what its REST route calls, with the same
+bounds, quotas and status codes.
 
-Forms post without script (the pages' CSP forbids inline ones) and answer with a page or a 303. Every use case is the
-REST route's (:mod:`meeple.server.recovery`, :class:`meeple.server.accounts.Accounts`).
-
-Rules: issue #44 "People who come back"; docs/web.md.
+Rules: issue #34 "People at the table" (items 5 and 6); docs/web.md.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Annotated, TypeVar
 
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import ValidationError
 
-from meeple.i18n import LANGUAGES, M, Message, Translator
-from meeple.server.accounts import MAX_EMAIL, MAX_PASSWORD, MAX_USERNAME, AccountRefused, MeUpdate, NewPassword
+from meeple.i18n import Translator
+from meeple.server.accounts import (
+    BANNED,
+    MAX_PASSWORD,
+    MAX_USERNAME,
+    SESSION_COOKIE,
+    AccountRefused,
+    LogIn,
+    NewAccount,
+    PasswordChange,
+)
 from meeple.server.hashing import PasswordWorkBusy
 from meeple.server.logins import remember_device
-from meeple.server.moderation import MAX_REASON
-from meeple.server.quotas import QuotaExceeded
-from meeple.server.recovery import BAD_LINK, RESET_MINUTES, TOKEN_CHARS
-from meeple.server.routes.accounts import (
-    bound_seats,
-    revoke_account,
-    revoke_seats,
-    send_first_link,
-    session_response,
-)
-from meeple.server.seats import client_address
-from meeple.server.services import Services, current_account, services_of
+from meeple.server.quotas import QuotaExceeded, quota_address
+from meeple.server.routes.accounts import revoke_account, send_first_link, session_response
+from meeple.server.services import Services, ServicesDep, current_account
+from meeple.web.pages.common import page_reader, with_lang
+from meeple.web.pages.lobby import lobby_page
+from meeple.web.pages.people import profile_page
 
-Render = Callable[..., HTMLResponse]
-ReaderOf = Callable[[Request, str | None], Translator]
+T = TypeVar("T")
+
+router = APIRouter(include_in_schema=False)
 
 
-class AccountPages:
-    """The router of these pages (:attr:`router`), its handlers the methods below.
-
-    Args:
-        render: ``render(template, reader, request, **context)``: the web app's page renderer.
-        reader_of: ``reader_of(request, lang)``: the page's language.
-    """
-
-    def __init__(self, render: Render, reader_of: ReaderOf) -> None:
-        self.render = render
-        self.reader_of = reader_of
-        self.router = APIRouter(include_in_schema=False)
-        self.router.add_api_route("/forgot", self.forgot, methods=["GET"], response_class=HTMLResponse)
-        self.router.add_api_route("/forgot", self.ask, methods=["POST"], response_class=HTMLResponse)
-        self.router.add_api_route("/reset/{token}", self.reset_form, methods=["GET"], response_class=HTMLResponse)
-        self.router.add_api_route("/reset/{token}", self.reset, methods=["POST"], response_class=HTMLResponse)
-        self.router.add_api_route("/verify/{token}", self.verify_form, methods=["GET"], response_class=HTMLResponse)
-        self.router.add_api_route("/verify/{token}", self.verify, methods=["POST"], response_class=HTMLResponse)
-        self.router.add_api_route("/me/account", self.settings, methods=["GET"], response_class=HTMLResponse)
-        self.router.add_api_route("/me/email", self.change_email, methods=["POST"], response_class=HTMLResponse)
-        self.router.add_api_route("/me/verification", self.resend, methods=["POST"], response_class=HTMLResponse)
-        self.router.add_api_route("/me/delete", self.delete, methods=["POST"], response_class=HTMLResponse)
-        self.router.add_api_route("/players/{username}/report", self.report_form, methods=["GET"])
-        self.router.add_api_route("/players/{username}/report", self.report, methods=["POST"])
-
-    def page(self, request: Request, reader: Translator, name: str, status: int = 200, **context: Any) -> HTMLResponse:
-        """Render the template ``name`` with ``context``, answered with ``status``."""
-        found = self.render(name, reader, request, **context)
-        found.status_code = status
-        return found
-
-    def words(self, reader: Translator, exc: Exception) -> str:
-        """What was wrong, in the reader's language (never the input itself)."""
-        if isinstance(exc, ValidationError):
-            where = {str(part) for e in exc.errors() for part in e["loc"]}
-            if "password" in where:
-                return reader.gettext("A password has 8 to 128 characters.")
-            return reader.gettext("An e-mail address looks like name@example.org (at most 254 characters).")
-        if isinstance(exc, QuotaExceeded):
-            return exc.words(reader)[:300]
-        message = getattr(exc, "message", None)
-        return reader.message(message) if isinstance(message, Message) else str(exc)[:300]
-
-    def status_of(self, exc: Exception) -> int:
-        """The HTTP status of a refusal."""
-        if isinstance(exc, AccountRefused):
-            return exc.status
-        return 429 if isinstance(exc, QuotaExceeded) else 503 if isinstance(exc, PasswordWorkBusy) else 422
-
-    async def forgot(self, request: Request, lang: str | None = None) -> HTMLResponse:
-        """The form that asks for a password-reset link."""
-        return self.page(request, self.reader_of(request, lang), "forgot.html", sent=False)
-
-    async def ask(
-        self, request: Request, who: Annotated[str, Form(max_length=MAX_EMAIL)] = "", lang: str | None = None
-    ) -> HTMLResponse:
-        """Ask for the link (``POST /api/password-reset``): the same page whatever the name or address."""
-        reader = self.reader_of(request, lang)
-        services = services_of(request.app)
-        who = who.strip()
-        if not who or ("@" not in who and len(who) > MAX_USERNAME):
-            problem = reader.gettext("Give your username or your e-mail address.")
-            return self.page(request, reader, "forgot.html", 422, sent=False, error=problem)
-        try:
-            services.limiter.hit("resets", client_address(request), "password-reset requests")
-        except QuotaExceeded as exc:
-            return self.page(request, reader, "forgot.html", 429, sent=False, error=self.words(reader, exc))
-        await asyncio.to_thread(services.recovery.request_reset, who)
-        return self.page(request, reader, "forgot.html", 202, sent=True, mail=services.notifier is not None)
-
-    async def reset_form(self, request: Request, token: str, lang: str | None = None) -> HTMLResponse:
-        """The reset link's form (404 with the reason when the link is not valid)."""
-        reader = self.reader_of(request, lang)
-        info = await asyncio.to_thread(services_of(request.app).recovery.link, token, "reset")
-        if info is None:
-            return self.page(request, reader, "reset.html", 404, info=None, error=reader.message(BAD_LINK))
-        return self.page(request, reader, "reset.html", info=info, token=token, minutes=RESET_MINUTES)
-
-    async def reset(
-        self,
-        request: Request,
-        token: str,
-        password: Annotated[str, Form(max_length=MAX_PASSWORD)],
-        lang: str | None = None,
-    ) -> Response:
-        """Set the new password (``POST /api/password-reset/{token}``), then the profile, logged in."""
-        reader = self.reader_of(request, lang)
-        services = services_of(request.app)
-        info = await asyncio.to_thread(services.recovery.link, token[: TOKEN_CHARS + 1], "reset")
-        try:
-            asked = NewPassword(password=password)
-            services.limiter.hit("login", client_address(request), "log-in attempts")
-            run = services.passwords.run
-            account, session = await run(services.recovery.reset, token, asked.password, trusted=True)
-        except (ValidationError, AccountRefused, QuotaExceeded, PasswordWorkBusy) as exc:
-            context = {"info": info, "token": token, "minutes": RESET_MINUTES}
-            problem = self.words(reader, exc)
-            return self.page(request, reader, "reset.html", self.status_of(exc), error=problem, **context)
-        await revoke_account(services, account.id)
-        return await _logged_in(request, services, session, account.id, f"/players/{account.username}", lang)
-
-    async def verify_form(self, request: Request, token: str, lang: str | None = None) -> HTMLResponse:
-        """The verification link's page: a button confirms (a mail scanner's visit verifies nothing)."""
-        reader = self.reader_of(request, lang)
-        info = await asyncio.to_thread(services_of(request.app).recovery.link, token, "verify")
-        if info is None:
-            return self.page(request, reader, "verify.html", 404, info=None, error=reader.message(BAD_LINK))
-        return self.page(request, reader, "verify.html", info=info, token=token, done=False)
-
-    async def verify(self, request: Request, token: str, lang: str | None = None) -> HTMLResponse:
-        """Confirm the address (``POST /api/verification/{token}``)."""
-        reader = self.reader_of(request, lang)
-        services = services_of(request.app)
-        info = await asyncio.to_thread(services.recovery.link, token[: TOKEN_CHARS + 1], "verify")
-        try:
-            services.limiter.hit("login", client_address(request), "log-in attempts")
-            await asyncio.to_thread(services.recovery.verify, token)
-        except (AccountRefused, QuotaExceeded) as exc:
-            problem = self.words(reader, exc)
-            return self.page(request, reader, "verify.html", self.status_of(exc), info=None, error=problem)
-        return self.page(request, reader, "verify.html", info=info, done=True)
-
-    async def settings(self, request: Request, lang: str | None = None) -> Response:
-        """The account's settings (the lobby when logged out)."""
-        return await self._settings(request, self.reader_of(request, lang), lang)
-
-    async def _settings(
-        self, request: Request, reader: Translator, lang: str | None, status: int = 200, **context: Any
-    ) -> Response:
-        me = await current_account(request)
-        if me is None:
-            return RedirectResponse("/" + (f"?lang={lang}" if lang in LANGUAGES else ""), status_code=303)
-        mail = services_of(request.app).notifier is not None
-        return self.page(request, reader, "account.html", status, me=me, mail=mail, **context)
-
-    async def change_email(
-        self, request: Request, email: Annotated[str, Form(max_length=MAX_EMAIL)] = "", lang: str | None = None
-    ) -> Response:
-        """Add, change or (empty) remove the address (``PATCH /api/me``): a new one is sent a verification link."""
-        reader = self.reader_of(request, lang)
-        services = services_of(request.app)
-        me = await current_account(request)
-        if me is None:
-            return await self._settings(request, reader, lang)
-        try:
-            asked = MeUpdate(email=email.strip() or None)
-            changed = await asyncio.to_thread(services.accounts.set_email, me.id, asked.email)
-        except (ValidationError, AccountRefused) as exc:
-            return await self._settings(request, reader, lang, self.status_of(exc), error=self.words(reader, exc))
-        if changed:
-            await send_first_link(services, me.id)
-        return await self._settings(request, reader, lang, notice=_notice(reader, changed, asked.email, services))
-
-    async def resend(self, request: Request, lang: str | None = None) -> Response:
-        """Send a new verification link (``POST /api/me/verification``)."""
-        reader = self.reader_of(request, lang)
-        me = await current_account(request)
-        if me is None:
-            return await self._settings(request, reader, lang)
-        try:
-            sent = await asyncio.to_thread(services_of(request.app).recovery.send_verification, me.id)
-        except QuotaExceeded as exc:
-            return await self._settings(request, reader, lang, 429, error=self.words(reader, exc))
-        notice = reader.gettext("A new link is on its way.") if sent else reader.gettext("No link was sent.")
-        return await self._settings(request, reader, lang, notice=notice)
-
-    async def delete(
-        self, request: Request, password: Annotated[str, Form(max_length=MAX_PASSWORD)] = "", lang: str | None = None
-    ) -> Response:
-        """Delete the account, given its password again (``DELETE /api/me``), then the lobby, logged out."""
-        reader = self.reader_of(request, lang)
-        services = services_of(request.app)
-        me = await current_account(request)
-        if me is None:
-            return await self._settings(request, reader, lang)
-        try:
-            services.limiter.hit("login", client_address(request), "log-in attempts")
-            seats = await asyncio.to_thread(bound_seats, services, me.id)
-            await services.passwords.run(services.accounts.delete, me, password, trusted=True)
-        except (AccountRefused, QuotaExceeded, PasswordWorkBusy) as exc:
-            return await self._settings(request, reader, lang, self.status_of(exc), error=self.words(reader, exc))
-        await revoke_seats(services, seats)
-        return await _logged_in(request, services, None, None, "/", lang)
-
-    async def report_form(
-        self, request: Request, username: str, table: str | None = None, lang: str | None = None
-    ) -> Response:
-        """The form that reports ``username`` to the operator (the lobby when logged out; 404 for no such player)."""
-        reader = self.reader_of(request, lang)
-        me = await current_account(request)
-        if me is None:
-            return RedirectResponse("/" + (f"?lang={lang}" if lang in LANGUAGES else ""), status_code=303)
-        found = await self._player(request, username)
-        if found is None:
-            missing = reader.message(M("no account named {name}", name=username[:40]))
-            return self.page(request, reader, "report.html", 404, username=username[:MAX_USERNAME], error=missing)
-        return self.page(request, reader, "report.html", username=found, table=(table or "")[:32], sent=False)
-
-    async def report(
-        self,
-        request: Request,
-        username: str,
-        reason: Annotated[str, Form(max_length=4 * MAX_REASON)] = "",
-        table: Annotated[str, Form(max_length=32)] = "",
-        lang: str | None = None,
-    ) -> Response:
-        """Send the report (``POST /api/reports``): the same bounds, quota and refusals."""
-        reader = self.reader_of(request, lang)
-        services = services_of(request.app)
-        me = await current_account(request)
-        found = await self._player(request, username)
-        if me is None or found is None:
-            return await self.report_form(request, username, None, lang)
-        try:
-            services.limiter.hit("reports", client_address(request), "reports")
-            services.limiter.hit("reports", f"account {me.id}", "reports")
-            report = services.moderation.report
-            await asyncio.to_thread(report, me.id, found, table.strip() or None, reason)
-        except (AccountRefused, QuotaExceeded) as exc:
-            context = {"username": found, "table": table, "sent": False, "error": self.words(reader, exc)}
-            return self.page(request, reader, "report.html", self.status_of(exc), **context)
-        return self.page(request, reader, "report.html", 201, username=found, sent=True)
-
-    async def _player(self, request: Request, username: str) -> str | None:
-        """The username of the live account ``username`` (any case), or None."""
-        if len(username) > MAX_USERNAME:
-            return None
-        account = await asyncio.to_thread(services_of(request.app).accounts.by_username, username)
-        return account.username if account is not None else None
-
-
-def _notice(reader: Translator, changed: bool, email: str | None, services: Services) -> str:
-    """What the settings page says after an address was saved."""
-    if not changed:
-        return reader.gettext("Nothing changed.")
-    if email is None:
-        return reader.gettext("Your e-mail address was removed.")
-    if services.notifier is None:
-        return reader.gettext("Saved. This server sends no e-mail.")
-    return reader.gettext("Saved. Open the link we sent to {email} to confirm it.").format(email=email)
-
-
-async def _logged_in(
-    request: Request, services: Services, session: str | None, device: int | None, path: str, lang: str | None
+@router.post("/signup", response_class=HTMLResponse)
+async def sign_up(
+    request: Request,
+    services: ServicesDep,
+    username: Annotated[str, Form(max_length=4 * MAX_USERNAME)],
+    password: Annotated[str, Form(max_length=MAX_PASSWORD)],
+    email: Annotated[str, Form(max_length=254)] = "",
+    lang: str | None = None,
 ) -> Response:
-    """303 to ``path`` setting (or with None removing) the session cookie, and the device cookie of ``device``."""
-    target = path + (f"?lang={lang}" if lang in LANGUAGES else "")
-    cookies = session_response(request, {}, session)
-    redirect = RedirectResponse(target, status_code=303)
-    for value in cookies.headers.getlist("set-cookie"):
+    """The lobby's sign-up form: an account, logged in at once (``POST /api/accounts``)."""
+    reader = page_reader(request, lang)
+    accounts = services.accounts
+    try:
+        services.limiter.hit("signup", _address(request), "accounts created")
+        asked = NewAccount(username=username, password=password, email=email.strip() or None)
+        account = await _hashed(services, request, reader, accounts.create, asked.username, asked.password, asked.email)
+    except (ValidationError, AccountRefused, QuotaExceeded) as exc:
+        status = 429 if isinstance(exc, QuotaExceeded) else exc.status if isinstance(exc, AccountRefused) else 422
+        return await lobby_page(request, services, reader, problem(exc, reader), status)
+    if isinstance(account, Response):
+        return account
+    token = await asyncio.to_thread(accounts.open_session, account.id)
+    await send_first_link(services, account.id)  # a new address is sent its verification link (issue #44)
+    return await _back(services, request, lang, token, device=account.id)
+
+
+@router.post("/login", response_class=HTMLResponse)
+async def log_in(
+    request: Request,
+    services: ServicesDep,
+    username: Annotated[str, Form(max_length=4 * MAX_USERNAME)],
+    password: Annotated[str, Form(max_length=MAX_PASSWORD)],
+    lang: str | None = None,
+) -> Response:
+    """The lobby's log-in form (``POST /api/session``): the same quotas, device cookie and 401."""
+    reader = page_reader(request, lang)
+    logins, accounts = services.logins, services.accounts
+    try:
+        asked = LogIn(username=username, password=password)
+        attempt = await logins.begin(request, asked.username, _address(request))
+    except (ValidationError, QuotaExceeded) as exc:
+        return await _quota_or_422(services, request, reader, exc)
+    check = accounts.authenticate
+    account = await _hashed(services, request, reader, check, asked.username, asked.password, trusted=attempt.trusted)
+    if isinstance(account, Response):
+        return account
+    if account is None:
+        try:
+            logins.failed(attempt)
+        except QuotaExceeded as exc:
+            return await _quota_or_422(services, request, reader, exc)
+        return await lobby_page(request, services, reader, reader.gettext("wrong username or password"), 401)
+    if account.banned:  # meeple admin ban (issue #44)
+        return await lobby_page(request, services, reader, reader.message(BANNED), 403)
+    token = await asyncio.to_thread(accounts.open_session, account.id)
+    return await _back(services, request, lang, token, device=account.id)
+
+
+@router.post("/logout")
+async def log_out(request: Request, services: ServicesDep, lang: str | None = None) -> Response:
+    """The lobby's log-out button: the session ends (``DELETE /api/session``)."""
+    token = request.cookies.get(SESSION_COOKIE)
+    if token and len(token) <= 128:
+        await asyncio.to_thread(services.accounts.close_session, token)
+    return await _back(services, request, lang, None)
+
+
+@router.post("/password", response_class=HTMLResponse)
+async def change_password(
+    request: Request,
+    services: ServicesDep,
+    old: Annotated[str, Form(max_length=MAX_PASSWORD)],
+    new: Annotated[str, Form(max_length=MAX_PASSWORD)],
+    lang: str | None = None,
+) -> Response:
+    """The profile's password form (``POST /api/me/password``): the same bounds, quota and 401."""
+    reader = page_reader(request, lang)
+    me = await current_account(request)
+    if me is None:
+        return await lobby_page(request, services, reader, reader.gettext("log in first"), 401)
+    try:
+        asked = PasswordChange(old=old, new=new)
+        services.limiter.hit("login", _address(request), "log-in attempts")
+        change = services.accounts.change_password
+        token = await services.passwords.run(change, me, asked.old, asked.new, trusted=True)
+    except (ValidationError, AccountRefused, QuotaExceeded, PasswordWorkBusy) as exc:
+        return await _refusal(services, request, reader, me.username, exc)
+    await revoke_account(services, me.id)
+    return await _back(services, request, lang, token, f"/players/{me.username}", device=me.id)
+
+
+@router.post("/logout-everywhere")
+async def log_out_everywhere(request: Request, services: ServicesDep, lang: str | None = None) -> Response:
+    """The profile's button: every session of the account ends (``DELETE /api/sessions``)."""
+    me = await current_account(request)
+    if me is not None:
+        await asyncio.to_thread(services.accounts.close_sessions, me.id)
+        await revoke_account(services, me.id)
+    return await _back(services, request, lang, None)
+
+
+def problem(exc: Exception, reader: Translator) -> str:
+    """What was wrong with an account form, in the reader's language (never the input itself)."""
+    if isinstance(exc, ValidationError):
+        where = {str(part) for e in exc.errors() for part in e["loc"]}
+        if "username" in where:
+            return reader.gettext("A username has 3 to 24 characters: letters A-Z or a-z, digits, _ . or -.")
+        if where & {"password", "old", "new"}:
+            return reader.gettext("A password has 8 to 128 characters.")
+        return reader.gettext("An e-mail address looks like name@example.org (at most 254 characters).")
+    if isinstance(exc, AccountRefused):
+        return reader.message(exc.message)
+    if isinstance(exc, QuotaExceeded):
+        return exc.words(reader)[:300]
+    return str(getattr(exc, "message", exc))[:300]
+
+
+async def _hashed(
+    services: Services,
+    request: Request,
+    reader: Translator,
+    call: Callable[..., T],
+    *args: object,
+    trusted: bool = False,
+) -> T | Response:
+    """``call(*args)`` on the password threads (:mod:`meeple.server.hashing`), or the lobby with a 503."""
+    try:
+        return await services.passwords.run(call, *args, trusted=trusted)
+    except PasswordWorkBusy as exc:
+        services.refused("password_busy")
+        page = await lobby_page(request, services, reader, reader.message(exc.message), 503)
+        page.headers["Retry-After"] = str(exc.retry_after)
+        return page
+
+
+async def _back(
+    services: Services,
+    request: Request,
+    lang: str | None,
+    token: str | None,
+    path: str = "/",
+    device: int | None = None,
+) -> Response:
+    """303 to ``path`` setting (or removing) the session cookie, and the device cookie of account ``device``."""
+    response = session_response(request, {}, token)
+    redirect = RedirectResponse(with_lang(path, lang), status_code=303)
+    for value in response.headers.getlist("set-cookie"):
         redirect.headers.append("set-cookie", value)
     if device is not None:
         await remember_device(services.logins, redirect, request.url.scheme == "https", device)
     return redirect
 
 
-def account_pages(render: Render, reader_of: ReaderOf) -> APIRouter:
-    """The router of these pages (:class:`AccountPages`), for ``create_web_app``'s ``include_router``."""
-    return AccountPages(render, reader_of).router
+async def _quota_or_422(services: Services, request: Request, reader: Translator, exc: Exception) -> Response:
+    """The lobby with a log-in's problem: 429 (``Retry-After``) past a quota, else 422."""
+    if isinstance(exc, QuotaExceeded):
+        services.refused(exc.reason)
+        page = await lobby_page(request, services, reader, problem(exc, reader), 429)
+        page.headers["Retry-After"] = str(exc.retry_after)
+        return page
+    return await lobby_page(request, services, reader, problem(exc, reader), 422)
+
+
+async def _refusal(services: Services, request: Request, reader: Translator, username: str, exc: Exception) -> Response:
+    """The profile with a password change's problem: 503 busy, 429 a quota, the refusal's own status, else 422."""
+    if isinstance(exc, PasswordWorkBusy):
+        services.refused("password_busy")
+        page = await profile_page(request, services, reader, username, reader.message(exc.message), 503)
+        page.headers["Retry-After"] = str(exc.retry_after)
+        return page
+    if isinstance(exc, QuotaExceeded):
+        return await profile_page(request, services, reader, username, problem(exc, reader), 429)
+    status = exc.status if isinstance(exc, AccountRefused) else 422
+    return await profile_page(request, services, reader, username, problem(exc, reader), status)
+
+
+def _address(request: Request) -> str:
+    """The request's client address as the quotas count it."""
+    return quota_address(request.client.host) if request.client is not None else "unknown"
