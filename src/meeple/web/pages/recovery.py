@@ -21,7 +21,7 @@ import asyncio
 from collections.abc import Callable
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Form, Request
+from fastapi import APIRouter, BackgroundTasks, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import ValidationError
 
@@ -101,9 +101,16 @@ class AccountPages:
         return self.page(request, self.reader_of(request, lang), "forgot.html", sent=False)
 
     async def ask(
-        self, request: Request, who: Annotated[str, Form(max_length=MAX_EMAIL)] = "", lang: str | None = None
+        self,
+        request: Request,
+        later: BackgroundTasks,
+        who: Annotated[str, Form(max_length=MAX_EMAIL)] = "",
+        lang: str | None = None,
     ) -> HTMLResponse:
-        """Ask for the link (``POST /api/password-reset``): the same page whatever the name or address."""
+        """Ask for the link (``POST /api/password-reset``): the same page whatever the name or address.
+
+        The page is answered before the accounts are looked up (a background task).
+        """
         reader = self.reader_of(request, lang)
         services = services_of(request.app)
         who = who.strip()
@@ -114,7 +121,7 @@ class AccountPages:
             services.limiter.hit("resets", client_address(request), "password-reset requests")
         except QuotaExceeded as exc:
             return self.page(request, reader, "forgot.html", 429, sent=False, error=self.words(reader, exc))
-        await asyncio.to_thread(services.recovery.request_reset, who)
+        later.add_task(asyncio.to_thread, services.recovery.request_reset, who)
         return self.page(request, reader, "forgot.html", 202, sent=True, mail=services.notifier is not None)
 
     async def reset_form(self, request: Request, token: str, lang: str | None = None) -> HTMLResponse:
