@@ -313,3 +313,14 @@ def test_migration_0009_keeps_accounts_with_their_address_unverified_and_goes_ba
     assert not names & {"account_links", "reports", "moderation_log", "banned_mailboxes"}
     assert "email_verified" not in {c["name"] for c in inspect(engine).get_columns("accounts")}
     engine.dispose()
+
+
+def test_a_link_token_and_a_new_password_are_bounded(client: TestClient) -> None:
+    long = "x" * 44
+    assert client.get(f"/api/password-reset/{long}").status_code == 422
+    assert client.post(f"/api/password-reset/{long}", json={"password": NEW}).status_code == 422
+    assert client.post(f"/api/verification/{long}").status_code == 422
+    assert client.get(f"/api/password-reset/{'x' * 43}").status_code == 404
+    for password in ("short", "x" * 129):
+        assert client.post(f"/api/password-reset/{'x' * 43}", json={"password": password}).status_code == 422
+    assert client.post(f"/api/password-reset/{'x' * 43}", json={"password": NEW, "extra": 1}).status_code == 422
