@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import re
 import ssl
 import subprocess
 import threading
@@ -91,3 +92,18 @@ def self_signed(where: Path) -> Path:
         capture_output=True,
     )  # fmt: skip
     return where
+
+
+def open_verification(client: Any, inbox: Inbox) -> None:
+    """Open the newest e-mail's verification link (``POST /api/verification/{token}``) and forget every e-mail so far.
+
+    Turn and invitation e-mails go only to verified addresses (issue #44, item 5): a test signs up with an address,
+    then verifies it as its owner would.
+    """
+    message = inbox.wait(len(inbox.messages) or 1)[-1]
+    (token,) = re.findall(r"/verify/([A-Za-z0-9_-]+)", message.get_content())
+    r = client.post(f"/api/verification/{token}")
+    assert r.status_code == 200, r.text
+    with inbox.lock:
+        inbox.messages.clear()
+        inbox.recipients.clear()

@@ -155,6 +155,7 @@ def test_the_email_can_be_set_and_removed_and_is_bounded(client: TestClient) -> 
     assert client.patch("/api/me", json={"email": "f@example.org"}).json() == {
         "username": "Frank",
         "email": "f@example.org",
+        "email_verified": False,  # a new address waits for its verification link (issue #44)
     }
     assert client.get("/api/me").json()["email"] == "f@example.org"
     assert client.patch("/api/me", json={"email": "x" * 300}).status_code == 422

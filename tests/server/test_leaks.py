@@ -290,3 +290,86 @@ def test_a_finished_rated_games_profile_entry_holds_only_public_fields(client) -
     assert all(set(p) == {"seat", "player", "name", "account"} for p in entry["players"])
     text = client.get("/api/players/Noa").text
     assert str(live.seed) not in text and not any(s["token"] in text for s in seats)
+
+
+def test_the_data_export_shows_nothing_of_a_live_game_and_no_token(client) -> None:
+    """Issue #44 item 8: ``GET /api/me/export`` does not change as a live game's hidden moves are played, and holds
+    no seed, seat token or session token (the receiver's own included: nothing in it opens anything)."""
+    import json
+
+    from tests.server.helpers import next_of
+    from tests.server.test_accounts import person, sign_up
+
+    people = [sign_up(person(client), name) for name in ("Pia", "Quin", "Rex")]
+    seats = [p.post("/api/quickmatch", json={"game": "citadels", "players": 3, "rated": True}).json() for p in people]
+    table = seats[0]["table"]
+    live = services_of(client.app).tables.tables[table]
+    secrets_ = [str(live.seed), *(s["token"] for s in seats), *(p.cookies["meeple_session"] for p in people)]
+
+    def exports() -> list[dict[str, Any]]:
+        documents = [json.loads(p.get("/api/me/export").text) for p in people]
+        for document in documents:
+            document.pop("exported")
+        return documents
+
+    before = exports()
+    moved = 0
+    for p in people:
+        with p.websocket_connect(f"/api/tables/{table}/ws") as ws:
+            ws.receive_json()
+            frame = next_of(ws)
+            while frame["legal_actions"] and moved < 6:
+                code = frame["legal_actions"][0]["code"]
+                ws.send_json({"type": "move", "version": frame["version"], "action": code, "move_id": f"m{moved}"})
+                moved += 1
+                frame = next_of(ws)
+    assert moved > 0 and live.status == "live"
+    after = exports()
+    assert after == before
+    for document in after:
+        text = json.dumps(document)
+        assert not any(secret in text for secret in secrets_)
+        assert '"seed"' not in text and '"token' not in text and '"observation"' not in text and '"hand' not in text
+
+
+def test_a_report_and_the_reset_and_verification_e_mails_hold_no_secret(tmp_path) -> None:
+    """Issue #44 items 5 and 6: a report keeps the table's chat as everyone at the table saw it (nothing of the game);
+    the reset and verification e-mails hold their one link (the receiver's own token) and nothing of any game."""
+    import re
+
+    from fastapi.testclient import TestClient
+
+    from meeple.server.app import ServerConfig, create_app
+    from meeple.server.notify import SmtpSettings
+    from tests.server.conftest import OPEN
+    from tests.server.helpers import create, next_of
+    from tests.server.mail import open_verification, smtp_server
+    from tests.server.test_accounts import person, sign_up
+
+    with smtp_server() as (inbox, port):
+        mail = SmtpSettings("127.0.0.1", port, "plain", None, None, "games@example.org")
+        config = ServerConfig(db=f"sqlite:///{tmp_path / 's.db'}", bot_workers=0, allow_seed=True, smtp=mail, **OPEN)
+        with TestClient(create_app(config)) as ann:
+            sign_up(ann, "Sam", email="sam@example.org")
+            verification = inbox.wait(1)[0].get_content()
+            open_verification(ann, inbox)
+            bob = sign_up(person(ann), "Tom")
+            table, tokens = create(ann, "citadels", ["human", "open", "bot:random"], seed=918273645546)
+            joined = bob.post(f"/api/tables/{table}/join", json={}).json()
+            with bob.websocket_connect(f"/api/tables/{table}/ws") as ws:
+                next_of(ws)
+                ws.send_json({"type": "chat", "text": "hello"})
+                next_of(ws, "chat")
+            live = services_of(ann.app).tables.tables[table]
+            secrets_ = [str(live.seed), tokens[0], joined["token"], ann.cookies["meeple_session"]]
+            answer = ann.post("/api/reports", json={"username": "Tom", "table": table, "reason": "spam"})
+            (report,) = services_of(ann.app).moderation.reports()
+            assert set(answer.json()) == {"report"}
+            assert [(line["seat"], line["name"], line["text"]) for line in report.chat] == [(1, "Tom", "hello")]
+            assert all(set(line) == {"line", "seat", "name", "text", "time"} for line in report.chat)
+            assert ann.post("/api/password-reset", json={"username": "Sam"}).status_code == 202
+            reset = inbox.wait(1)[0].get_content()
+            for text in (answer.text, repr(report), verification, reset):
+                assert not any(secret in text for secret in secrets_)
+            for text in (verification, reset):
+                assert table not in text and len(re.findall(r"https?://\S+", text)) == 1

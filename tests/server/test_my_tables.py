@@ -18,7 +18,7 @@ from meeple.server.notify import SmtpSettings
 from meeple.server.services import services_of
 from tests.server.conftest import OPEN
 from tests.server.helpers import ServerProcess, acked, create, next_of, person, seed_where
-from tests.server.mail import smtp_server
+from tests.server.mail import open_verification, smtp_server
 
 DAY = 86_400.0
 PASSWORD = "correct horse battery"
@@ -80,6 +80,7 @@ def test_an_account_gets_its_turn_e_mail_in_its_language(tmp_path: Path) -> None
         with TestClient(create_app(config)) as ann:
             bob = person(ann)
             _sign_up(ann, "ann", "ann@example.org")
+            open_verification(ann, inbox)  # a verified address: turn e-mails go to it
             _sign_up(bob, "bob")  # no address: no e-mail
             table = _meet(ann, bob)
             (first,) = inbox.wait(1)
@@ -118,7 +119,9 @@ def test_meeple_serve_smtp_sends_one_link_that_opens_the_players_seat(tmp_path: 
         try:
             with httpx.Client(base_url=server.url) as ann, httpx.Client(base_url=server.url) as bob:
                 _sign_up(ann, "ann", "ann@example.org")
+                open_verification(ann, inbox)
                 _sign_up(bob, "bob", "bob@example.org")
+                open_verification(bob, inbox)
                 table = _meet(ann, bob)
                 (mail,) = inbox.wait(1)
                 links = re.findall(r"https?://\S+", mail.get_content())

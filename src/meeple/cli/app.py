@@ -26,6 +26,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "meeple.cli.evaluate",
     "meeple.cli.bench",
     "meeple.cli.serve",
+    "meeple.cli.admin",
 )
 """Modules whose ``register(app)`` adds commands, in help order."""
 

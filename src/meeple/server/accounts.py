@@ -30,14 +30,14 @@ from typing import Annotated
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, model_validator
 from sqlalchemy import Connection, Engine, delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from meeple.core.errors import MeepleError
 from meeple.i18n import M, Message
-from meeple.server.db import AccountRow, RatingRow, SeatRow, SessionRow
+from meeple.server.db import AccountRow, BannedMailboxRow, RatingRow, SeatRow, SessionRow
 from meeple.server.passwords import MIN_SCORE, weakness
 
 USERNAME_CHARS = re.compile(r"[A-Za-z0-9_.-]+")
@@ -136,6 +136,25 @@ class DeleteMe(_Strict):
     password: Annotated[str, StringConstraints(min_length=1, max_length=MAX_PASSWORD)]
 
 
+class ResetAsk(_Strict):
+    """``POST /api/password-reset``: the account's username or its (verified) e-mail address, one of them."""
+
+    username: Annotated[str, StringConstraints(min_length=1, max_length=4 * MAX_USERNAME)] | None = None
+    email: Annotated[str, StringConstraints(min_length=3, max_length=MAX_EMAIL)] | None = None
+
+    @model_validator(mode="after")
+    def _one(self) -> ResetAsk:
+        if (self.username is None) == (self.email is None):
+            raise ValueError("give the account's username or its e-mail address (one of them)")
+        return self
+
+
+class NewPassword(_Strict):
+    """``POST /api/password-reset/{token}``: the new password."""
+
+    password: Password = Field(description=f"{MIN_PASSWORD}-{MAX_PASSWORD} characters")
+
+
 class PasswordChange(_Strict):
     """``POST /api/me/password``: the current password again, and the new one."""
 
@@ -151,6 +170,10 @@ class Account:
     username: str
     email: str | None
     created: float
+    verified: bool = False
+    """Whether ``email`` was verified (its owner opened the link sent to it): only then do e-mails go to it."""
+    banned: bool = False
+    """Whether the operator banned it (``meeple admin ban``): it cannot log in."""
 
 
 class AccountRefused(MeepleError):
@@ -213,9 +236,11 @@ class Accounts:
 
         Raises:
             AccountRefused: 422, the password is too easy to guess (:func:`meeple.server.passwords.weakness`: the
-                message says why); 409, the username is taken (whatever its case).
+                message says why); 409, the username is taken (whatever its case); 403, ``email`` is a banned
+                account's (issue #44, item 6).
         """
-        self._check_strength(password, username, email)
+        self.check_strength(password, username, email)
+        self._check_address(email)
         digest = self.hasher.hash(password)
         row = AccountRow(
             username=username,
@@ -260,10 +285,32 @@ class Accounts:
             ).first()
             return _account(row) if row is not None else None
 
-    def set_email(self, account_id: int, email: str | None) -> None:
-        """Set (or with None remove) the account's e-mail address."""
+    def set_email(self, account_id: int, email: str | None) -> bool:
+        """Set (or with None remove) the account's e-mail address; whether it changed.
+
+        A new address is not verified (no e-mail goes to it until its link is opened: :mod:`.recovery`); the same
+        address again keeps its verification.
+
+        Raises:
+            AccountRefused: 403, ``email`` is a banned account's.
+        """
+        self._check_address(email)
         with Session(self.engine) as s, s.begin():
-            s.execute(update(AccountRow).where(AccountRow.id == account_id).values(email=email))
+            now = s.scalar(select(AccountRow.email).where(AccountRow.id == account_id))
+            if now == email:
+                return False
+            s.execute(update(AccountRow).where(AccountRow.id == account_id).values(email=email, email_verified=None))
+            return True
+
+    def _check_address(self, email: str | None) -> None:
+        with Session(self.engine) as s:
+            if banned_address(s, email):
+                raise AccountRefused(403, BANNED_ADDRESS)
+
+    def is_banned(self, account_id: int) -> bool:
+        """Whether the operator banned ``account_id`` (``meeple admin ban``)."""
+        with Session(self.engine) as s:
+            return s.scalar(select(AccountRow.banned).where(AccountRow.id == account_id)) is not None
 
     def delete(self, account: Account, password: str) -> list[str]:
         """Delete ``account`` if ``password`` is its own; return the tables whose seats it held.
@@ -299,7 +346,7 @@ class Accounts:
             AccountRefused: 422, ``new`` is too easy to guess (checked first: nothing else is tried); 401, a wrong
                 ``old`` password.
         """
-        self._check_strength(new, account.username, account.email)
+        self.check_strength(new, account.username, account.email)
         if self.authenticate(account.username, old) is None:
             raise AccountRefused(401, M("wrong password"))
         digest = self.hasher.hash(new)
@@ -308,7 +355,12 @@ class Accounts:
             s.execute(delete(SessionRow).where(SessionRow.account_id == account.id))
         return self.open_session(account.id)
 
-    def _check_strength(self, password: str, username: str, email: str | None) -> None:
+    def check_strength(self, password: str, username: str, email: str | None) -> None:
+        """Refuse ``password`` if it is too easy to guess for this account.
+
+        Raises:
+            AccountRefused: 422, the message says why (:func:`meeple.server.passwords.weakness`).
+        """
         weak = weakness(password, [username, email or ""], self.min_score)
         if weak is not None:
             raise AccountRefused(422, weak)
@@ -338,7 +390,11 @@ class Accounts:
             found = s.execute(
                 select(SessionRow, AccountRow)
                 .join(AccountRow, AccountRow.id == SessionRow.account_id)
-                .where(SessionRow.token_hash == hash_session(token), AccountRow.deleted.is_(None))
+                .where(
+                    SessionRow.token_hash == hash_session(token),
+                    AccountRow.deleted.is_(None),
+                    AccountRow.banned.is_(None),
+                )
             ).first()
             if found is None or found[0].expires <= now:
                 return None
@@ -362,8 +418,48 @@ class Accounts:
             s.execute(delete(SessionRow).where(SessionRow.token_hash == hash_session(token)))
 
 
+def account_row(conn: Session, account_id: int) -> AccountRow | None:
+    """The row of account ``account_id`` (detached from ``conn``: readable after it closes), or None."""
+    row = conn.get(AccountRow, account_id)
+    if row is not None:
+        conn.expunge(row)
+    return row
+
+
 def _account(row: AccountRow) -> Account:
-    return Account(id=row.id, username=row.username, email=row.email, created=row.created)
+    verified = row.email is not None and row.email_verified is not None
+    return Account(
+        id=row.id,
+        username=row.username,
+        email=row.email,
+        created=row.created,
+        verified=verified,
+        banned=row.banned is not None,
+    )
+
+
+BANNED_ADDRESS = M("this e-mail address belongs to a banned account: give another one")
+BANNED = M("this account is banned")
+
+
+def banned_address(conn: Connection | Session, email: str | None) -> bool:
+    """Whether ``email``'s mailbox (:func:`mailbox_key`: case and a ``+tag`` aside) is a banned account's."""
+    if email is None:
+        return False
+    found = conn.execute(select(BannedMailboxRow.address_key).where(BannedMailboxRow.address_key == mailbox_key(email)))
+    return found.first() is not None
+
+
+def mailbox_key(address: str) -> str:
+    """The key of the mailbox ``address`` reaches: a SHA-256 of its canonical form.
+
+    The canonical form is lower-cased (domains are case-blind, and providers treat local parts so) and drops a
+    ``+tag`` of the local part (RFC 5233 sub-addressing: ``ann+games@example.org`` reaches ``ann@example.org``), so
+    that neither makes another mailbox (the daily e-mail cap, a banned account's address).
+    """
+    local, _at, domain = address.strip().lower().rpartition("@")
+    canonical = f"{local.split('+', 1)[0] or local}@{domain}"
+    return hashlib.sha256(canonical.encode("utf-8", "replace")).hexdigest()
 
 
 def _verify(hasher: PasswordHasher, digest: str, password: str) -> bool:

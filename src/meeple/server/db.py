@@ -193,6 +193,10 @@ class AccountRow(Base):
     created: Mapped[float] = mapped_column(Float)
     deleted: Mapped[float | None] = mapped_column(Float, nullable=True)
     """When its owner deleted it (a tombstone: its games are anonymised), or None."""
+    email_verified: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """When its owner opened the verification link of ``email`` (None: not verified; a new address is not)."""
+    banned: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """When the operator banned it (``meeple admin ban``): it cannot log in; None: not banned."""
 
 
 class SessionRow(Base):
@@ -234,6 +238,68 @@ class RatingRow(Base):
     games: Mapped[int] = mapped_column(Integer)
     """Rated games played."""
     updated: Mapped[float] = mapped_column(Float)
+
+
+class LinkRow(Base):
+    """A one-time link sent to an account: a password reset or an e-mail verification (:mod:`.recovery`).
+
+    Only the SHA-256 of its random token is stored; the link is used once (its row is deleted) and lapses at
+    ``expires``.
+    """
+
+    __tablename__ = "account_links"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    purpose: Mapped[str] = mapped_column(String(8))
+    """``reset`` (a new password) or ``verify`` (the e-mail address)."""
+    email: Mapped[str | None] = mapped_column(String(254), nullable=True)
+    """The address a ``verify`` link confirms (a later change of address makes it void)."""
+    created: Mapped[float] = mapped_column(Float)
+    expires: Mapped[float] = mapped_column(Float, index=True)
+
+
+class ReportRow(Base):
+    """A player's report of another account (``POST /api/reports``), with the table's chat at that moment."""
+
+    __tablename__ = "reports"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    reporter_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    """The reported account."""
+    table_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    reason: Mapped[str] = mapped_column(String(500))
+    chat: Mapped[list[Any]] = mapped_column(JSON)
+    """The table's latest chat lines (``[{line, seat, name, text, time}]``), empty without a table."""
+    created: Mapped[float] = mapped_column(Float, index=True)
+
+
+class ModerationRow(Base):
+    """One action of the operator (``meeple admin``): who did what to whom, and when."""
+
+    __tablename__ = "moderation_log"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    at: Mapped[float] = mapped_column(Float)
+    actor: Mapped[str] = mapped_column(String(64))
+    """Who acted (``--as``, else the operating-system user running ``meeple admin``)."""
+    action: Mapped[str] = mapped_column(String(16))
+    """``ban``, ``unban``, ``delete-chat``, ``reset-password``."""
+    target: Mapped[str] = mapped_column(String(80))
+    detail: Mapped[str] = mapped_column(String(500), default="")
+    account_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The account acted on (a ban's seats are dropped by every process that reads this row)."""
+
+
+class BannedMailboxRow(Base):
+    """A mailbox (:func:`meeple.server.notify.mailbox_key`) of a banned account: no new account may give it."""
+
+    __tablename__ = "banned_mailboxes"
+
+    address_key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    at: Mapped[float] = mapped_column(Float)
 
 
 class KeyRow(Base):

@@ -30,6 +30,8 @@ STUCK_CHECK = 2.0
 """Seconds between two looks for clients that stopped reading (their frames wait past ``send_seconds``)."""
 HOUSEKEEPING = 60.0
 """Seconds between two looks for idle tables to end as abandoned and cached tables to drop from memory."""
+BANS = 2.0
+"""Seconds between two looks at the operator's log for new bans (``meeple admin ban``: :mod:`.moderation`)."""
 
 
 def start_loops(services: Services) -> list[asyncio.Task[None]]:
@@ -40,7 +42,33 @@ def start_loops(services: Services) -> list[asyncio.Task[None]]:
         loop.create_task(_heartbeat(services.tables, services.hub, services.beat_thread)),
         loop.create_task(_housekeeping(services.tables, services.lobby)),
         loop.create_task(_drop_stuck(services.hub)),
+        loop.create_task(_bans(services)),
     ]
+
+
+async def _bans(services: Services) -> None:
+    """Every :data:`BANS` seconds, apply the new bans of ``meeple admin`` (another process) to this process.
+
+    The banned account's seats lose their connections here, and the tables in memory are read again (its waiting
+    seats opened). On PostgreSQL the ``revoke:`` notifications did the first part already; SQLite has none.
+    """
+    moderation, hub, service = services.moderation, services.hub, services.tables
+    seen: int | None = None
+    while True:
+        try:
+            if seen is None:
+                seen = await asyncio.to_thread(moderation.last_action)
+            seen, banned = await asyncio.to_thread(moderation.since, seen)
+            for username in banned:
+                for live in list(service.tables.values()):
+                    held = [s for s, state in enumerate(live.seats) if state.account == username]
+                    for seat in held:
+                        hub.drop_seat(live.id, seat)
+                    if held:
+                        await service.sync(live)
+        except Exception as exc:  # noqa: BLE001 - the loop must survive a lost database connection
+            log.warning("bans: %s", one_line(exc))
+        await asyncio.sleep(BANS)
 
 
 async def _sweeper(service: TableService, lobby: Lobby) -> None:

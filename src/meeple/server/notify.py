@@ -27,7 +27,6 @@ address; guests' names).
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import queue
 import smtplib
@@ -49,7 +48,7 @@ from sqlalchemy.orm import Session
 
 from meeple.core.registry import game_class
 from meeple.i18n import DEFAULT_LANGUAGE, LANGUAGES, M, Translator, translator
-from meeple.server.accounts import check_email
+from meeple.server.accounts import check_email, mailbox_key
 from meeple.server.clock import is_turn_based, turn_deadline
 from meeple.server.db import AccountRow, MailDayRow, SeatRow
 from meeple.server.live import LiveTable
@@ -162,6 +161,18 @@ class TurnNotice:
     accounts: tuple[str | None, ...] = ()
 
 
+@dataclass(frozen=True)
+class Outgoing:
+    """An e-mail other than a turn's (a password reset, a verification link): its message and its one recipient.
+
+    ``kind`` names it in the log (never the address in full, never the message: it holds a one-time link).
+    """
+
+    message: EmailMessage
+    address: str
+    kind: str
+
+
 Addresses = Callable[[str, int], Recipient | None]
 """``(table, seat) -> Recipient | None``: where a seat's e-mails go (None: nowhere; a guest has no address)."""
 
@@ -169,7 +180,8 @@ Addresses = Callable[[str, int], Recipient | None]
 def account_addresses(engine: Engine) -> Addresses:
     """Where a seat's e-mails go: the e-mail address and language of the account the seat is bound to.
 
-    A guest's seat, an account without an address and a deleted account get none.
+    A guest's seat, an account without an address or whose address is not verified (issue #44, item 5: its owner
+    has not opened the verification link), and a deleted account get none.
 
     Args:
         engine: the server's database.
@@ -179,7 +191,12 @@ def account_addresses(engine: Engine) -> Addresses:
         stmt = (
             select(AccountRow.email, AccountRow.lang, AccountRow.id)
             .join(SeatRow, SeatRow.account_id == AccountRow.id)
-            .where(SeatRow.table_id == table, SeatRow.seat == seat, AccountRow.deleted.is_(None))
+            .where(
+                SeatRow.table_id == table,
+                SeatRow.seat == seat,
+                AccountRow.deleted.is_(None),
+                AccountRow.email_verified.is_not(None),
+            )
         )
         with engine.connect() as conn:
             found = conn.execute(stmt).first()
@@ -284,18 +301,6 @@ def _mail_name(notice: TurnNotice, seat: int, reader: Translator) -> str:
     return display_name(player, None, seat, reader)
 
 
-def mailbox_key(address: str) -> str:
-    """The key of the mailbox ``address`` reaches, for the daily cap: a SHA-256 of its canonical form.
-
-    The canonical form is lower-cased (domains are case-blind, and providers treat local parts so) and drops a
-    ``+tag`` of the local part (RFC 5233 sub-addressing: ``ann+games@example.org`` reaches ``ann@example.org``), so
-    that neither makes another recipient for the cap.
-    """
-    local, _at, domain = address.strip().lower().rpartition("@")
-    canonical = f"{local.split('+', 1)[0] or local}@{domain}"
-    return hashlib.sha256(canonical.encode("utf-8", "replace")).hexdigest()
-
-
 class MailCounts:
     """E-mails sent per recipient mailbox and UTC day, in the database: shared by every process, kept over restarts.
 
@@ -380,7 +385,7 @@ class Notifier:
         self.addresses = addresses
         self.site = site
         self.count = count or (lambda outcome: None)
-        self.queue: queue.Queue[TurnNotice | None] = queue.Queue(maxsize=size)
+        self.queue: queue.Queue[TurnNotice | Outgoing | None] = queue.Queue(maxsize=size)
         self.thread: threading.Thread | None = None
         self.counts = counts if counts is not None else MemoryCounts()
         """E-mails sent per recipient mailbox and UTC day (:meth:`_within_day`)."""
@@ -407,19 +412,39 @@ class Notifier:
             return
         self.thread.join(seconds)
 
-    def submit(self, notice: TurnNotice) -> bool:
+    def submit(self, notice: TurnNotice | Outgoing) -> bool:
         """Queue ``notice`` without waiting; False (logged, counted ``dropped``) if the queue is full."""
         try:
             self.queue.put_nowait(notice)
         except queue.Full:
-            log.warning("turn e-mail for table %s seat %s dropped: %d e-mails wait", notice.table, notice.seat, QUEUE)
+            log.warning("an e-mail (%s) was dropped: %d e-mails wait", type(notice).__name__, QUEUE)
             self.count("dropped")
             return False
         return True
 
     def _run(self) -> None:
         while (notice := self.queue.get()) is not None:
-            self.deliver(notice)
+            if isinstance(notice, Outgoing):
+                self.deliver_mail(notice)
+            else:
+                self.deliver(notice)
+
+    def deliver_mail(self, mail: Outgoing) -> str:
+        """Send an e-mail of :mod:`.recovery` now (the worker thread), within the mailbox's daily cap; never raises."""
+        try:
+            if not _plain(mail.address):
+                outcome = "bad_address"
+            elif not self._within_day(Recipient(mail.address)):
+                log.warning("%s e-mail to %s not sent: daily cap reached", mail.kind, _masked(mail.address))
+                outcome = "capped"
+            else:
+                self.send(mail.message, mail.address)
+                outcome = "sent"
+        except Exception as exc:  # noqa: BLE001 - a failed e-mail is logged, never raised
+            log.warning("%s e-mail to %s not sent: %s", mail.kind, _masked(mail.address), _one_line(exc))
+            outcome = "failed"
+        self.count(outcome)
+        return outcome
 
     def deliver(self, notice: TurnNotice) -> str:
         """Look the address up and send the e-mail now (the worker thread); returns the outcome, never raises."""
@@ -476,7 +501,7 @@ class Notifier:
             if s.username is not None:
                 smtp.login(s.username, s.password or "")
             smtp.send_message(message, to_addrs=[address])
-        log.info("turn e-mail sent to %s in %.2f s", _masked(address), time.monotonic() - started)
+        log.info("e-mail sent to %s in %.2f s", _masked(address), time.monotonic() - started)
 
 
 def _plain(address: str) -> bool:

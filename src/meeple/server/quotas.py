@@ -94,6 +94,14 @@ class Quotas:
             one account, may ask for per minute (``--my-tables-per-minute``): each may load up to 100 tables.
         boards_per_minute: the moves played back one address may ask for per minute (``GET /tables/{id}/boards``,
             ``--boards-per-minute``): each replays the table and draws up to 24 boards (issue #43).
+        resets_per_hour: password-reset requests (``POST /api/password-reset``) one address may make an hour, and
+            reset e-mails one account may be sent an hour (``--resets-per-hour``; issue #44, item 5).
+        verifications_per_hour: verification e-mails one account may ask for an hour (``--verifications-per-hour``:
+            a new address, or ``POST /api/me/verification``).
+        reports_per_hour: reports (``POST /api/reports``) one address, and one account, may send an hour
+            (``--reports-per-hour``; issue #44, item 6).
+        exports_per_hour: data exports (``GET /api/me/export``) one address, and one account, may ask for an hour
+            (``--exports-per-hour``; issue #44, item 8): each reads every game and chat line of the account.
     """
 
     rate_limits: bool = quota(
@@ -164,6 +172,12 @@ class Quotas:
         doc="Catch-ups of a table page (the others' moves played back) one address may ask per minute.",
         low=1,
     )
+    resets_per_hour: int = quota(
+        5, doc="Password-reset requests one address may make an hour (and reset e-mails one account gets).", low=1
+    )
+    verifications_per_hour: int = quota(5, doc="Verification e-mails one account may ask for an hour.", low=1)
+    reports_per_hour: int = quota(10, doc="Reports of players one address, and one account, may send an hour.", low=1)
+    exports_per_hour: int = quota(10, doc="Data exports one address, and one account, may ask for an hour.", low=1)
 
 
 class QuotaExceeded(Exception):
@@ -249,6 +263,11 @@ class Limiter:
             "my_tables": RateLimitItemPerMinute(max(1, quotas.my_tables_per_minute)),
             "boards": RateLimitItemPerMinute(max(1, quotas.boards_per_minute)),
             "reads": RateLimitItemPerMinute(max(1, quotas.reads_per_minute)),
+            "resets": RateLimitItemPerHour(max(1, quotas.resets_per_hour)),
+            "reset_mails": RateLimitItemPerHour(max(1, quotas.resets_per_hour)),
+            "verifications": RateLimitItemPerHour(max(1, quotas.verifications_per_hour)),
+            "reports": RateLimitItemPerHour(max(1, quotas.reports_per_hour)),
+            "exports": RateLimitItemPerHour(max(1, quotas.exports_per_hour)),
         }
         self.sockets: Counter[str] = Counter()
         """Open WebSockets per client address."""

@@ -35,9 +35,11 @@ from meeple.server.hub import Hub, Listener, broadcast
 from meeple.server.lobby import Lobby
 from meeple.server.logins import LoginGate
 from meeple.server.metrics import Metrics, started, stopped
+from meeple.server.moderation import Moderation
 from meeple.server.notify import MailCounts, Notifier, account_addresses
 from meeple.server.quotas import Limiter
 from meeple.server.reads import Listing
+from meeple.server.recovery import Recovery
 from meeple.server.seats import Seats
 from meeple.server.tables import TableService
 
@@ -84,6 +86,8 @@ class Services:
         metrics: the Prometheus counters.
         refused: counts a refusal (log line and metric).
         notifier: the turn e-mails, None without ``--smtp``.
+        recovery: password-reset and verification links (:mod:`.recovery`).
+        moderation: reports and the operator's actions (:mod:`.moderation`).
         listener: the PostgreSQL LISTEN thread (None on SQLite).
     """
 
@@ -105,6 +109,8 @@ class Services:
     metrics: Metrics
     refused: Refusals
     notifier: Notifier | None
+    recovery: Recovery
+    moderation: Moderation
     listener: Listener | None
 
 
@@ -162,6 +168,8 @@ async def build(config: ServerConfig, limiter: Limiter, refused: Refusals) -> Se
         metrics=metrics,
         refused=refused,
         notifier=notifier,
+        recovery=Recovery(accounts, limiter, notifier, config.site),
+        moderation=Moderation(accounts),
         listener=Listener(engine, hub, asyncio.get_running_loop()) if tables.postgres else None,
     )
 

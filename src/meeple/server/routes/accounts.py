@@ -14,6 +14,7 @@ Rules: issue #34 "People at the table" (items 5 and 6); docs/server.md.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
@@ -23,6 +24,7 @@ from sqlalchemy.orm import Session
 
 from meeple.i18n import M, Message, language_from_accept, translator
 from meeple.server.accounts import (
+    BANNED,
     SESSION_COOKIE,
     SESSION_DAYS,
     Account,
@@ -37,7 +39,7 @@ from meeple.server.accounts import (
 )
 from meeple.server.db import TableRow
 from meeple.server.logins import remember_device
-from meeple.server.quotas import quota_address
+from meeple.server.quotas import QuotaExceeded, quota_address
 from meeple.server.ratings import ratings_of
 from meeple.server.services import Services, ServicesDep, current_account
 from meeple.server.tables import NOTIFY_CHANNEL
@@ -97,7 +99,8 @@ async def sign_up(request: NewAccount, http: Request, services: ServicesDep) -> 
 
     422 for a username outside 3-24 characters ``[A-Za-z0-9_.-]``, a password outside 8-128 characters or too
     easy to guess (:mod:`.passwords`: the message says why), or a malformed e-mail address; 409 if the username
-    is taken (whatever its case); 429 past ``--signups-per-minute`` per address.
+    is taken (whatever its case); 403 if the address is a banned account's; 429 past ``--signups-per-minute`` per
+    address. With ``--smtp`` an address given is sent a verification link (issue #44, item 5).
     """
     services.limiter.hit("signup", _address(http), "accounts created")
     try:
@@ -107,6 +110,7 @@ async def sign_up(request: NewAccount, http: Request, services: ServicesDep) -> 
     except AccountRefused as exc:
         raise HTTPException(exc.status, _text(http, exc.message)) from None
     token = await asyncio.to_thread(services.accounts.open_session, account.id)
+    await send_first_link(services, account.id)
     response = session_response(http, {"username": account.username}, token, 201)
     await remember_device(services.logins, response, http.url.scheme == "https", account.id)
     return response
@@ -119,7 +123,7 @@ async def log_in(request: LogIn, http: Request, services: ServicesDep) -> JSONRe
     429 past ``--logins-per-minute`` attempts from one address, or failed ones for one username from that address,
     or past ``--logins-per-username`` attempts at the username (any address) from devices it never logged in from
     (:mod:`.logins`). A device that logged in before (its ``meeple_device`` cookie) is not held back by the
-    latter, and its password check is served before the others.
+    latter, and its password check is served before the others. 403 for a banned account (``meeple admin ban``).
     """
     attempt = await services.logins.begin(http, request.username, _address(http))
     check = services.accounts.authenticate
@@ -127,6 +131,8 @@ async def log_in(request: LogIn, http: Request, services: ServicesDep) -> JSONRe
     if account is None:
         services.logins.failed(attempt)
         raise HTTPException(401, _text(http, M("wrong username or password")))
+    if account.banned:
+        raise HTTPException(403, _text(http, BANNED))
     token = await asyncio.to_thread(services.accounts.open_session, account.id)
     response = session_response(http, {"username": account.username}, token)
     await remember_device(services.logins, response, http.url.scheme == "https", account.id)
@@ -144,18 +150,44 @@ async def log_out(http: Request, services: ServicesDep) -> JSONResponse:
 
 @router.get("/api/me", responses=_REFUSALS)
 async def me(http: Request, services: ServicesDep) -> dict[str, Any]:
-    """The logged-in account: ``{username, email, created, ratings: {game: {rating, mu, sigma, games}}}``."""
+    """The logged-in account: ``{username, email, email_verified, created, ratings}``.
+
+    ``ratings``: ``{game: {rating, mu, sigma, games}}``.
+    """
     account = await me_or_401(http)
     ratings = await asyncio.to_thread(_ratings, services.accounts, account.id)
-    return {"username": account.username, "email": account.email, "created": account.created, "ratings": ratings}
+    return {
+        "username": account.username,
+        "email": account.email,
+        "email_verified": account.verified,
+        "created": account.created,
+        "ratings": ratings,
+    }
 
 
 @router.patch("/api/me", responses=_REFUSALS)
 async def change_me(request: MeUpdate, http: Request, services: ServicesDep) -> dict[str, Any]:
-    """Set (or with ``null`` remove) the account's e-mail address: ``{username, email}``; 422 if malformed."""
+    """Set (or with ``null`` remove) the account's e-mail address: ``{username, email, email_verified}``.
+
+    A new address is not verified until its owner opens the link sent to it (with ``--smtp``); the same address
+    again keeps its state (past ``--verifications-per-hour`` no link is sent: ``POST /api/me/verification`` later).
+    422 if malformed; 403 if it is a banned account's.
+    """
     account = await me_or_401(http)
-    await asyncio.to_thread(services.accounts.set_email, account.id, request.email)
-    return {"username": account.username, "email": request.email}
+    try:
+        changed = await asyncio.to_thread(services.accounts.set_email, account.id, request.email)
+    except AccountRefused as exc:
+        raise HTTPException(exc.status, _text(http, exc.message)) from None
+    if changed:
+        await send_first_link(services, account.id)
+    verified = account.verified and not changed and request.email is not None
+    return {"username": account.username, "email": request.email, "email_verified": verified}
+
+
+async def send_first_link(services: Services, account_id: int) -> None:
+    """Send a new address its verification link (issue #44); past the hourly quota none (the change stays)."""
+    with contextlib.suppress(QuotaExceeded):
+        await asyncio.to_thread(services.recovery.send_verification, account_id)
 
 
 @router.delete("/api/me", responses=_REFUSALS)

@@ -6,6 +6,8 @@
 - :mod:`.rules`: a game's rules summary and its stylesheet.
 - :mod:`.people`: profiles, leaderboards, my tables.
 - :mod:`.accounts`: the account forms (sign up, log in, log out, password, log out everywhere).
+- :mod:`.recovery`: getting an account back (forgot, reset, verify), its settings (address, export, deletion), and
+  reporting a player (issue #44).
 - :mod:`.common`: what several pages share (the reader's language, rendering a page, the table and seat a request
   opens).
 

@@ -20,6 +20,7 @@ from pydantic import ValidationError
 
 from meeple.i18n import Translator
 from meeple.server.accounts import (
+    BANNED,
     MAX_PASSWORD,
     MAX_USERNAME,
     SESSION_COOKIE,
@@ -31,7 +32,7 @@ from meeple.server.accounts import (
 from meeple.server.hashing import PasswordWorkBusy
 from meeple.server.logins import remember_device
 from meeple.server.quotas import QuotaExceeded, quota_address
-from meeple.server.routes.accounts import revoke_account, session_response
+from meeple.server.routes.accounts import revoke_account, send_first_link, session_response
 from meeple.server.services import Services, ServicesDep, current_account
 from meeple.web.pages.common import page_reader, with_lang
 from meeple.web.pages.lobby import lobby_page
@@ -64,6 +65,7 @@ async def sign_up(
     if isinstance(account, Response):
         return account
     token = await asyncio.to_thread(accounts.open_session, account.id)
+    await send_first_link(services, account.id)  # a new address is sent its verification link (issue #44)
     return await _back(services, request, lang, token, device=account.id)
 
 
@@ -93,6 +95,8 @@ async def log_in(
         except QuotaExceeded as exc:
             return await _quota_or_422(services, request, reader, exc)
         return await lobby_page(request, services, reader, reader.gettext("wrong username or password"), 401)
+    if account.banned:  # meeple admin ban (issue #44)
+        return await lobby_page(request, services, reader, reader.message(BANNED), 403)
     token = await asyncio.to_thread(accounts.open_session, account.id)
     return await _back(services, request, lang, token, device=account.id)
 
