@@ -30,6 +30,7 @@ from meeple.server.bots import BotBudget, BotPool
 from meeple.server.chat import ChatService
 from meeple.server.config import ServerConfig
 from meeple.server.db import is_postgresql, make_engine, migrate
+from meeple.server.friends import Friends
 from meeple.server.hashing import PasswordWork
 from meeple.server.hub import Hub, Listener, broadcast
 from meeple.server.lobby import Lobby
@@ -85,6 +86,7 @@ class Services:
         refused: counts a refusal (log line and metric).
         notifier: the turn e-mails, None without ``--smtp``.
         listener: the PostgreSQL LISTEN thread (None on SQLite).
+        friends: follows and presence (:mod:`meeple.server.friends`).
     """
 
     config: ServerConfig
@@ -106,6 +108,7 @@ class Services:
     refused: Refusals
     notifier: Notifier | None
     listener: Listener | None
+    friends: Friends
 
 
 async def build(config: ServerConfig, limiter: Limiter, refused: Refusals) -> Services:
@@ -163,6 +166,7 @@ async def build(config: ServerConfig, limiter: Limiter, refused: Refusals) -> Se
         refused=refused,
         notifier=notifier,
         listener=Listener(engine, hub, asyncio.get_running_loop()) if tables.postgres else None,
+        friends=Friends(engine, limiter, tables.now, tables.health.presence_cutoff),
     )
 
 

@@ -621,6 +621,8 @@ def _problem(exc: Exception, reader: Translator) -> str:
     """What was wrong with a lobby form, in the reader's language (a name's bound, a full table, a quota...)."""
     if isinstance(exc, MeepleError):
         return reader.message(exc.message)
+    if isinstance(exc, QuotaExceeded):
+        return exc.words(reader)  # in the page's language (issue #44, item 9)
     if isinstance(exc, ValidationError):
         return "; ".join(validation_text(e, reader) for e in exc.errors()[:3])
     return cut(str(exc), 300)

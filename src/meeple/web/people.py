@@ -38,7 +38,7 @@ from meeple.server.logins import LoginGate, remember_device
 from meeple.server.quotas import Limiter, QuotaExceeded, quota_address
 from meeple.server.ratings import MAX_PAGE, leaderboard
 from meeple.server.routes.accounts import revoke_account, session_response
-from meeple.server.routes.people import profile_of
+from meeple.server.routes.people import public_profile
 from meeple.server.services import current_account, services_of
 
 PAGE = 25
@@ -186,7 +186,7 @@ def add_people_pages(
     async def profile_page(
         request: Request, reader: Translator, username: str, error: str | None = None, status: int = 200
     ) -> HTMLResponse:
-        found = await asyncio.to_thread(profile_of, accounts(), username) if len(username) <= MAX_USERNAME else None
+        found = await public_profile(services_of(app), username)
         if found is None:
             raise HTTPException(404, "no such player")
         me = await current_account(request)
