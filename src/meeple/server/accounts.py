@@ -339,6 +339,7 @@ class Accounts:
                     last_seen=now,
                 )
             )
+            s.execute(update(AccountRow).where(AccountRow.id == account_id).values(seen_at=now))  # a log-in is a visit
         return token
 
     def account_of(self, token: str) -> Account | None:
