@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -90,3 +91,42 @@ def test_a_quota_refusal_speaks_the_readers_language(strict: TestClient) -> None
     assert french.status_code == 429 and int(french.headers["Retry-After"]) >= 1
     detail = french.json()["detail"]
     assert detail.startswith("trop de tables créées\u202f: au plus 1 par minute\u202f; réessayez dans "), detail
+
+
+def test_quick_match_sent_twice_with_one_key_seats_once(client: TestClient) -> None:
+    import concurrent.futures
+
+    body = {"game": "caprice", "players": 2, "name": "Ann"}
+    guest = person(client)
+
+    def ask(key: str) -> Any:
+        return guest.post("/api/quickmatch", json=body, headers={"Idempotency-Key": key})
+
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:  # a double click: both at once
+        first, again = pool.map(ask, ["click-1", "click-1"])
+    assert first.status_code == again.status_code == 201, (first.text, again.text)
+    assert first.json() == again.json()  # the same seat and token: no second seat, no second table
+    seats = client.get(f"/api/tables/{first.json()['table']}").json()["seats"]
+    assert [s["open"] for s in seats] == [False, True]
+    assert ask("x" * 65).status_code == 422 and ask("no spaces").status_code == 422
+    other = person(client).post("/api/quickmatch", json={**body, "name": "Bob"}, headers={"Idempotency-Key": "click-1"})
+    assert other.json()["table"] == first.json()["table"] and other.json()["seat"] == 1  # another name: its own seat
+
+
+def test_the_lobbys_play_now_sent_twice_seats_once(tmp_path: Path) -> None:
+    import re
+
+    from meeple.web import create_web_app
+
+    config = ServerConfig(db=f"sqlite:///{tmp_path / 'w.db'}", bot_workers=0, **OPEN)
+    with TestClient(create_web_app(config)) as web:
+        keys = re.findall(r'name="once" value="([^"]+)"', web.get("/").text)
+        assert len(keys) == len(set(keys)) >= 4  # one key per form
+        form = {"game": "caprice", "players": "2", "name": "Ann", "once": keys[0]}
+        first = web.post("/quickmatch", data=form, follow_redirects=False)
+        web.cookies.clear()  # the second click left before the first answer set the seat's cookie
+        again = web.post("/quickmatch", data=form, follow_redirects=False)
+        assert first.status_code == again.status_code == 303
+        assert first.headers["location"] == again.headers["location"]
+        table = first.headers["location"].rsplit("/", 1)[1].split("?")[0]
+        assert [s["open"] for s in web.get(f"/api/tables/{table}").json()["seats"]] == [False, True]

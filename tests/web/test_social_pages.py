@@ -94,3 +94,22 @@ def test_the_lobby_filters_and_lists_waiting_tables_apart(web: TestClient) -> No
     assert f"/tables/{live}" not in web.get("/?waiting=1").text
     assert web.get("/?game=chess&players=99&rated=maybe").status_code == 200  # filters nothing, fails nothing
     assert "Filtrer les tables" in web.get("/?lang=fr").text
+
+
+def test_a_logged_out_spectator_logs_in_and_comes_back_to_the_table(web: TestClient) -> None:
+    ann = sign_up(person(web), "Ann")
+    table = ann.post("/api/tables", json={"game": "caprice", "seats": ["human", "bot:random"]}).json()["table"]
+    device = person(web)  # the e-mail's link opened on a device not logged in: a spectator's page
+    page = device.get(f"/tables/{table}").text
+    assert "Log in to play it" in page and f'href="/?next=/tables/{table}&amp;lang=en#log-in"' in page
+    lobby = device.get(f"/?next=/tables/{table}").text
+    assert f'name="next" value="/tables/{table}"' in lobby and 'id="log-in" open' in lobby
+    form = {"username": "Ann", "password": "correct horse battery", "next": f"/tables/{table}"}
+    back = device.post("/login", data=form, follow_redirects=False)
+    assert back.status_code == 303 and back.headers["location"] == f"/tables/{table}"
+    assert "Log in to play it" not in device.get(f"/tables/{table}").text  # her session opens her seat
+    for elsewhere in ("//evil.example/x", "https://evil.example", "/\\evil", "/tables/x?y=1", "/" + "a" * 300):
+        form["next"] = elsewhere
+        assert device.post("/login", data=form, follow_redirects=False).headers["location"] == "/", elsewhere
+    guests = web.post("/api/tables", json={"game": "caprice", "seats": ["human", "bot:random"]}).json()["table"]
+    assert "Log in to play it" not in person(web).get(f"/tables/{guests}").text  # a guests' table: nothing to log in to

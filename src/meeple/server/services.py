@@ -37,6 +37,7 @@ from meeple.server.lobby import Lobby
 from meeple.server.logins import LoginGate
 from meeple.server.metrics import Metrics, started, stopped
 from meeple.server.notify import MailCounts, Notifier, account_addresses
+from meeple.server.once import Once
 from meeple.server.quotas import Limiter
 from meeple.server.reads import Listing
 from meeple.server.seats import Seats
@@ -87,6 +88,7 @@ class Services:
         notifier: the turn e-mails, None without ``--smtp``.
         listener: the PostgreSQL LISTEN thread (None on SQLite).
         friends: follows and presence (:mod:`meeple.server.friends`).
+        once: the results of keyed requests ("Play now" sent twice seats once: :mod:`meeple.server.once`).
     """
 
     config: ServerConfig
@@ -109,6 +111,7 @@ class Services:
     notifier: Notifier | None
     listener: Listener | None
     friends: Friends
+    once: Once
 
 
 async def build(config: ServerConfig, limiter: Limiter, refused: Refusals) -> Services:
@@ -167,6 +170,7 @@ async def build(config: ServerConfig, limiter: Limiter, refused: Refusals) -> Se
         notifier=notifier,
         listener=Listener(engine, hub, asyncio.get_running_loop()) if tables.postgres else None,
         friends=Friends(engine, limiter, tables.now, tables.health.presence_cutoff),
+        once=Once(),
     )
 
 

@@ -9,6 +9,7 @@ Rules: issue "Play online: the browser client"; issue #42, item 3 (one use-case 
 
 from __future__ import annotations
 
+import secrets
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, HTTPException, Request
@@ -22,6 +23,7 @@ from meeple.i18n import M, Translator
 from meeple.server.clock import is_turn_based
 from meeple.server.live import TableNotFound
 from meeple.server.lobby import SeatRefused
+from meeple.server.once import MAX_KEY, request_key
 from meeple.server.protocol import ClockSpec, CreateTable, JoinTable
 from meeple.server.quotas import QuotaExceeded
 from meeple.server.replies import cut, validation_text
@@ -31,6 +33,7 @@ from meeple.web.boards import who
 from meeple.web.games import companion_for, variant_words
 from meeple.web.pages.common import page_reader, render_page, seat_of, title_of, with_lang
 from meeple.web.pages.filters import OTHERS_SHOWN, WAITING_SHOWN, LobbyFilters, lobby_filters
+from meeple.web.pages.returns import safe_next
 
 router = APIRouter(include_in_schema=False)
 
@@ -59,6 +62,8 @@ async def lobby_page(
         request,
         games=games,
         filters=filters,
+        once=lambda: secrets.token_urlsafe(16),
+        next_path=safe_next(request.query_params.get("next")),
         waiting=await lobby_tables(services, filters, waiting=True),
         tables=[] if filters.waiting_only else await lobby_tables(services, filters),
         who=lambda p: who(p, reader),
@@ -133,17 +138,22 @@ async def play_now(
     players: Annotated[int, Form(ge=1, le=16)],
     name: Annotated[str | None, Form(max_length=96)] = None,
     rated: Annotated[bool, Form()] = False,
+    once: Annotated[str | None, Form(max_length=4 * MAX_KEY)] = None,
     lang: str | None = None,
 ) -> Response:
     """The lobby's "Play now": a quick-match seat (``POST /api/quickmatch``), then its table page.
 
-    Logged in, the seat is bound to the account and ``rated`` may be asked; a guest gives a name.
+    Logged in, the seat is bound to the account and ``rated`` may be asked; a guest gives a name. ``once``: the
+    form's key, drawn when the page was rendered: the same form sent twice (a double click) gets one seat.
     """
     reader = page_reader(request, lang)
+    address = client_address(request)
     try:
         player = (_guest_name(name), await current_account(request))
-        seat = await services.lobby.quick_match(
-            game, players, rated, player, client_address(request), seated_tables(request)
+        asked = {"game": game, "players": players, "name": name, "rated": rated}
+        key = request_key(once, address, player[1], asked) if once else None
+        seat = await services.once.run(
+            key, lambda: services.lobby.quick_match(game, players, rated, player, address, seated_tables(request))
         )
     except (MeepleError, ValueError, QuotaExceeded) as exc:
         return await lobby_page(request, services, reader, _problem(exc, reader), _status(exc))

@@ -34,8 +34,10 @@ router = APIRouter(include_in_schema=False)
 
 CHART_WIDTH, CHART_HEIGHT = 320, 120
 """The rating chart's drawing box (SVG user units; the page scales it to its column)."""
-CHART_PAD = 8
+CHART_PAD = 10
 """Room around the line (the dots' radius and a little more)."""
+CHART_LEFT = 40
+"""Room left of the line for the highest and lowest ratings' labels."""
 
 
 def invite_link(username: str, lang: str) -> str:
@@ -74,10 +76,10 @@ def rating_chart(points: list[dict[str, Any]], reader: Translator, key: str) -> 
     ratings = [float(p["rating"]) for p in points]
     low, high = min(ratings), max(ratings)
     span = (high - low) or 1.0
-    inner_w, inner_h = CHART_WIDTH - 2 * CHART_PAD, CHART_HEIGHT - 2 * CHART_PAD
+    inner_w, inner_h = CHART_WIDTH - CHART_LEFT - CHART_PAD, CHART_HEIGHT - 2 * CHART_PAD
     step = inner_w / max(1, len(ratings) - 1)
     xy = [
-        (CHART_PAD + (i * step if len(ratings) > 1 else inner_w / 2), CHART_PAD + (high - r) / span * inner_h)
+        (CHART_LEFT + (i * step if len(ratings) > 1 else inner_w / 2), CHART_PAD + (high - r) / span * inner_h)
         for i, r in enumerate(ratings)
     ]
     title = reader.message(M("Rating after each rated game"))
@@ -95,9 +97,12 @@ def rating_chart(points: list[dict[str, Any]], reader: Translator, key: str) -> 
         f'<svg class="rating-chart" viewBox="0 0 {CHART_WIDTH} {CHART_HEIGHT}" role="img"'
         f' aria-labelledby="chart-{key}-t chart-{key}-d">'
         f'<title id="chart-{key}-t">{escape(title)}</title><desc id="chart-{key}-d">{escape(summary)}</desc>'
-        f'<line class="axis" x1="{CHART_PAD}" y1="{CHART_HEIGHT - CHART_PAD}" x2="{CHART_WIDTH - CHART_PAD}"'
+        f'<line class="axis" x1="{CHART_LEFT}" y1="{CHART_HEIGHT - CHART_PAD}" x2="{CHART_WIDTH - CHART_PAD}"'
         f' y2="{CHART_HEIGHT - CHART_PAD}"/>'
-        f'<polyline class="line" fill="none" points="{line}"/>{dots}</svg>'
+        f'<polyline class="line" fill="none" points="{line}"/>{dots}'
+        f'<text class="tick" x="2" y="{CHART_PAD + 3}" aria-hidden="true">{highest}</text>'
+        f'<text class="tick" x="2" y="{CHART_HEIGHT - CHART_PAD + 3}" aria-hidden="true">{lowest}</text>'
+        "</svg>"
     )
 
 
