@@ -130,3 +130,69 @@ def test_the_lobbys_play_now_sent_twice_seats_once(tmp_path: Path) -> None:
         assert first.headers["location"] == again.headers["location"]
         table = first.headers["location"].rsplit("/", 1)[1].split("?")[0]
         assert [s["open"] for s in web.get(f"/api/tables/{table}").json()["seats"]] == [False, True]
+
+
+def test_the_terminal_shows_chat_while_its_move_prompt_waits() -> None:
+    """Issue #44, item 9: at the terminal's move prompt no chat line was shown until the move was typed."""
+    import io
+    import queue
+
+    from rich.console import Console
+
+    from meeple.cli.online import OnlineSession
+    from tests.server.test_people import _caprice_frames, _Socket
+
+    hello, mine, final = _caprice_frames(legal_for_me=True)
+    lines: queue.Queue[str | None] = queue.Queue()
+    socket = _Socket(
+        [
+            hello,
+            mine,  # the move prompt shows, nothing typed yet
+            {"type": "chat", "seat": 1, "name": "Bea", "text": "your move, [b]Ann[/b]", "time": 1.0},
+            lambda: lines.put("1"),  # read after the chat line was shown: then the move is typed
+            final,
+        ]
+    )
+    out = io.StringIO()
+    session = OnlineSession(Console(file=out, width=200, color_system=None), None, socket, lines=lines)
+    assert session.run() == 0
+    text = out.getvalue()
+    assert "Bea » your move, [b]Ann[/b]" in text  # shown, escaped
+    assert text.index("Your move: ") < text.index("Bea » your move") < text.rindex("Your move: ")  # prompt again
+    assert socket.sent[0]["type"] == "move" and socket.sent[0]["action"] == mine["legal_actions"][0]["code"]
+
+
+def test_the_terminal_user_takes_an_open_seat_or_says_why_it_watches(tmp_path: Path) -> None:
+    """Issue #44, item 9: ``meeple play --server URL --user NAME --table ID`` made the account a spectator unless
+    ``--name`` was given too: now it takes the table's open seat, and says why when it cannot."""
+    import subprocess
+    import sys
+
+    from tests.server.helpers import ServerProcess, http_json
+
+    server = ServerProcess(f"sqlite:///{tmp_path / 'server.db'}", log=tmp_path / "server.log").start()
+
+    def play(table: str) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "meeple", "play", "--server", server.url, "--user", "Vic", "--table", table]
+        typed = PASSWORD + "\n" + "1\n" * 400
+        return subprocess.run(command, input=typed, capture_output=True, text=True, timeout=300, start_new_session=True)
+
+    try:
+        http_json(f"{server.url}/api/accounts", {"username": "Vic", "password": PASSWORD})
+        body = {"game": "caprice", "seats": ["bot:random", "open"]}
+        waiting = http_json(f"{server.url}/api/tables", body)["table"]
+        joined = play(waiting)
+        assert joined.returncode == 0, joined.stdout[-2000:] + joined.stderr[-2000:]
+        assert "you are seat 1" in joined.stdout
+        full = http_json(f"{server.url}/api/tables", {"game": "caprice", "seats": ["human", "bot:random"]})["table"]
+        watching = subprocess.run(
+            [sys.executable, "-m", "meeple", "play", "--server", server.url, "--user", "Vic", "--table", full],
+            input=PASSWORD + "\nquit\n",
+            capture_output=True,
+            text=True,
+            timeout=300,
+            start_new_session=True,
+        )
+        assert "you are a spectator" in watching.stdout and "No seat taken (" in watching.stdout, watching.stdout
+    finally:
+        server.stop()
