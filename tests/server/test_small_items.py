@@ -184,7 +184,8 @@ def test_the_terminal_user_takes_an_open_seat_or_says_why_it_watches(tmp_path: P
         joined = play(waiting)
         assert joined.returncode == 0, joined.stdout[-2000:] + joined.stderr[-2000:]
         assert "you are seat 1" in joined.stdout
-        full = http_json(f"{server.url}/api/tables", {"game": "caprice", "seats": ["human", "bot:random"]})["table"]
+        bots = {"game": "caprice", "seats": ["bot:random", "bot:random"]}  # no open seat; it ends by itself
+        full = http_json(f"{server.url}/api/tables", bots)["table"]
         watching = subprocess.run(
             [sys.executable, "-m", "meeple", "play", "--server", server.url, "--user", "Vic", "--table", full],
             input=PASSWORD + "\nquit\n",
