@@ -328,3 +328,31 @@ def test_friends_lists_and_profiles_show_a_live_table_but_nothing_of_its_game(cl
     for text in before:
         assert not any(secret in text for secret in secrets_)
         assert '"seed"' not in text and '"token' not in text and '"observation"' not in text and '"hand' not in text
+
+
+def test_a_rating_settled_while_its_game_goes_on_names_no_live_table_on_profiles(client) -> None:
+    """Issue #44, item 7: a two-player rated game is rated as soon as one seat forfeits, while it goes on; the
+    profile's rating history names the table only once the game is over (a profile never shows a live game)."""
+    from sqlalchemy import update
+
+    from meeple.server.db import TableRow
+    from meeple.server.ratings import rate_table
+    from tests.server.test_accounts import person, sign_up
+
+    people = [sign_up(person(client), name) for name in ("Noa", "Ozzy")]
+    seats = [p.post("/api/quickmatch", json={"game": "caprice", "players": 2, "rated": True}).json() for p in people]
+    table = seats[0]["table"]
+    service = services_of(client.app).tables
+    with service.engine.begin() as conn:  # settled early, as a forfeit settles it (tables.py, endings.settle)
+        assert rate_table(conn, table, "caprice", [1, 2], service.now())
+    created = people[0].post("/api/tables", json={"game": "caprice", "seats": ["human", "bot:random"]})
+    assert created.status_code == 201, created.text
+    done = created.json()["table"]
+    with service.engine.begin() as conn:  # another game of Noa's is over: her caprice statistics are shown
+        conn.execute(update(TableRow).where(TableRow.id == done).values(status="finished"))
+    text = client.get("/api/players/Noa").text
+    assert client.get("/api/players/Noa").json()["stats"]["caprice"]["history"] == [] and table not in text
+    with service.engine.begin() as conn:
+        conn.execute(update(TableRow).where(TableRow.id == table).values(status="finished"))
+    history = client.get("/api/players/Noa").json()["stats"]["caprice"]["history"]
+    assert [p["table"] for p in history] == [table]

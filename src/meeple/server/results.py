@@ -29,6 +29,8 @@ from meeple.server.ratings import ordinal
 
 PROVISIONAL_GAMES = 5
 """A rating is provisional (marked ``?`` on the badges) while its account has played fewer rated games of the game."""
+OVER = ("finished", "abandoned", "aborted")
+"""The statuses of a table whose game is over (its id may be shown on a profile)."""
 HISTORY_POINTS = 100
 """The latest ratings per game a profile's chart draws, at most."""
 
@@ -93,10 +95,15 @@ def statistics(s: Session, account_id: int) -> dict[str, dict[str, Any]]:
 
 
 def history(s: Session, account_id: int, game: str, limit: int = HISTORY_POINTS) -> list[dict[str, Any]]:
-    """The account's rating at ``game`` after each of its latest ``limit`` rated games, oldest first."""
+    """The account's rating at ``game`` after each of its latest ``limit`` rated games, oldest first.
+
+    Only games that are over: a rating settled while its game goes on (a two-player forfeit) would name a live table.
+    """
+    over = TableRow.status.in_(OVER)  # a rating settled early (a forfeit) shows once its game is over
     rows = s.execute(
         select(RatingHistoryRow)
-        .where(RatingHistoryRow.account_id == account_id, RatingHistoryRow.game == game)
+        .join(TableRow, TableRow.id == RatingHistoryRow.table_id)
+        .where(RatingHistoryRow.account_id == account_id, RatingHistoryRow.game == game, over)
         .order_by(RatingHistoryRow.at.desc(), RatingHistoryRow.id.desc())
         .limit(limit)
     )
