@@ -103,6 +103,9 @@ def test_follows_past_the_quota_are_refused_429(strict: TestClient) -> None:
     past = ann.put("/api/me/friends/Eve")
     assert past.status_code == 429 and int(past.headers["Retry-After"]) >= 1
     assert [f["username"] for f in ann.get("/api/me/friends").json()] == ["Bea", "Cid", "Dan"]
+    flips = [ann.put("/api/me/presence", json={"hide_table": n % 2 == 0}).status_code for n in range(4)]
+    assert flips == [200, 200, 200, 429]
+    assert ann.get("/api/me/presence").json() == {"hide_table": True}  # the refused change changed nothing
 
 
 def test_a_friends_live_table_is_shown_unless_hidden_and_a_connection_is_presence(client: TestClient) -> None:

@@ -208,8 +208,14 @@ class Friends:
                     found.setdefault(account_id, {"table": table_id, "game": game})
         return found
 
-    async def set_hide_table(self, account: Account, hide: bool) -> bool:
-        """Hide (or show) the live table ``account`` plays at from its followers; returns ``hide``."""
+    async def set_hide_table(self, account: Account, hide: bool, address: str) -> bool:
+        """Hide (or show) the live table ``account`` plays at from its followers; returns ``hide``.
+
+        Raises:
+            QuotaExceeded: past ``--follows-per-minute`` changes for the account or the address (a write each).
+        """
+        self.limiter.hit("follows", f"presence {address}", "presence changes")
+        self.limiter.hit("follows", f"presence {account.id}", "presence changes")
 
         def write() -> bool:
             with Session(self.engine) as s, s.begin():

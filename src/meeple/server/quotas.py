@@ -92,8 +92,8 @@ class Quotas:
             (``--min-password-score``; :mod:`.passwords`; 0 accepts any password of 8-128 characters).
         my_tables_per_minute: "My tables" lists (``GET /api/me/tables``, the ``/me/tables`` page) one address, and
             one account, may ask for per minute (``--my-tables-per-minute``): each may load up to 100 tables.
-        follows_per_minute: players one account, and one address, may follow per minute
-            (``--follows-per-minute``; :mod:`.friends`): a follow is a write, and a list of friends reads them all.
+        follows_per_minute: players one account, and one address, may follow per minute, and times they may change
+            their presence setting (``--follows-per-minute``; :mod:`.friends`): each is a write.
         boards_per_minute: the moves played back one address may ask for per minute (``GET /tables/{id}/boards``,
             ``--boards-per-minute``): each replays the table and draws up to 24 boards (issue #43).
     """
@@ -163,7 +163,7 @@ class Quotas:
     )
     follows_per_minute: int = quota(
         30,
-        doc="Players one account, and one address, may follow per minute (PUT /api/me/friends/{username}).",
+        doc="Follows, and changes of the presence setting, one account and one address may make per minute.",
         low=1,
     )
     boards_per_minute: int = quota(
@@ -209,6 +209,7 @@ QUOTA_WORDS = {
     "messages": M("too many messages: at most {n} {per}; try again in {seconds} s"),
     "wrong seat tokens": M("too many wrong seat tokens: at most {n} {per}; try again in {seconds} s"),
     "players followed": M("too many players followed: at most {n} {per}; try again in {seconds} s"),
+    "presence changes": M("too many presence changes: at most {n} {per}; try again in {seconds} s"),
 }
 """The words of each quota :meth:`Limiter.hit` counts, to render in the reader's language (issue #44, item 9: a 429
 on a French page was in English)."""

@@ -129,8 +129,15 @@ async def presence(http: Request, services: ServicesDep) -> dict[str, bool]:
     return {"hide_table": await services.friends.hides_table(me)}
 
 
-@router.put("/api/me/presence", response_model=PresenceSettings, responses=NOT_LOGGED_IN)
+@router.put(
+    "/api/me/presence",
+    response_model=PresenceSettings,
+    responses={**NOT_LOGGED_IN, 429: {"description": "too many changes this minute (Retry-After)"}},
+)
 async def set_presence(settings: PresenceSettings, http: Request, services: ServicesDep) -> dict[str, bool]:
-    """Body ``{"hide_table": true|false}``: hide (or show) the live table you play at from those who follow you."""
+    """Body ``{"hide_table": true|false}``: hide (or show) the live table you play at from those who follow you.
+
+    429 past ``--follows-per-minute`` changes (per account and per address).
+    """
     me = await _me(http)
-    return {"hide_table": await services.friends.set_hide_table(me, settings.hide_table)}
+    return {"hide_table": await services.friends.set_hide_table(me, settings.hide_table, client_address(http))}

@@ -177,5 +177,11 @@ async def presence(
     me = await current_account(request)
     if me is None:
         return await _friends_page(request, services, reader, reader.gettext("log in first"), 401)
-    await services.friends.set_hide_table(me, hide_table)
+    try:
+        await services.friends.set_hide_table(me, hide_table, client_address(request))
+    except QuotaExceeded as exc:
+        services.refused(exc.reason)
+        page = await _friends_page(request, services, reader, exc.words(reader), 429)
+        page.headers["Retry-After"] = str(exc.retry_after)
+        return page
     return RedirectResponse(with_lang("/me/friends", lang), status_code=303)
