@@ -42,8 +42,15 @@ FLAGS_BEFORE = [
     "--boards-per-minute",
 ]
 """The quota flags of ``meeple serve`` when each was written by hand (main before issue #42)."""
-FLAGS_ADDED = ["--resets-per-hour", "--verifications-per-hour", "--reports-per-hour", "--exports-per-hour"]
-"""The quotas added since, each by its ``Quotas`` field alone (issue #44: resets, verifications, reports, exports)."""
+FLAGS_ADDED = [
+    "--resets-per-hour",
+    "--verifications-per-hour",
+    "--reports-per-hour",
+    "--exports-per-hour",
+    "--follows-per-minute",
+]
+"""The quotas added since, each by its ``Quotas`` field alone (issue #44: resets, verifications, reports, exports,
+follows)."""
 
 
 def _seen(args: list[str]) -> tuple[int, Quotas | None, str]:

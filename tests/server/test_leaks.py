@@ -286,8 +286,8 @@ def test_a_finished_rated_games_profile_entry_holds_only_public_fields(client) -
     with Session(service.engine) as s:
         account = services_of(client.app).accounts.by_username("Noa")
         entry = recent_games(s, account.id)[0]
-    assert set(entry) == {"table", "game", "created", "rated", "seat", "players", "record", "replay"}
-    assert all(set(p) == {"seat", "player", "name", "account"} for p in entry["players"])
+    assert set(entry) == {"table", "game", "created", "rated", "seat", "rank", "players", "record", "replay"}
+    assert all(set(p) == {"seat", "player", "name", "account", "rank"} for p in entry["players"])
     text = client.get("/api/players/Noa").text
     assert str(live.seed) not in text and not any(s["token"] in text for s in seats)
 
@@ -373,3 +373,69 @@ def test_a_report_and_the_reset_and_verification_e_mails_hold_no_secret(tmp_path
                 assert not any(secret in text for secret in secrets_)
             for text in (verification, reset):
                 assert table not in text and len(re.findall(r"https?://\S+", text)) == 1
+
+
+def test_friends_lists_and_profiles_show_a_live_table_but_nothing_of_its_game(client) -> None:
+    """Issue #44, item 3: a follower sees a friend's live table (its id and game, what any spectator may open) and
+    whether the friend is online: the list does not change as moves (hidden ones included) are played, and holds no
+    seed, seat token, session token, hand or observation."""
+    from tests.server.helpers import next_of
+    from tests.server.test_accounts import person, sign_up
+
+    fan = sign_up(person(client), "Fan")
+    people = [sign_up(person(client), name) for name in ("Lia", "Max", "Ned")]
+    for name in ("Lia", "Max", "Ned"):
+        assert fan.put(f"/api/me/friends/{name}").status_code == 200
+    seats = [p.post("/api/quickmatch", json={"game": "citadels", "players": 3, "rated": True}).json() for p in people]
+    table = seats[0]["table"]
+    live = services_of(client.app).tables.tables[table]
+    secrets_ = [str(live.seed), *(s["token"] for s in seats), *(p.cookies["meeple_session"] for p in [fan, *people])]
+
+    def seen() -> list[str]:
+        return [fan.get("/api/me/friends").text, client.get("/api/players/Lia").text]
+
+    before = seen()
+    assert all(f["table"] == {"table": table, "game": "citadels"} for f in fan.get("/api/me/friends").json())
+    moved = 0
+    for p in people:  # each seat plays what it can now (Citadels' hidden character draft)
+        with p.websocket_connect(f"/api/tables/{table}/ws") as ws:
+            ws.receive_json()
+            frame = next_of(ws)
+            while frame["legal_actions"] and moved < 6:
+                code = frame["legal_actions"][0]["code"]
+                ws.send_json({"type": "move", "version": frame["version"], "action": code, "move_id": f"m{moved}"})
+                moved += 1
+                frame = next_of(ws)
+    assert moved > 0 and live.status == "live"
+    assert seen() == before  # nothing of the moves reached them
+    for text in before:
+        assert not any(secret in text for secret in secrets_)
+        assert '"seed"' not in text and '"token' not in text and '"observation"' not in text and '"hand' not in text
+
+
+def test_a_rating_settled_while_its_game_goes_on_names_no_live_table_on_profiles(client) -> None:
+    """Issue #44, item 7: a two-player rated game is rated as soon as one seat forfeits, while it goes on; the
+    profile's rating history names the table only once the game is over (a profile never shows a live game)."""
+    from sqlalchemy import update
+
+    from meeple.server.db import TableRow
+    from meeple.server.ratings import rate_table
+    from tests.server.test_accounts import person, sign_up
+
+    people = [sign_up(person(client), name) for name in ("Noa", "Ozzy")]
+    seats = [p.post("/api/quickmatch", json={"game": "caprice", "players": 2, "rated": True}).json() for p in people]
+    table = seats[0]["table"]
+    service = services_of(client.app).tables
+    with service.engine.begin() as conn:  # settled early, as a forfeit settles it (tables.py, endings.settle)
+        assert rate_table(conn, table, "caprice", [1, 2], service.now())
+    created = people[0].post("/api/tables", json={"game": "caprice", "seats": ["human", "bot:random"]})
+    assert created.status_code == 201, created.text
+    done = created.json()["table"]
+    with service.engine.begin() as conn:  # another game of Noa's is over: her caprice statistics are shown
+        conn.execute(update(TableRow).where(TableRow.id == done).values(status="finished"))
+    text = client.get("/api/players/Noa").text
+    assert client.get("/api/players/Noa").json()["stats"]["caprice"]["history"] == [] and table not in text
+    with service.engine.begin() as conn:
+        conn.execute(update(TableRow).where(TableRow.id == table).values(status="finished"))
+    history = client.get("/api/players/Noa").json()["stats"]["caprice"]["history"]
+    assert [p["table"] for p in history] == [table]

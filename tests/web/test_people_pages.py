@@ -82,12 +82,15 @@ def _signed_up(web: TestClient, username: str = "Ada_L", lang: str = "en") -> No
 def test_the_lobby_signs_up_logs_in_and_out_without_a_script(web: TestClient) -> None:
     lobby = web.get("/").text
     assert 'action="/login?lang=en"' in lobby and 'action="/signup?lang=en"' in lobby and "<script>" not in lobby
-    assert "Logged in as" not in lobby and lobby.count('name="rated"') == 0
+    assert "Logged in as" not in lobby and lobby.count('type="checkbox" name="rated"') == 0
     _signed_up(web)
     lobby = web.get("/").text
     assert 'Logged in as <a href="/players/Ada_L" class="me"><strong>Ada_L</strong></a>' in lobby
     assert lobby.count('form method="post" action="/quickmatch?lang=en" class="play-now"') == len(registered_games())
-    assert lobby.count('name="rated"') == 2 * len(registered_games()) and 'class="player-name"' not in lobby
+    assert (
+        lobby.count('type="checkbox" name="rated"') == 2 * len(registered_games())
+        and 'class="player-name"' not in lobby
+    )
     out = web.post("/logout", follow_redirects=False)
     assert out.status_code == 303 and 'meeple_session=""' in out.headers["set-cookie"]
     assert "Logged in as" not in web.get("/").text

@@ -20,6 +20,7 @@ database and the other process" (the client's duties); issue #34 (names, chat, o
 
 from __future__ import annotations
 
+import collections
 import json
 import queue
 import secrets
@@ -138,6 +139,10 @@ class OnlineSession:
         self.muted: bool | None = None
         """The last ``mute``/``unmute`` typed (None: never): the server keeps it per connection, so it is sent again
         after a reconnection."""
+        self.held: collections.deque[dict[str, Any]] = collections.deque()
+        """Frames that came while the move prompt waited (other than chat lines, shown at once): handled next."""
+        self.note: str | None = None
+        """Why a ``--user`` who asked for a seat watches as a spectator (the server's refusal), shown at the hello."""
 
     def receive(self) -> dict[str, Any]:
         """The next message from the server (with ``lines``: the lines typed while it comes are handled).
@@ -145,6 +150,8 @@ class OnlineSession:
         Raises:
             _Quit: the user typed ``quit`` or ended the input meanwhile.
         """
+        if self.held:
+            return self.held.popleft()
         if self.lines is None:
             message: dict[str, Any] = json.loads(self.socket.recv())
             return message
@@ -187,10 +194,36 @@ class OnlineSession:
         if self.lines is None:
             return str(self.ask(prompt))
         self.console.print(escape(prompt), end="")
-        line = self.lines.get()
-        if line is None:
-            raise EOFError
-        return line
+        while True:
+            try:
+                line = self.lines.get(timeout=TICK)
+            except queue.Empty:
+                if self._chat_meanwhile():
+                    self.console.print(escape(prompt), end="")
+                continue
+            if line is None:
+                raise EOFError
+            return line
+
+    def _chat_meanwhile(self) -> bool:
+        """Read what came while the move prompt waits; True if a chat line was shown (the prompt is shown again).
+
+        Chat lines are shown at once (issue #44: they waited for the move), other frames are kept for :meth:`receive`.
+        """
+        shown = False
+        while True:
+            try:
+                text = self.socket.recv(timeout=0)
+            except TimeoutError:
+                return shown
+            message = json.loads(text)
+            if message.get("type") == "chat":
+                if not shown:
+                    self.console.print()
+                self._chat(message)
+                shown = True
+            else:
+                self.held.append(message)
 
     def run(self) -> int:
         """Play until the game is over (0) or the user quits (1), reconnecting after a lost connection.
@@ -225,6 +258,7 @@ class OnlineSession:
             self.backoff = min(2 * self.backoff, 5.0)
             try:
                 self.socket = self.reconnect()
+                self.held.clear()  # the new connection sends the state again
                 return
             except (OSError, InvalidHandshake):
                 if time.monotonic() + self.backoff > end:
@@ -247,6 +281,8 @@ class OnlineSession:
         line = _("{game} at table {table}: you are {who}.").format(game=hello["game"], table=hello["table"], who=who)
         if self.last is None:
             self.console.print(f"[bold]{escape(line)}[/]")
+            if self.seat is None and self.note:
+                self.console.print(f"[yellow]{escape(self.note)}[/]")
         if self.muted is not None:  # the server's mute lasts one connection
             self.socket.send(json.dumps({"type": "mute", "spectators": self.muted}))
         fresh = True
@@ -547,11 +583,13 @@ def take_seat(
     return str(data["table"]), str(data["token"])
 
 
-def play_online(console: Console, server: str, table: str, token: str | None, login: str | None = None) -> int:
+def play_online(
+    console: Console, server: str, table: str, token: str | None, login: str | None = None, note: str | None = None
+) -> int:
     """Connect to a server's table and play it in the terminal; return the exit code.
 
     ``login`` (a :func:`log_in` session token) goes as the session cookie: a seat bound to the account opens without a
-    token.
+    token. ``note``: why the user watches as a spectator, printed if the server gives no seat.
 
     Raises:
         OnlineError: bad address, unreachable server, refused token, or a protocol error.
@@ -580,6 +618,7 @@ def play_online(console: Console, server: str, table: str, token: str | None, lo
             # move prompts in order (a script's moves are not refused as typed out of turn)
             typed = LineReader(console.input).lines if sys.stdin.isatty() else None
             session = OnlineSession(console, console.input, socket, reconnect=open_socket, lines=typed)
+            session.note = note
             try:
                 return session.run()
             finally:

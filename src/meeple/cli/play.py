@@ -568,9 +568,12 @@ def play(
     """
     if server is not None or table is not None or token is not None or name is not None or user is not None:
         login = _log_in(server, user) if user is not None else None
+        note = None
         if name is not None or (login is not None and table is None):
             table, token = _take_seat(server, table, name, game, players, login)
-        _play_online(server, table, token, login)
+        elif login is not None and token is None and table is not None:
+            token, note = _join_as_account(server, table, login)
+        _play_online(server, table, token, login, note)
         return
     os.environ.setdefault(WORKERS_ENV, "cores")  # a human waits: an ismcts:...:workers=auto bot uses every core
     if resume is not None:
@@ -695,13 +698,31 @@ def _take_seat(
         fail(exc, code=1)
 
 
-def _play_online(server: str | None, table: str | None, token: str | None, session: str | None = None) -> None:
+def _join_as_account(server: str | None, table: str, session: str) -> tuple[str | None, str | None]:
+    """``--user NAME --table ID``: take an open seat for the account (its seat there, if it has one, opens anyway).
+
+    Returns the seat's token (None: no seat taken) and, when none was taken, why (the server's words): a user who
+    asked for a seat is never made a spectator without being told (issue #44, item 9).
+    """
+    from meeple.cli.online import OnlineError, take_seat
+
+    if server is None:
+        fail(_("--user logs in to a server: give --server URL too"))
+    try:
+        return take_seat(server, table, None, session=session)[1], None
+    except OnlineError as exc:
+        return None, _("No seat taken ({reason}): unless a seat there is yours already, you watch.").format(reason=exc)
+
+
+def _play_online(
+    server: str | None, table: str | None, token: str | None, session: str | None = None, note: str | None = None
+) -> None:
     from meeple.cli.online import OnlineError, play_online
 
     if server is None or table is None:
         fail(_("an online table needs --server URL and --table ID (and --token T to play a seat)"))
     try:
-        code = play_online(stdout_console(), server, table, token, session)
+        code = play_online(stdout_console(), server, table, token, session, note)
     except OnlineError as exc:
         fail(exc, code=1)
     if code:

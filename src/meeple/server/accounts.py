@@ -37,7 +37,8 @@ from sqlalchemy.orm import Session
 
 from meeple.core.errors import MeepleError
 from meeple.i18n import M, Message
-from meeple.server.db import AccountRow, BannedMailboxRow, RatingRow, SeatRow, SessionRow
+from meeple.server.db import AccountRow, BannedMailboxRow, FollowRow, RatingHistoryRow, RatingRow, SeatRow, SessionRow
+from meeple.server.names import skeleton
 from meeple.server.passwords import MIN_SCORE, weakness
 
 USERNAME_CHARS = re.compile(r"[A-Za-z0-9_.-]+")
@@ -52,6 +53,8 @@ SESSION_DAYS = 30
 """A session ends this many days after it was opened (log in again then)."""
 SEEN_EVERY = 300.0
 """Seconds between two writes of a session's ``last_seen`` (not one write per request)."""
+PRESENCE_EVERY = 60.0
+"""Seconds between two writes of an account's ``seen_at`` (its presence: :mod:`meeple.server.friends`)."""
 _ATOM = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
 _EMAIL = re.compile(
     rf"(?=[^@]{{1,64}}@){_ATOM}(?:\.{_ATOM})*"
@@ -245,6 +248,7 @@ class Accounts:
         row = AccountRow(
             username=username,
             username_key=username.lower(),
+            skeleton=skeleton(username),
             password_hash=digest,
             email=email,
             created=self.now(),
@@ -315,8 +319,9 @@ class Accounts:
     def delete(self, account: Account, password: str) -> list[str]:
         """Delete ``account`` if ``password`` is its own; return the tables whose seats it held.
 
-        Its seats are unbound and lose their name (records then call them ``human``, pages "Seat N"); its sessions
-        and ratings go; the row stays as a tombstone without username, password or e-mail.
+        Its seats are unbound and lose their name (records then call them ``human``, pages "Seat N"); its sessions,
+        ratings, rating history and follows (both ways) go; the row stays as a tombstone without username, password
+        or e-mail.
 
         Raises:
             AccountRefused: 401, a wrong password.
@@ -328,11 +333,16 @@ class Accounts:
             s.execute(update(SeatRow).where(SeatRow.account_id == account.id).values(account_id=None, name=None))
             s.execute(delete(SessionRow).where(SessionRow.account_id == account.id))
             s.execute(delete(RatingRow).where(RatingRow.account_id == account.id))
+            s.execute(delete(RatingHistoryRow).where(RatingHistoryRow.account_id == account.id))
+            mine = (FollowRow.follower_id == account.id) | (FollowRow.followee_id == account.id)
+            s.execute(delete(FollowRow).where(mine))
             gone = deleted_username(account.id)
             s.execute(
                 update(AccountRow)
                 .where(AccountRow.id == account.id)
-                .values(username=gone, username_key=gone, password_hash="", email=None, deleted=self.now())
+                .values(
+                    username=gone, username_key=gone, skeleton=None, password_hash="", email=None, deleted=self.now()
+                )
             )
         return tables
 
@@ -381,6 +391,7 @@ class Accounts:
                     last_seen=now,
                 )
             )
+            s.execute(update(AccountRow).where(AccountRow.id == account_id).values(seen_at=now))  # a log-in is a visit
         return token
 
     def account_of(self, token: str) -> Account | None:
@@ -401,9 +412,13 @@ class Accounts:
             session, row = found
             account = _account(row)
             stale = now - session.last_seen > SEEN_EVERY
-        if stale:
+            unseen = row.seen_at is None or now - row.seen_at > PRESENCE_EVERY
+        if stale or unseen:
             with Session(self.engine) as s, s.begin():
-                s.execute(update(SessionRow).where(SessionRow.token_hash == session.token_hash).values(last_seen=now))
+                if stale:
+                    seen = update(SessionRow).where(SessionRow.token_hash == session.token_hash)
+                    s.execute(seen.values(last_seen=now))
+                s.execute(update(AccountRow).where(AccountRow.id == account.id).values(seen_at=now))
         return account
 
     def close_sessions(self, account_id: int) -> int:

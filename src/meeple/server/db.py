@@ -130,6 +130,8 @@ class SeatRow(Base):
     """When its human made their first move of their own (None: never; a substitute's moves do not count)."""
     forfeit: Mapped[str | None] = mapped_column(String(8), nullable=True)
     """Why this seat of a rated table ranks last for the rating (``time``, ``away``, ``claim``...), or None."""
+    rank: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """Its final rank once the game finished (1 = first; ties share a rank; a rated table's forfeits last), or None."""
 
 
 class EventRow(Base):
@@ -185,6 +187,8 @@ class AccountRow(Base):
     """As typed at sign-up (3-24 characters ``[A-Za-z0-9_.-]``); ``~deleted-<id>`` once deleted."""
     username_key: Mapped[str] = mapped_column(String(40), unique=True)
     """``username`` lower-cased: usernames are unique whatever their case."""
+    skeleton: Mapped[str | None] = mapped_column(String(40), nullable=True, index=True)
+    """``username``'s look-alike form (:func:`meeple.server.names.skeleton`): no guest may take a name of this form."""
     password_hash: Mapped[str] = mapped_column(String(255))
     """argon2id (PHC string); empty once deleted (nothing opens it)."""
     email: Mapped[str | None] = mapped_column(String(254), nullable=True)
@@ -197,6 +201,10 @@ class AccountRow(Base):
     """When its owner opened the verification link of ``email`` (None: not verified; a new address is not)."""
     banned: Mapped[float | None] = mapped_column(Float, nullable=True)
     """When the operator banned it (``meeple admin ban``): it cannot log in; None: not banned."""
+    seen_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """When its player last viewed a page or called the API with a session (written at most once a minute)."""
+    hide_table: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Its player hides the live table they play at from the accounts that follow them (:mod:`.friends`)."""
 
 
 class SessionRow(Base):
@@ -300,6 +308,34 @@ class BannedMailboxRow(Base):
     address_key: Mapped[str] = mapped_column(String(64), primary_key=True)
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
     at: Mapped[float] = mapped_column(Float)
+
+
+class FollowRow(Base):
+    """One account follows another (one way, as lichess's follows: :mod:`meeple.server.friends`)."""
+
+    __tablename__ = "follows"
+    __table_args__ = (Index("ix_follows_followee", "followee_id"),)
+
+    follower_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    followee_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    created: Mapped[float] = mapped_column(Float)
+
+
+class RatingHistoryRow(Base):
+    """An account's rating at one game after one rated table (:func:`meeple.server.ratings.rate_table`)."""
+
+    __tablename__ = "rating_history"
+    __table_args__ = (Index("ix_rating_history_account", "account_id", "game", "at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    game: Mapped[str] = mapped_column(String(64))
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"))
+    at: Mapped[float] = mapped_column(Float)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    rank: Mapped[int] = mapped_column(Integer)
+    """The account's rank at that table for the rating (1 = first; forfeits last)."""
 
 
 class KeyRow(Base):

@@ -63,6 +63,10 @@ class SeatState:
     """When its human first made a move of their own (None: never)."""
     forfeit: str | None = None
     """Why this seat of a rated table ranks last for the rating (``time``, ``away``, ``claim``...), or None."""
+    rating: float | None = None
+    """At a rated table, its account's rating at the game (``mu - 3 sigma``), else None (issue #44, item 7)."""
+    provisional: bool = False
+    """Its rating is provisional: its account has played few rated games of the game."""
 
     @property
     def is_open(self) -> bool:
@@ -93,6 +97,8 @@ class SeatState:
             "reason": self.reason,
             "account": self.account,
             "forfeit": self.forfeit,
+            "rating": self.rating,
+            "provisional": self.provisional if self.rating is not None else None,
         }
 
 

@@ -22,7 +22,7 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import bindparam, func, insert, select, update
+from sqlalchemy import Engine, bindparam, func, insert, select, update
 from sqlalchemy.orm import Session
 
 from meeple.core.errors import MeepleError
@@ -33,6 +33,7 @@ from meeple.server.clock import is_turn_based
 from meeple.server.db import PresenceRow, SeatRow, TableRow
 from meeple.server.hub import Hub
 from meeple.server.live import TableNotFound
+from meeple.server.names import look_alike, skeleton
 from meeple.server.protocol import CreateTable, SeatRequest
 from meeple.server.quotas import Limiter
 from meeple.server.seats import Seats
@@ -365,6 +366,9 @@ class Lobby:
         self.limiter.hit("tables", address, "tables created")
         if request.rated and account is None:
             raise SeatRefused(401, RATED_LOG_IN)
+        for seat in request.seats:
+            if not isinstance(seat, str) and seat.name:
+                await self.guest_name_free(seat.name, account)
         table_id, tokens = await asyncio.to_thread(self.service.create, request, address, _bound(account))
         await self.service.evaluate(table_id)  # a bot may have the first move; a clock may start
         return Created(table_id, tokens)
@@ -391,6 +395,7 @@ class Lobby:
         if held and await self.seats.check_token(table_id, held, address) is not None:
             raise SeatRefused(409, M("you already hold a seat at this table"))
         chosen = _seat_name(name, account)
+        await self.guest_name_free(chosen, account)
         seat, token, started = await asyncio.to_thread(self.take_seat, table_id, chosen, _bound(account))
         await self.announce(table_id, started)
         return Seated(table_id, seat, token)
@@ -424,9 +429,31 @@ class Lobby:
         if rated and account is None:
             raise SeatRefused(401, RATED_LOG_IN)
         match = Match(game, players, _seat_name(name, account), rated, _bound(account))
+        await self.guest_name_free(match.name, account)
         table_id, seat, token, started = await asyncio.to_thread(self.match_seat, match, address, exclude)
         await self.announce(table_id, started)
         return Seated(table_id, seat, token)
+
+    async def guest_name_free(self, name: str, account: Account | None) -> None:
+        """Refuse a guest's ``name`` that is, or looks like, an account's username (issue #44, item 9).
+
+        A logged-in player's own username (or a look-alike of it) is theirs to use.
+
+        Raises:
+            SeatRefused: 422, naming the account it looks like.
+        """
+        accounts = self.seats.accounts
+        if accounts is None or (account is not None and skeleton(name) == skeleton(account.username)):
+            return
+        taken = await asyncio.to_thread(_look_alike, accounts.engine, name)
+        if taken is not None:
+            message = M(
+                "the name {name!r} is, or looks like, the username {username!r} of an account: log in, or choose"
+                " another name",
+                name=name,
+                username=taken,
+            )
+            raise SeatRefused(422, message)
 
     async def start_table(self, table_id: str, seat: int, bot: str) -> None:
         """The creator's seat starts its waiting table now, ``bot`` in each open seat (:meth:`start`)."""
@@ -445,6 +472,11 @@ class Lobby:
             TableNotFound: no such table.
         """
         return await self.hub.rotate_token(table_id, seat)
+
+
+def _look_alike(engine: Engine, name: str) -> str | None:
+    with Session(engine) as s:
+        return look_alike(s, name)
 
 
 def _bound(account: Account | None) -> tuple[int, str] | None:

@@ -108,7 +108,10 @@ class LoginGate:
         self.limiter.hit("login", address, "log-in attempts")
         wait = self.limiter.blocked("login_user", failure_key(username, address))
         if wait is not None:
-            raise QuotaExceeded(f"too many failed log-ins for this username; try again in {wait} s", wait, "login")
+            text = M("too many failed log-ins for this username; try again in {seconds} s", seconds=wait)
+            raise QuotaExceeded(
+                f"too many failed log-ins for this username; try again in {wait} s", wait, "login", text
+            )
         cookie = connection.cookies.get(DEVICE_COOKIE)
         device = await asyncio.to_thread(self.known_device, username, cookie) if cookie else None
         if device is not None and self.limiter.blocked("login_device", device) is None:

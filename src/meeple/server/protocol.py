@@ -228,6 +228,12 @@ class SeatInfo(BaseModel):
         default=None,
         description="why this seat of a rated table ranks last for the rating (time, away, claim), or None",
     )
+    rating: float | None = Field(
+        default=None, description="at a rated table, the account's rating at the game (mu - 3 sigma), else None"
+    )
+    provisional: bool | None = Field(
+        default=None, description="the rating is provisional (fewer than 5 rated games of the game), None without one"
+    )
 
 
 class ClockView(BaseModel):

@@ -24,7 +24,7 @@ from limits import RateLimitItemPerHour, RateLimitItemPerMinute
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
-from meeple.i18n import Message, Translator
+from meeple.i18n import M, Message, Translator
 
 
 def quota(default: Any, doc: str, *, low: float | None = None, high: float | None = None) -> Any:
@@ -92,6 +92,8 @@ class Quotas:
             (``--min-password-score``; :mod:`.passwords`; 0 accepts any password of 8-128 characters).
         my_tables_per_minute: "My tables" lists (``GET /api/me/tables``, the ``/me/tables`` page) one address, and
             one account, may ask for per minute (``--my-tables-per-minute``): each may load up to 100 tables.
+        follows_per_minute: players one account, and one address, may follow per minute, and times they may change
+            their presence setting (``--follows-per-minute``; :mod:`.friends`): each is a write.
         boards_per_minute: the moves played back one address may ask for per minute (``GET /tables/{id}/boards``,
             ``--boards-per-minute``): each replays the table and draws up to 24 boards (issue #43).
         resets_per_hour: password-reset requests (``POST /api/password-reset``) one address may make an hour, and
@@ -167,6 +169,11 @@ class Quotas:
         doc='"My tables" lists one address, and one account, may ask per minute.',
         low=1,
     )
+    follows_per_minute: int = quota(
+        30,
+        doc="Follows, and changes of the presence setting, one account and one address may make per minute.",
+        low=1,
+    )
     boards_per_minute: int = quota(
         600,
         doc="Catch-ups of a table page (the others' moves played back) one address may ask per minute.",
@@ -196,6 +203,50 @@ class QuotaExceeded(Exception):
     def words(self, reader: Translator) -> str:
         """The message in ``reader``'s language (English when it has no translated form)."""
         return reader.message(self.text) if self.text is not None else self.message
+
+
+QUOTA_WORDS = {
+    "tables created": M("too many tables created: at most {n} {per}; try again in {seconds} s"),
+    "seats taken": M("too many seats taken: at most {n} {per}; try again in {seconds} s"),
+    "chat lines": M("too many chat lines: at most {n} {per}; try again in {seconds} s"),
+    "log-in attempts": M("too many log-in attempts: at most {n} {per}; try again in {seconds} s"),
+    "log-in attempts at this username": M(
+        "too many log-in attempts at this username: at most {n} {per}; try again in {seconds} s"
+    ),
+    "failed log-ins for this username": M(
+        "too many failed log-ins for this username: at most {n} {per}; try again in {seconds} s"
+    ),
+    "accounts created": M("too many accounts created: at most {n} {per}; try again in {seconds} s"),
+    "lists of your tables": M("too many lists of your tables: at most {n} {per}; try again in {seconds} s"),
+    "catch-ups of a table page": M("too many catch-ups of a table page: at most {n} {per}; try again in {seconds} s"),
+    "reads": M("too many reads: at most {n} {per}; try again in {seconds} s"),
+    "messages": M("too many messages: at most {n} {per}; try again in {seconds} s"),
+    "wrong seat tokens": M("too many wrong seat tokens: at most {n} {per}; try again in {seconds} s"),
+    "players followed": M("too many players followed: at most {n} {per}; try again in {seconds} s"),
+    "presence changes": M("too many presence changes: at most {n} {per}; try again in {seconds} s"),
+}
+"""The words of each quota :meth:`Limiter.hit` counts, to render in the reader's language (issue #44, item 9: a 429
+on a French page was in English)."""
+
+
+def quota_text(what: str, amount: int, unit: str, multiples: int, wait: int) -> Message | None:
+    """The translatable message of a quota ``what`` past ``amount`` per ``multiples`` ``unit`` (None: unknown words).
+
+    Args:
+        what: the words given to :meth:`Limiter.hit` ("tables created").
+        amount: the quota.
+        unit: ``minute`` or ``hour``.
+        multiples: how many units the window spans.
+        wait: the seconds to wait.
+    """
+    words = QUOTA_WORDS.get(what)
+    if words is None:
+        return None
+    if multiples == 1:
+        per = M("an hour") if unit == "hour" else M("a minute")
+    else:
+        per = M("per {n} hours", n=multiples) if unit == "hour" else M("per {n} minutes", n=multiples)
+    return Message(words.msgid, {"n": amount, "per": per, "seconds": wait})
 
 
 WRONG_TOKENS_KEPT = 100_000
@@ -262,6 +313,7 @@ class Limiter:
             "signup": RateLimitItemPerMinute(max(1, quotas.signups_per_minute)),
             "my_tables": RateLimitItemPerMinute(max(1, quotas.my_tables_per_minute)),
             "boards": RateLimitItemPerMinute(max(1, quotas.boards_per_minute)),
+            "follows": RateLimitItemPerMinute(max(1, quotas.follows_per_minute)),
             "reads": RateLimitItemPerMinute(max(1, quotas.reads_per_minute)),
             "resets": RateLimitItemPerHour(max(1, quotas.resets_per_hour)),
             "reset_mails": RateLimitItemPerHour(max(1, quotas.resets_per_hour)),
@@ -289,7 +341,8 @@ class Limiter:
             unit = item.GRANULARITY.name
             per = f"an {unit}" if item.multiples == 1 and unit == "hour" else f"a {unit}"
             per = per if item.multiples == 1 else f"per {item.multiples} {unit}s"
-            raise QuotaExceeded(f"too many {what}: at most {item.amount} {per}; try again in {wait} s", wait, kind)
+            english = f"too many {what}: at most {item.amount} {per}; try again in {wait} s"
+            raise QuotaExceeded(english, wait, kind, quota_text(what, item.amount, unit, item.multiples, wait))
 
     def count(self, kind: str, key: str) -> None:
         """Count one ``kind`` event of ``key`` without refusing anything (a window that only :meth:`blocked` reads)."""
@@ -333,7 +386,8 @@ class Limiter:
         """
         if self.quotas.rate_limits and self.sockets[address] >= self.quotas.max_sockets_per_address:
             limit = self.quotas.max_sockets_per_address
-            raise QuotaExceeded(f"too many connections from one address: at most {limit}", 10, "sockets")
+            text = M("too many connections from one address: at most {n}", n=limit)
+            raise QuotaExceeded(f"too many connections from one address: at most {limit}", 10, "sockets", text)
         self.sockets[address] += 1
 
     def close_socket(self, address: str) -> None:

@@ -23,7 +23,7 @@ from typing import Any
 from sqlalchemy import Connection, func, insert, select, update
 from sqlalchemy.orm import Session
 
-from meeple.server.db import AccountRow, RatingRow, SeatRow, TableRow
+from meeple.server.db import AccountRow, RatingHistoryRow, RatingRow, SeatRow, TableRow
 
 MU, SIGMA = 25.0, 25.0 / 3.0
 """openskill's default prior: every account starts at ``mu`` 25, ``sigma`` 25/3 (rating 0)."""
@@ -86,9 +86,11 @@ def rate_table(conn: Connection, table_id: str, game: str, ranks: Sequence[int],
         for r in conn.execute(select(RatingRow).where(RatingRow.game == game, RatingRow.account_id.in_(known)))
     }
     before = [(stored[a].mu, stored[a].sigma) if a in stored else (MU, SIGMA) for a in accounts]
-    for account, (mu, sigma) in zip(accounts, new_ratings(before, ranks), strict=True):
+    for account, (mu, sigma), rank in zip(accounts, new_ratings(before, ranks), ranks, strict=True):
         if account is None:
             continue
+        history = {"account_id": account, "game": game, "table_id": table_id, "at": now, "rank": rank}
+        conn.execute(insert(RatingHistoryRow).values(mu=mu, sigma=sigma, **history))
         if account in stored:
             conn.execute(
                 update(RatingRow)
@@ -121,30 +123,33 @@ def ratings_of(s: Session | Connection, account_id: int) -> dict[str, dict[str, 
 def recent_games(s: Session, account_id: int, limit: int = RECENT_GAMES) -> list[dict[str, Any]]:
     """The account's latest finished games, newest first: table, game, when, its seat, rated, players' names.
 
+    ``rank`` (the account's) and each player's ``rank``: the final rank (1 = first, ties share one; at a rated table
+    a forfeited seat ranks last), None for a game finished before ranks were kept (issue #44, item 7).
+
     Only finished games: a live or waiting table is never shown on a profile.
     """
     mine = (
-        select(TableRow.id, TableRow.game, TableRow.created, TableRow.rated, SeatRow.seat)
+        select(TableRow.id, TableRow.game, TableRow.created, TableRow.rated, SeatRow.seat, SeatRow.rank)
         .join(SeatRow, SeatRow.table_id == TableRow.id)
         .where(SeatRow.account_id == account_id, TableRow.status == "finished")
         .order_by(TableRow.created.desc(), TableRow.id)
         .limit(limit)
     )
     games: list[dict[str, Any]] = [
-        {"table": str(t), "game": g, "created": c, "rated": bool(r), "seat": seat}
-        for t, g, c, r, seat in s.execute(mine)
+        {"table": str(t), "game": g, "created": c, "rated": bool(r), "seat": seat, "rank": rank}
+        for t, g, c, r, seat, rank in s.execute(mine)
     ]
     if not games:
         return games
     names: dict[str, list[dict[str, Any]]] = {str(g["table"]): [] for g in games}
     rows = s.execute(
-        select(SeatRow.table_id, SeatRow.seat, SeatRow.player, SeatRow.name, AccountRow.username)
+        select(SeatRow.table_id, SeatRow.seat, SeatRow.player, SeatRow.name, AccountRow.username, SeatRow.rank)
         .outerjoin(AccountRow, AccountRow.id == SeatRow.account_id)
         .where(SeatRow.table_id.in_(list(names)))
         .order_by(SeatRow.table_id, SeatRow.seat)
     )
-    for table_id, seat, player, name, username in rows:
-        names[table_id].append({"seat": seat, "player": player, "name": name, "account": username})
+    for table_id, seat, player, name, username, rank in rows:
+        names[table_id].append({"seat": seat, "player": player, "name": name, "account": username, "rank": rank})
     for g in games:
         g["players"] = names[str(g["table"])]
         g["record"] = f"/api/tables/{g['table']}/record"

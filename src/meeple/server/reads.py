@@ -31,7 +31,7 @@ from urllib.parse import parse_qs
 
 from meeple.i18n import M, Translator, language_from_accept, translator
 from meeple.server.quotas import Limiter, QuotaExceeded, quota_address
-from meeple.server.tables import TableService
+from meeple.server.tables import TableFilter, TableService
 
 Scope = MutableMapping[str, Any]
 AsgiMessage = MutableMapping[str, Any]
@@ -50,7 +50,7 @@ FREE_PATHS = frozenset({"/healthz", "/readyz", "/metrics", "/favicon.ico"})
 LISTING_SECONDS = 1.5
 """How long the lobby's rows are shared before they are read again."""
 LISTING_ENTRIES = 64
-"""Different lobby pages kept at once (their ``limit``, ``before`` and ``status``); the oldest go first."""
+"""Different lobby pages kept at once (their ``limit``, ``before``, ``status`` and filters); the oldest go first."""
 
 
 def reader_of(scope: Scope) -> Translator:
@@ -145,18 +145,21 @@ class Listing:
         self.seconds = seconds
         self.queries = 0
         """Queries run (the others were answered from the shared rows)."""
-        self._pages: dict[tuple[int, float | None, str | None], _Entry] = {}
+        self._pages: dict[tuple[int, float | None, str | None, TableFilter | None], _Entry] = {}
 
-    async def rows(self, limit: int, before: float | None = None, status: str | None = None) -> Any:
-        """The rows of one lobby page: ``TableService.list_rows(limit, before, status)``, shared."""
-        key = (limit, before, status)
+    async def rows(
+        self, limit: int, before: float | None = None, status: str | None = None, which: TableFilter | None = None
+    ) -> Any:
+        """The rows of one lobby page: ``TableService.list_rows(limit, before, status, which)``, shared."""
+        key = (limit, before, status, which)
         now = time.monotonic()
         generation = self.service.listing_generation
         entry = self._pages.get(key)
         fresh = entry is not None and entry.generation == generation and now - entry.at < self.seconds
         if entry is None or not fresh or (entry.task.done() and entry.task.exception() is not None):
             self.queries += 1
-            task = asyncio.ensure_future(asyncio.to_thread(self.service.list_rows, limit, before, status))
+            query = asyncio.to_thread(self.service.list_rows, limit, before, status, which)
+            task = asyncio.ensure_future(query)
             entry = _Entry(task, generation, now)
             self._pages.pop(key, None)
             self._pages[key] = entry

@@ -16,6 +16,7 @@ import logging
 from sqlalchemy import and_, func, or_, select, update
 from sqlalchemy.orm import Session
 
+from meeple.i18n import M
 from meeple.server.db import SeatRow, TableRow
 from meeple.server.quotas import QuotaExceeded, Quotas
 
@@ -36,11 +37,14 @@ def make_room(s: Session, quotas: Quotas, creator: str, now: float, channel: str
     mine = s.scalar(select(func.count()).select_from(TableRow).where(live, TableRow.creator == creator)) or 0
     if mine >= quotas.max_tables_per_address:
         limit = quotas.max_tables_per_address
-        raise QuotaExceeded(f"too many live tables created from one address: at most {limit}", 60, "live_tables")
+        text = M("too many live tables created from one address: at most {n}", n=limit)
+        raise QuotaExceeded(f"too many live tables created from one address: at most {limit}", 60, "live_tables", text)
     came = select(SeatRow.table_id).where(SeatRow.table_id == TableRow.id, SeatRow.arrived.is_not(None)).exists()
     started = s.scalar(select(func.count()).select_from(TableRow).where(TableRow.status == "live", came)) or 0
     if started >= quotas.max_tables:
-        raise QuotaExceeded("this server is full: no new table now", 60, "max_tables")
+        raise QuotaExceeded(
+            "this server is full: no new table now", 60, "max_tables", M("this server is full: no new table now")
+        )
     unstarted = or_(TableRow.status == "waiting", and_(TableRow.status == "live", ~came))
     count = s.scalar(select(func.count()).select_from(TableRow).where(unstarted)) or 0
     if count < quotas.max_unstarted_tables:

@@ -129,7 +129,8 @@ class Seats:
         """
         wait = self.limiter.blocked("bad_token", address)
         if wait is not None:
-            raise QuotaExceeded(f"too many wrong seat tokens; try again in {wait} s", wait, "bad_token")
+            text = M("too many wrong seat tokens; try again in {seconds} s", seconds=wait)
+            raise QuotaExceeded(f"too many wrong seat tokens; try again in {wait} s", wait, "bad_token", text)
         seat = await asyncio.to_thread(self.tables.seat_of_token, table_id, token)
         if seat is None:
             self.limiter.wrong_token(address, table_id, token)  # a value already counted this minute is not again

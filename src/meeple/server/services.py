@@ -30,6 +30,7 @@ from meeple.server.bots import BotBudget, BotPool
 from meeple.server.chat import ChatService
 from meeple.server.config import ServerConfig
 from meeple.server.db import is_postgresql, make_engine, migrate
+from meeple.server.friends import Friends
 from meeple.server.hashing import PasswordWork
 from meeple.server.hub import Hub, Listener, broadcast
 from meeple.server.lobby import Lobby
@@ -37,6 +38,7 @@ from meeple.server.logins import LoginGate
 from meeple.server.metrics import Metrics, started, stopped
 from meeple.server.moderation import Moderation
 from meeple.server.notify import MailCounts, Notifier, account_addresses
+from meeple.server.once import Once
 from meeple.server.quotas import Limiter
 from meeple.server.reads import Listing
 from meeple.server.recovery import Recovery
@@ -89,6 +91,8 @@ class Services:
         recovery: password-reset and verification links (:mod:`.recovery`).
         moderation: reports and the operator's actions (:mod:`.moderation`).
         listener: the PostgreSQL LISTEN thread (None on SQLite).
+        friends: follows and presence (:mod:`meeple.server.friends`).
+        once: the results of keyed requests ("Play now" sent twice seats once: :mod:`meeple.server.once`).
     """
 
     config: ServerConfig
@@ -112,6 +116,8 @@ class Services:
     recovery: Recovery
     moderation: Moderation
     listener: Listener | None
+    friends: Friends
+    once: Once
 
 
 async def build(config: ServerConfig, limiter: Limiter, refused: Refusals) -> Services:
@@ -171,6 +177,8 @@ async def build(config: ServerConfig, limiter: Limiter, refused: Refusals) -> Se
         recovery=Recovery(accounts, limiter, notifier, config.site),
         moderation=Moderation(accounts),
         listener=Listener(engine, hub, asyncio.get_running_loop()) if tables.postgres else None,
+        friends=Friends(engine, limiter, tables.now, tables.health.presence_cutoff),
+        once=Once(),
     )
 
 

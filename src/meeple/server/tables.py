@@ -47,6 +47,7 @@ from meeple.server.presence import HEARTBEAT, STALE, Presence, close_dead, dead_
 from meeple.server.protocol import CreateTable
 from meeple.server.quotas import Quotas, address_key
 from meeple.server.rated import ClaimRefused, RatedRules, check_rated, claim_wait
+from meeple.server.results import PROVISIONAL_GAMES, record_ranks, seat_ratings
 from meeple.server.retry import is_transient, one_line, retrying
 from meeple.server.room import make_room
 from meeple.server.undo import UNDO, apply_undo, undo_count
@@ -63,6 +64,34 @@ connections that a token or a seat cookie opened (issue #41, item 9)."""
 BOT_RETRY_MAX = 5.0
 """Seconds at most between two tries of a bot loop that met a database error."""
 __all__ = ["HEARTBEAT", "NOTIFY_CHANNEL", "STALE", "UNUSED", "TableService", "hash_token"]
+
+
+@dataclass(frozen=True)
+class TableFilter:
+    """The lobby's filters (``GET /api/tables?game=&players=&rated=``): each None keeps every table.
+
+    Attributes:
+        game: only tables of this game.
+        players: only tables of this many seats.
+        rated: only rated tables (True) or only unrated ones (False).
+    """
+
+    game: str | None = None
+    players: int | None = None
+    rated: bool | None = None
+
+    def where(self, query: Any) -> Any:
+        """``query`` (a select of :class:`TableRow` columns) keeping only the tables these filters let through."""
+        if self.game is not None:
+            query = query.where(TableRow.game == self.game)
+        if self.rated is not None:
+            query = query.where(TableRow.rated == self.rated)
+        if self.players is not None:
+            seats = select(func.count()).where(SeatRow.table_id == TableRow.id).scalar_subquery()
+            query = query.where(seats == self.players)
+        return query
+
+
 LOBBY_SCAN = 1000
 """The newest tables (of the status asked for, before the time asked for) the lobby ranks, at most: its query reads
 these rows through an index, however many tables were ever made."""
@@ -386,15 +415,20 @@ class TableService:
         return None
 
     def list_rows(
-        self, limit: int = 200, before: float | None = None, status: str | None = None
+        self,
+        limit: int = 200,
+        before: float | None = None,
+        status: str | None = None,
+        which: TableFilter | None = None,
     ) -> list[tuple[TableRow, list[SeatRow], dict[int, bool], dict[int, str]]]:
         """The newest tables with their seats, which seats are connected, and the usernames of the bound seats.
 
         At most :attr:`Quotas.lobby_per_address` tables of one creator address are listed (the newest), so that
         one address cannot flood the others out of view; ``before`` (Unix seconds) pages back; ``status`` keeps
-        only the tables of that status (``waiting``: those with free open seats). Only the :data:`LOBBY_SCAN`
-        newest such tables are ranked (read through ``ix_tables_created`` or ``ix_tables_status_created``): the
-        cost of a page does not grow with the tables ever made.
+        only the tables of that status (``waiting``: those with free open seats); ``which`` keeps those of a game,
+        a player count, rated or not (issue #44, item 7). Only the :data:`LOBBY_SCAN` newest such tables are
+        ranked (read through ``ix_tables_created`` or ``ix_tables_status_created``): the cost of a page does not
+        grow with the tables ever made.
         """
         now = self.now()
         with Session(self.engine) as s:
@@ -403,6 +437,8 @@ class TableService:
                 recent = recent.where(TableRow.created < before)
             if status is not None:
                 recent = recent.where(TableRow.status == status)
+            if which is not None:
+                recent = which.where(recent)
             newest = recent.order_by(TableRow.created.desc()).limit(LOBBY_SCAN).subquery()
             rank = (
                 func.row_number()
@@ -564,6 +600,7 @@ class TableService:
                     SeatRow.arrived,
                     SeatRow.moved,
                     SeatRow.forfeit,
+                    SeatRow.account_id,
                 )
                 .outerjoin(AccountRow, AccountRow.id == SeatRow.account_id)
                 .where(SeatRow.table_id == live.id)
@@ -579,16 +616,18 @@ class TableService:
         )
         now = self.now()
         cutoff = self.health.presence_cutoff(now, STALE)
+        ratings = seat_ratings(s, live.game, [r.account_id for r in rows]) if live.rated else [None] * len(rows)
         seats = []
-        for r in rows:
+        for r, rating in zip(rows, ratings, strict=True):
             mine = [p for p in presence if p.seat == r.seat]
             connected = any(p.connections > 0 and p.seen_at > cutoff for p in mine)
             away = max([p.seen_at for p in mine], default=live.created)
-            seats.append(
-                SeatState(
-                    r.player, r.bot_played, r.reason, connected, away, r.name, r.username, r.arrived, r.moved, r.forfeit
-                )
+            seat = SeatState(
+                r.player, r.bot_played, r.reason, connected, away, r.name, r.username, r.arrived, r.moved, r.forfeit
             )
+            if rating is not None:
+                seat.rating, seat.provisional = rating[0], rating[1] < PROVISIONAL_GAMES
+            seats.append(seat)
         live.seats = seats
 
     def _lock_row(self, s: Connection, table_id: str, lock: bool = True) -> RowHead:
@@ -687,7 +726,9 @@ class TableService:
             if live.state.is_terminal():
                 live.status = "finished"
                 # in this transaction: the ratings change exactly when the game is seen to end (forfeits last)
-                endings.settle(s, live, now, finish_ranks(live.state))
+                finish = finish_ranks(live.state)
+                endings.settle(s, live, now, finish)
+                record_ranks(s, live, finish)
             if live.clock is not None:
                 clocks.pass_turn(live.clock, live.clocked_seat(), now)
             self._finish_change(s, live, row)

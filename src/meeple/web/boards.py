@@ -116,6 +116,8 @@ def badges(
                 "online": bool(info["connected"]) if human and info is not None else None,
                 "bot_played": bool(info and info["bot_played"]),
                 "account": info.get("account") if info is not None else None,
+                "rating": info.get("rating") if info is not None else None,
+                "provisional": bool(info.get("provisional")) if info is not None else False,
                 "facts": web.seat_facts(observation, s, reader),
                 "score": web.seat_score(observation, s, reader),
             }

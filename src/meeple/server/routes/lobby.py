@@ -16,6 +16,7 @@ from fastapi.responses import JSONResponse
 from meeple.core.errors import MeepleError
 from meeple.server.live import TableNotFound
 from meeple.server.lobby import NameNeeded, Seated, SeatRefused
+from meeple.server.once import MAX_KEY, request_key
 from meeple.server.protocol import JoinTable, QuickMatch, SeatTaken, StartTable
 from meeple.server.replies import cut, request_reader
 from meeple.server.seats import client_address, held_token, seated_tables, with_seat_cookie
@@ -115,7 +116,12 @@ async def keep_waiting(
 
 
 @router.post("/api/quickmatch", status_code=201, response_model=SeatTaken, responses=REFUSALS)
-async def quickmatch(request: QuickMatch, http: Request, services: ServicesDep) -> JSONResponse:
+async def quickmatch(
+    request: QuickMatch,
+    http: Request,
+    services: ServicesDep,
+    idempotency_key: Annotated[str | None, Header(max_length=4 * MAX_KEY)] = None,
+) -> JSONResponse:
     """A seat at the oldest waiting quick-match table of ``game`` and ``players``, or at a new one.
 
     201 ``{table, seat, token}`` (and the seat's cookie). Two such requests meet at one table; unless its
@@ -124,12 +130,21 @@ async def quickmatch(request: QuickMatch, http: Request, services: ServicesDep) 
     Logged in, the seat is bound to the account (``name`` may be left out) and tables where it sits already are
     skipped. ``rated: true`` (log-in needed, else 401) meets only logged-in players at rated tables: no bots
     take their seats, they wait for players (and end as abandoned after ``--waiting-hours``).
+
+    ``Idempotency-Key`` (1-64 characters ``A-Z a-z 0-9 _ -``, else 422): the same key from the same address within
+    10 minutes, for the same body and account, gets the first request's seat again, never a second one (issue #44,
+    item 9).
     """
     account = await current_account(http)
     who = (request.name, account)
+    address = client_address(http)
     try:
-        seat = await services.lobby.quick_match(
-            request.game, request.players, request.rated, who, client_address(http), seated_tables(http)
+        key = request_key(idempotency_key, address, account, request.model_dump()) if idempotency_key else None
+        seat = await services.once.run(
+            key,
+            lambda: services.lobby.quick_match(
+                request.game, request.players, request.rated, who, address, seated_tables(http)
+            ),
         )
     except MeepleError as exc:
         refused(exc, http)

@@ -20,22 +20,23 @@ from meeple.server.accounts import MAX_USERNAME, Accounts
 from meeple.server.mytables import MyTable, count_request, my_tables
 from meeple.server.ratings import MAX_OFFSET, MAX_PAGE, leaderboard, ratings_of, recent_games
 from meeple.server.replies import AcceptLanguage, LangQuery, reader_of, request_reader
+from meeple.server.results import statistics
 from meeple.server.seats import client_address
-from meeple.server.services import ServicesDep, current_account
+from meeple.server.services import Services, ServicesDep, current_account
 
 router = APIRouter()
 
 
 @router.get("/api/players/{username}", responses={404: {"description": "no such player"}})
 async def player(username: str, http: Request, services: ServicesDep) -> dict[str, Any]:
-    """A player's profile: ``{username, created, ratings: {game: {...}}, games: [...]}``.
+    """A player's profile: ``{username, created, online, ratings: {game: {...}}, stats: {game: {...}}, games}``.
 
-    ``games``: the latest finished games, newest first, each ``{table, game, created, rated, seat, players,
-    record, replay}`` (links to the record and the replay page). Never a live or waiting game.
+    ``online``: a page viewed or a live connection in the last 5 minutes. ``stats``: per game, ``{games, wins,
+    ranked, average_rank, history}`` (``history``: the rating after each rated game, for a chart). ``games``: the
+    latest finished games, newest first, each ``{table, game, created, rated, seat, rank, players, record,
+    replay}`` (the final ranks; links to the record and the replay page). Never a live or waiting game.
     """
-    profile = (
-        await asyncio.to_thread(profile_of, services.accounts, username) if len(username) <= MAX_USERNAME else None
-    )
+    profile = await public_profile(services, username)
     if profile is None:
         raise HTTPException(404, request_reader(http).message(M("no player {name!r}", name=username[:MAX_USERNAME])))
     return profile
@@ -78,16 +79,29 @@ async def me_tables(
     return await my_tables(services.tables, account.id, reader)
 
 
+async def public_profile(services: Services, username: str) -> dict[str, Any] | None:
+    """:func:`profile_of` and whether the player is ``online`` (:meth:`meeple.server.friends.Friends.online`)."""
+    if len(username) > MAX_USERNAME:
+        return None
+    profile = await asyncio.to_thread(profile_of, services.accounts, username)
+    if profile is not None:
+        online = await asyncio.to_thread(services.friends.online, [profile["id"]])
+        profile["online"] = online[profile.pop("id")]
+    return profile
+
+
 def profile_of(accounts: Accounts, username: str) -> dict[str, Any] | None:
-    """The public profile of ``username`` (``GET /api/players/{username}``), or None: no such live account."""
+    """The public profile of ``username`` and its account's ``id`` (not public), or None: no such live account."""
     account = accounts.by_username(username)
     if account is None:
         return None
     with Session(accounts.engine) as s:
         return {
+            "id": account.id,
             "username": account.username,
             "created": account.created,
             "ratings": ratings_of(s, account.id),
+            "stats": statistics(s, account.id),
             "games": recent_games(s, account.id),
         }
 

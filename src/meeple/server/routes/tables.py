@@ -14,6 +14,7 @@ from fastapi.responses import JSONResponse
 from meeple.core.errors import MeepleError
 from meeple.core.records import GameRecord
 from meeple.core.registry import game_class, registered_games
+from meeple.i18n import M
 from meeple.server.clock import clock_view
 from meeple.server.live import LiveTable, SeatState, TableNotFound, TableRefused
 from meeple.server.lobby import SeatRefused
@@ -30,9 +31,13 @@ from meeple.server.rated import ClaimRefused
 from meeple.server.replies import AcceptLanguage, LangQuery, cut, reader_of, request_reader
 from meeple.server.seats import NO_SEAT, client_address
 from meeple.server.services import ServicesDep, current_account
+from meeple.server.tables import TableFilter
 from meeple.server.views import game_view, log_texts
 
 router = APIRouter()
+
+MAX_PLAYERS = 16
+"""The largest player count the lobby's filter takes (no game seats more)."""
 
 
 async def read_table(services: ServicesDep, table_id: str) -> LiveTable:
@@ -83,6 +88,9 @@ async def list_tables(
     limit: Annotated[int, Query(ge=1, le=200, description="tables per page")] = 50,
     before: Annotated[float | None, Query(description="only tables created before this (Unix seconds)")] = None,
     status: Annotated[TableStatus | None, Query(description="only tables of this status")] = None,
+    game: Annotated[str | None, Query(max_length=64, description="only tables of this game")] = None,
+    players: Annotated[int | None, Query(ge=1, le=MAX_PLAYERS, description="only tables of this many seats")] = None,
+    rated: Annotated[bool | None, Query(description="only rated tables (true) or unrated ones (false)")] = None,
     lang: LangQuery = None,
     accept_language: AcceptLanguage = None,
 ) -> list[dict[str, Any]]:
@@ -90,11 +98,20 @@ async def list_tables(
 
     At most ``--lobby-per-address`` tables of one creator are listed. Page back with ``before`` = the
     ``created`` of the last table of a page. A table with free open seats is ``waiting`` (``seats[s].open``);
-    ``status=waiting`` lists only those. The names of bots and unnamed seats are in ``lang`` (else
-    ``Accept-Language``, else English).
+    ``status=waiting`` lists only those. ``game``, ``players`` and ``rated`` keep the tables of that game, player
+    count and rated-ness (issue #44, item 7; 422 for an unknown game). The names of bots and unnamed seats are in
+    ``lang`` (else ``Accept-Language``, else English).
     """
     reader = reader_of(lang, accept_language)
-    rows = await services.listing.rows(limit, before, status)
+    if game is not None and game not in registered_games():
+        raise HTTPException(
+            422,
+            reader.message(
+                M("no game {game!r}; the games: {games}", game=cut(game), games=", ".join(registered_games()))
+            ),
+        )
+    which = TableFilter(game, players, rated) if (game, players, rated) != (None, None, None) else None
+    rows = await services.listing.rows(limit, before, status, which)
     return [
         {
             "table": r.id,

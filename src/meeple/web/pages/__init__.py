@@ -5,6 +5,7 @@
 - :mod:`.replays`: the replay viewer of a finished game.
 - :mod:`.rules`: a game's rules summary and its stylesheet.
 - :mod:`.people`: profiles, leaderboards, my tables.
+- :mod:`.social`: friends and presence (``/me/friends``, follow and unfollow), a profile's rating charts.
 - :mod:`.accounts`: the account forms (sign up, log in, log out, password, log out everywhere).
 - :mod:`.recovery`: getting an account back (forgot, reset, verify), its settings (address, export, deletion), and
   reporting a player (issue #44).

@@ -37,6 +37,7 @@ from meeple.server.services import Services, ServicesDep, current_account
 from meeple.web.pages.common import page_reader, with_lang
 from meeple.web.pages.lobby import lobby_page
 from meeple.web.pages.people import profile_page
+from meeple.web.pages.returns import MAX_NEXT, safe_next
 
 T = TypeVar("T")
 
@@ -50,9 +51,10 @@ async def sign_up(
     username: Annotated[str, Form(max_length=4 * MAX_USERNAME)],
     password: Annotated[str, Form(max_length=MAX_PASSWORD)],
     email: Annotated[str, Form(max_length=254)] = "",
+    next: Annotated[str, Form(max_length=4 * MAX_NEXT)] = "",  # noqa: A002 - the form field's name
     lang: str | None = None,
 ) -> Response:
-    """The lobby's sign-up form: an account, logged in at once (``POST /api/accounts``)."""
+    """The lobby's sign-up form: an account, logged in at once (``POST /api/accounts``); then ``next`` (a path)."""
     reader = page_reader(request, lang)
     accounts = services.accounts
     try:
@@ -66,7 +68,7 @@ async def sign_up(
         return account
     token = await asyncio.to_thread(accounts.open_session, account.id)
     await send_first_link(services, account.id)  # a new address is sent its verification link (issue #44)
-    return await _back(services, request, lang, token, device=account.id)
+    return await _back(services, request, lang, token, safe_next(next) or "/", device=account.id)
 
 
 @router.post("/login", response_class=HTMLResponse)
@@ -75,9 +77,13 @@ async def log_in(
     services: ServicesDep,
     username: Annotated[str, Form(max_length=4 * MAX_USERNAME)],
     password: Annotated[str, Form(max_length=MAX_PASSWORD)],
+    next: Annotated[str, Form(max_length=4 * MAX_NEXT)] = "",  # noqa: A002 - the form field's name
     lang: str | None = None,
 ) -> Response:
-    """The lobby's log-in form (``POST /api/session``): the same quotas, device cookie and 401."""
+    """The lobby's log-in form (``POST /api/session``): the same quotas, device cookie and 401; then ``next``.
+
+    ``next``: the path to come back to (a table's page; :func:`meeple.web.pages.returns.safe_next`), else the lobby.
+    """
     reader = page_reader(request, lang)
     logins, accounts = services.logins, services.accounts
     try:
@@ -98,7 +104,7 @@ async def log_in(
     if account.banned:  # meeple admin ban (issue #44)
         return await lobby_page(request, services, reader, reader.message(BANNED), 403)
     token = await asyncio.to_thread(accounts.open_session, account.id)
-    return await _back(services, request, lang, token, device=account.id)
+    return await _back(services, request, lang, token, safe_next(next) or "/", device=account.id)
 
 
 @router.post("/logout")

@@ -9,6 +9,7 @@ Rules: issue "Play online: the browser client"; issue #42, item 3 (one use-case 
 
 from __future__ import annotations
 
+import secrets
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, HTTPException, Request
@@ -22,6 +23,7 @@ from meeple.i18n import M, Translator
 from meeple.server.clock import is_turn_based
 from meeple.server.live import TableNotFound
 from meeple.server.lobby import SeatRefused
+from meeple.server.once import MAX_KEY, request_key
 from meeple.server.protocol import ClockSpec, CreateTable, JoinTable
 from meeple.server.quotas import QuotaExceeded
 from meeple.server.replies import cut, validation_text
@@ -30,6 +32,8 @@ from meeple.server.services import Services, ServicesDep, current_account
 from meeple.web.boards import who
 from meeple.web.games import companion_for, variant_words
 from meeple.web.pages.common import page_reader, render_page, seat_of, title_of, with_lang
+from meeple.web.pages.filters import OTHERS_SHOWN, WAITING_SHOWN, LobbyFilters, lobby_filters
+from meeple.web.pages.returns import safe_next
 
 router = APIRouter(include_in_schema=False)
 
@@ -51,12 +55,17 @@ async def lobby_page(
     """The lobby, with ``error`` (a form's problem) answered with HTTP ``status``; ``context``: more (``chosen``)."""
     games = [game_card(name) for name in registered_games()]
     extra = {"error": error, **context} if error is not None else context
+    filters = lobby_filters(request)
     page = render_page(
         "lobby.html",
         reader,
         request,
         games=games,
-        tables=await lobby_tables(services),
+        filters=filters,
+        once=lambda: secrets.token_urlsafe(16),
+        next_path=safe_next(request.query_params.get("next")),
+        waiting=await lobby_tables(services, filters, waiting=True),
+        tables=[] if filters.waiting_only else await lobby_tables(services, filters),
         who=lambda p: who(p, reader),
         me=await current_account(request),
         **extra,
@@ -76,7 +85,7 @@ async def create(
         asked = _create_request(game, form)
         created = await services.lobby.create_table(asked, client_address(request), await current_account(request))
     except (MeepleError, ValueError, QuotaExceeded) as exc:
-        message = reader.message(exc.message) if isinstance(exc, MeepleError) else cut(str(exc), 300)
+        message = _problem(exc, reader)
         page = await lobby_page(request, services, reader, message, _status(exc), chosen=game)
         if isinstance(exc, QuotaExceeded):  # as POST /api/tables answers the same request
             services.refused(exc.reason)
@@ -129,17 +138,22 @@ async def play_now(
     players: Annotated[int, Form(ge=1, le=16)],
     name: Annotated[str | None, Form(max_length=96)] = None,
     rated: Annotated[bool, Form()] = False,
+    once: Annotated[str | None, Form(max_length=4 * MAX_KEY)] = None,
     lang: str | None = None,
 ) -> Response:
     """The lobby's "Play now": a quick-match seat (``POST /api/quickmatch``), then its table page.
 
-    Logged in, the seat is bound to the account and ``rated`` may be asked; a guest gives a name.
+    Logged in, the seat is bound to the account and ``rated`` may be asked; a guest gives a name. ``once``: the
+    form's key, drawn when the page was rendered: the same form sent twice (a double click) gets one seat.
     """
     reader = page_reader(request, lang)
+    address = client_address(request)
     try:
         player = (_guest_name(name), await current_account(request))
-        seat = await services.lobby.quick_match(
-            game, players, rated, player, client_address(request), seated_tables(request)
+        asked = {"game": game, "players": players, "name": name, "rated": rated}
+        key = request_key(once, address, player[1], asked) if once else None
+        seat = await services.once.run(
+            key, lambda: services.lobby.quick_match(game, players, rated, player, address, seated_tables(request))
         )
     except (MeepleError, ValueError, QuotaExceeded) as exc:
         return await lobby_page(request, services, reader, _problem(exc, reader), _status(exc))
@@ -170,9 +184,17 @@ async def join_page(
     return with_seat_cookie(RedirectResponse(target, status_code=303), request, table_id, seat.token)
 
 
-async def lobby_tables(services: Services) -> list[dict[str, Any]]:
-    """The newest tables: id, game, status, seats (who plays, connected) — nothing secret."""
-    rows = await services.listing.rows(50)
+async def lobby_tables(services: Services, filters: LobbyFilters, waiting: bool = False) -> list[dict[str, Any]]:
+    """The waiting tables (``waiting``), else the newest others: id, game, status, seats (who plays, connected).
+
+    Nothing secret. Filtered by the lobby's ``filters`` (:mod:`meeple.web.pages.filters`).
+    """
+    if waiting:
+        rows = await services.listing.rows(WAITING_SHOWN, None, "waiting", filters.which)
+    else:
+        rows = [
+            r for r in await services.listing.rows(OTHERS_SHOWN, None, None, filters.which) if r[0].status != "waiting"
+        ]
     return [
         {
             "id": row.id,
@@ -272,6 +294,8 @@ def _problem(exc: Exception, reader: Translator) -> str:
     """What was wrong with a lobby form, in the reader's language (a name's bound, a full table, a quota...)."""
     if isinstance(exc, MeepleError):
         return reader.message(exc.message)
+    if isinstance(exc, QuotaExceeded):
+        return exc.words(reader)  # in the page's language (issue #44, item 9)
     if isinstance(exc, ValidationError):
         return "; ".join(validation_text(e, reader) for e in exc.errors()[:3])
     return cut(str(exc), 300)

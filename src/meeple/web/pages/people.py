@@ -20,13 +20,14 @@ from sqlalchemy.orm import Session
 
 from meeple.core.registry import game_class, registered_games
 from meeple.i18n import Translator
-from meeple.server.accounts import MAX_USERNAME, Accounts
+from meeple.server.accounts import Accounts
 from meeple.server.mytables import count_request, my_tables
 from meeple.server.ratings import MAX_PAGE, leaderboard
-from meeple.server.routes.people import profile_of
+from meeple.server.routes.people import public_profile
 from meeple.server.seats import client_address
 from meeple.server.services import Services, ServicesDep, current_account
 from meeple.web.pages.common import page_reader, render_page, title_of
+from meeple.web.pages.social import profile_extras
 from meeple.web.render import duration
 
 PAGE = 25
@@ -73,12 +74,14 @@ async def profile_page(
     status: int = 200,
 ) -> HTMLResponse:
     """The profile of ``username`` (404: no such player), with a form's ``error`` answered with HTTP ``status``."""
-    accounts = services.accounts
-    found = await asyncio.to_thread(profile_of, accounts, username) if len(username) <= MAX_USERNAME else None
+    found = await public_profile(services, username)
     if found is None:
         raise HTTPException(404, "no such player")
     me = await current_account(request)
-    page = render_page("profile.html", reader, request, profile=found, me=me, day=day, title_of=title_of, error=error)
+    social = await profile_extras(services, me, found, reader)
+    page = render_page(
+        "profile.html", reader, request, profile=found, me=me, day=day, title_of=title_of, error=error, **social
+    )
     page.status_code = status
     return page
 

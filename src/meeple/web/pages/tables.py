@@ -20,10 +20,11 @@ from meeple.core.state import SPECTATOR, State
 from meeple.i18n import Message, Translator
 from meeple.server.live import LiveTable
 from meeple.server.seats import NO_SEAT, client_address, expired_cookie_header, seat_cookie, with_seat_cookie
-from meeple.server.services import Services, ServicesDep
+from meeple.server.services import Services, ServicesDep, current_account
 from meeple.web.games import companion_for, seat_name
 from meeple.web.motion import MAX_BOARDS, frames
 from meeple.web.pages.common import has_style, page_reader, read_table, render_page, seat_of, with_lang
+from meeple.web.pages.returns import log_in_to_play
 from meeple.web.render import board_now, render_board
 
 router = APIRouter(include_in_schema=False)
@@ -63,6 +64,7 @@ async def table_page(
         seat=seat,
         board=board,
         has_style=has_style(live.game),
+        log_in_to_play=log_in_to_play(live, seat, await current_account(request) is not None),
     )
     return _expire_stale(page, request, table_id, seat)  # a stale cookie is sent no more
 

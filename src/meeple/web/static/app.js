@@ -344,14 +344,14 @@
 
   // the table's chat: lines are plain text (textContent, never HTML); a reconnection's history is not shown twice
   const chatLines = document.getElementById("chat-lines"), chatForm = document.getElementById("chat-form");
-  const chatMute = document.getElementById("chat-mute"), chatSeen = new Set();
+  const chatMute = document.getElementById("chat-mute"), chatSeen = new Set(), MUTE_KEY = "meeple-mute-spectators";
   function showChat(line) {
     if (!chatLines) return;
     const k = line.time + "|" + line.seat + "|" + line.text;
     if (chatSeen.has(k)) return;
     chatSeen.add(k);
     const item = document.createElement("li"), who = document.createElement("strong");
-    who.textContent = line.name + (line.seat === null ? " (" + (chatLines.closest("#chat").dataset.spectator || "") + ")" : "");
+    who.textContent = line.name;  // a spectator's line is named "spectator" already (issue #44: not "spectator (spectator)")
     item.appendChild(who);
     item.appendChild(document.createTextNode(" " + line.text));
     chatLines.appendChild(item);
@@ -368,7 +368,10 @@
     });
   }
   if (chatMute) {
+    // the choice outlives a reload (issue #44): kept in this browser, sent again by every new connection
+    try { chatMute.checked = localStorage.getItem(MUTE_KEY) === "1"; } catch (e) { /* no storage: not kept */ }
     chatMute.addEventListener("change", function () {
+      try { localStorage.setItem(MUTE_KEY, chatMute.checked ? "1" : "0"); } catch (e) { /* no storage */ }
       if (socket && socket.readyState === WebSocket.OPEN) send({ type: "mute", spectators: chatMute.checked });
     });
   }

@@ -12,4 +12,11 @@
       try { localStorage.setItem(KEY, input.value.trim()); } catch (e) { /* storage off */ }
     });
   });
+  // "Play now" sends its form once: a second click waits for the first (the server also seats a resent form once)
+  document.querySelectorAll("form.play-now").forEach(function (form) {
+    form.addEventListener("submit", function (event) {
+      if (form.dataset.sent) { event.preventDefault(); return; }
+      form.dataset.sent = "1";
+    });
+  });
 })();
