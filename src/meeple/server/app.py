@@ -37,12 +37,20 @@ from meeple.server.protocol import WEBSOCKET_MESSAGES
 from meeple.server.quotas import Limiter
 from meeple.server.reads import ReadQuota
 from meeple.server.replies import add_error_handlers
-from meeple.server.routes import accounts, lobby, people, tables
+from meeple.server.routes import accounts, invitations, lobby, people, rematch, tables
 from meeple.server.socket import router as socket_router
 
 __all__ = ["ROUTERS", "ServerConfig", "create_app"]
 
-ROUTERS: tuple[APIRouter, ...] = (tables.router, lobby.router, accounts.router, people.router, socket_router)
+ROUTERS: tuple[APIRouter, ...] = (
+    tables.router,
+    lobby.router,
+    rematch.router,
+    accounts.router,
+    people.router,
+    invitations.router,
+    socket_router,
+)
 """The server's routers, in the order their routes are matched (docs/architecture.md lists their routes)."""
 
 

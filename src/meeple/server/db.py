@@ -105,6 +105,10 @@ class TableRow(Base):
     """Why an ``aborted`` table ended (``no_show``, ``server_full``...: :data:`meeple.server.endings.ABORTS`)."""
     ended_at: Mapped[float | None] = mapped_column(Float, nullable=True)
     """When the table was aborted (None: it was not)."""
+    rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True, unique=True)
+    """The finished table this one is the rematch of (one rematch per table: unique), or None (issue #44, item 1)."""
+    lapse_at: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)
+    """When a waiting rematch lapses unless every human accepted (:mod:`meeple.server.rematch`), else None."""
 
 
 class SeatRow(Base):
@@ -130,6 +134,10 @@ class SeatRow(Base):
     """When its human made their first move of their own (None: never; a substitute's moves do not count)."""
     forfeit: Mapped[str | None] = mapped_column(String(8), nullable=True)
     """Why this seat of a rated table ranks last for the rating (``time``, ``away``, ``claim``...), or None."""
+    invited: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True, index=True)
+    """The account an open seat is reserved for (an invitation, or a rematch's seat), or None: anyone may take it."""
+    reserved_from: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """A rematch's open seat: the seat of the finished table whose holder it is reserved for (guests too), or None."""
 
 
 class EventRow(Base):
@@ -234,6 +242,18 @@ class RatingRow(Base):
     games: Mapped[int] = mapped_column(Integer)
     """Rated games played."""
     updated: Mapped[float] = mapped_column(Float)
+
+
+class BlockRow(Base):
+    """One account blocking another (:mod:`meeple.server.blocks`): chat hidden, no quick match, no invitations."""
+
+    __tablename__ = "blocks"
+
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    """Who blocks."""
+    blocked_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True, index=True)
+    """Who is blocked."""
+    created: Mapped[float] = mapped_column(Float)
 
 
 class KeyRow(Base):

@@ -63,6 +63,13 @@ class SeatState:
     """When its human first made a move of their own (None: never)."""
     forfeit: str | None = None
     """Why this seat of a rated table ranks last for the rating (``time``, ``away``, ``claim``...), or None."""
+    invited: str | None = None
+    """The username an open seat is reserved for (an invitation, a rematch's account seat), or None."""
+
+    @property
+    def resigned(self) -> bool:
+        """Its player resigned (``POST /api/tables/{id}/resign``): the bot plays it to the end, for good."""
+        return self.reason == "resign"
 
     @property
     def is_open(self) -> bool:
@@ -93,6 +100,7 @@ class SeatState:
             "reason": self.reason,
             "account": self.account,
             "forfeit": self.forfeit,
+            "invited": self.invited,
         }
 
 
@@ -147,6 +155,10 @@ class LiveTable:
     tables)."""
     bots_wait: float | None = None
     """Until when this table's bots wait for its creator's bot CPU budget (Unix seconds; None: they do not)."""
+    rematch: dict[str, Any] | None = None
+    """A finished table's rematch as its players see it (:func:`meeple.server.rematch.rematch_view`), or None."""
+    rematch_of: str | None = None
+    """The finished table this one is the rematch of (its offer's seats are reserved), or None."""
 
     @property
     def over(self) -> bool:
@@ -270,6 +282,8 @@ def check_move(live: LiveTable, seat: int, version: int, by_bot: bool) -> None:
         raise MoveRefused("not_started", M("the game starts when every open seat is taken"))
     if live.status != "live":
         raise MoveRefused("game_over", M("the game is over: no more moves"))
+    if not by_bot and live.seats[seat].resigned:
+        raise MoveRefused("not_your_turn", M("you resigned: a bot plays your seat to the end"))
     mover = live.mover()
     if by_bot:
         if version != live.version or live.bot_to_move() is None or mover != seat:

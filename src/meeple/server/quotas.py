@@ -94,6 +94,10 @@ class Quotas:
             one account, may ask for per minute (``--my-tables-per-minute``): each may load up to 100 tables.
         boards_per_minute: the moves played back one address may ask for per minute (``GET /tables/{id}/boards``,
             ``--boards-per-minute``): each replays the table and draws up to 24 boards (issue #43).
+        blocks_per_minute: block or unblock requests one account may make per minute (``--blocks-per-minute``;
+            :mod:`.blocks`).
+        rematch_seconds: how long a rematch offer waits for every human of the finished table to accept before it
+            lapses (``--rematch-seconds``; :mod:`.rematch`).
     """
 
     rate_limits: bool = quota(
@@ -163,6 +167,17 @@ class Quotas:
         600,
         doc="Catch-ups of a table page (the others' moves played back) one address may ask per minute.",
         low=1,
+    )
+    blocks_per_minute: int = quota(
+        30,
+        doc="Changes one account may make to its blocked players per minute (block or unblock).",
+        low=1,
+    )
+    rematch_seconds: float = quota(
+        300.0,
+        doc="Seconds a rematch offer waits for every player to accept before it lapses.",
+        low=10.0,
+        high=86_400.0,
     )
 
 
@@ -248,6 +263,7 @@ class Limiter:
             "signup": RateLimitItemPerMinute(max(1, quotas.signups_per_minute)),
             "my_tables": RateLimitItemPerMinute(max(1, quotas.my_tables_per_minute)),
             "boards": RateLimitItemPerMinute(max(1, quotas.boards_per_minute)),
+            "blocks": RateLimitItemPerMinute(max(1, quotas.blocks_per_minute)),
             "reads": RateLimitItemPerMinute(max(1, quotas.reads_per_minute)),
         }
         self.sockets: Counter[str] = Counter()

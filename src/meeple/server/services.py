@@ -26,6 +26,7 @@ from sqlalchemy import Engine
 from starlette.requests import HTTPConnection
 
 from meeple.server.accounts import Account, Accounts
+from meeple.server.blocks import Blocks
 from meeple.server.bots import BotBudget, BotPool
 from meeple.server.chat import ChatService
 from meeple.server.config import ServerConfig
@@ -38,6 +39,7 @@ from meeple.server.metrics import Metrics, started, stopped
 from meeple.server.notify import MailCounts, Notifier, account_addresses
 from meeple.server.quotas import Limiter
 from meeple.server.reads import Listing
+from meeple.server.rematch import Rematches
 from meeple.server.seats import Seats
 from meeple.server.tables import TableService
 
@@ -75,6 +77,8 @@ class Services:
         hub: the tables' connections (:class:`meeple.server.hub.Hub`).
         chat: the tables' chat.
         lobby: the use cases of strangers meeting at a table: create, join, quick match, start, new token.
+        rematches: rematches and invitations declined (:mod:`meeple.server.rematch`).
+        blocks: who blocks whom (:mod:`meeple.server.blocks`).
         seats: which account and seat a connection opens.
         accounts: accounts and sessions.
         passwords: the threads that hash and check passwords.
@@ -96,6 +100,8 @@ class Services:
     hub: Hub
     chat: ChatService
     lobby: Lobby
+    rematches: Rematches
+    blocks: Blocks
     seats: Seats
     accounts: Accounts
     passwords: PasswordWork
@@ -137,9 +143,11 @@ async def build(config: ServerConfig, limiter: Limiter, refused: Refusals) -> Se
         on_change=broadcast,
     )
     chat = ChatService(engine, limiter, tables.now, refused)
-    hub = Hub(tables, send_seconds=quotas.send_seconds, chat=chat)
+    blocks = Blocks(engine, limiter, tables.now)
+    hub = Hub(tables, send_seconds=quotas.send_seconds, chat=chat, blocks=blocks)
     accounts = await asyncio.to_thread(Accounts, engine, tables.now, None, quotas.min_password_score)
     seats = Seats(tables, limiter, accounts)
+    lobby = Lobby(tables, hub, seats, limiter, blocks)
     passwords = PasswordWork(config.password_hash_workers, config.password_hash_queue)
     metrics.watch(lambda: list(tables.tables.values()), bots)
     metrics.watch_passwords(passwords)
@@ -152,7 +160,9 @@ async def build(config: ServerConfig, limiter: Limiter, refused: Refusals) -> Se
         tables=tables,
         hub=hub,
         chat=chat,
-        lobby=Lobby(tables, hub, seats, limiter),
+        lobby=lobby,
+        rematches=Rematches(lobby),
+        blocks=blocks,
         seats=seats,
         accounts=accounts,
         passwords=passwords,
