@@ -34,9 +34,7 @@ def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 
 def _app(db: str, **quotas: Any) -> TestClient:
     rate_limits = bool(quotas.pop("rate_limits", False))
-    config = ServerConfig(
-        db=db, bot_workers=0, **{**OPEN, "quotas": Quotas(rate_limits=rate_limits, **quotas)}
-    )
+    config = ServerConfig(db=db, bot_workers=0, **{**OPEN, "quotas": Quotas(rate_limits=rate_limits, **quotas)})
     return TestClient(create_app(config))
 
 

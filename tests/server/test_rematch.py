@@ -177,9 +177,7 @@ def test_a_rematch_offer_lapses_and_a_declined_one_ends_at_once(tmp_path: Path) 
         _play_both(client, second, [cid, dan])
         offered = cid.post(f"/api/tables/{second}/rematch").json()["table"]
         invitations = dan.get("/api/me/invitations").json()
-        assert [(i["table"], i["rematch_of"], i["by"], i["seat"]) for i in invitations] == [
-            (offered, second, "Cid", 0)
-        ]
+        assert [(i["table"], i["rematch_of"], i["by"], i["seat"]) for i in invitations] == [(offered, second, "Cid", 0)]
         assert dan.delete(f"/api/me/invitations/{offered}").json() == {"table": offered, "declined": True}
         view = client.get(f"/api/tables/{offered}").json()
         assert (view["status"], view["ended"]) == ("aborted", "declined")

@@ -121,4 +121,3 @@ def _mover(client: TestClient, table: str) -> int:
         frame = next_of(ws)
     found: int = frame["current_player"]
     return found
-
