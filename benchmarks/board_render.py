@@ -1,4 +1,4 @@
-"""How long the server takes to render one seat's board fragment (``meeple.web.app.render_board``), per game.
+"""How long the server takes to render one seat's board fragment (``meeple.web.render.render_board``), per game.
 
     python benchmarks/board_render.py --game capitol                          # this checkout's src/
     python benchmarks/board_render.py --game capitol --src /tmp/old/src --src src --rounds 3   # trees alternated
@@ -48,7 +48,7 @@ def boards(game: str, players: int, every: int) -> list[tuple[object, int, str]]
 def child(game: str, players: int, every: int, profile: bool) -> None:
     """Render the boards in this process; print the milliseconds of each as JSON (or the profile)."""
     from meeple.i18n import translator
-    from meeple.web.app import render_board
+    from meeple.web.render import render_board
 
     work = boards(game, players, every)
     readers = {lang: translator(lang) for lang in ("en", "fr")}

@@ -115,6 +115,12 @@ def test_layers_point_down_only() -> None:
     assert not wrong, "imports pointing up a layer: " + ", ".join(sorted(wrong))
 
 
+def test_the_web_client_imports_nothing_from_the_servers_composition_root() -> None:
+    """Issue #42: ``web/`` reaches the server through ``meeple.server``'s entry points, its services and seats."""
+    wrong = sorted(m for m, deps in graph().items() if m.startswith("meeple.web") and "meeple.server.app" in deps)
+    assert wrong == [], wrong
+
+
 def _late_imports(tree: ast.AST) -> set[str]:
     """Return the modules imported inside a function body (absolute ``from`` imports)."""
     found: set[str] = set()

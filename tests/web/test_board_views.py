@@ -2,7 +2,7 @@
 
 Every board is rendered for each seat and a spectator from the real state and from states resampled for that seat
 (``resample_from_infostate``), in English and French; the HTML must be identical. No server is needed: the page
-renders exactly this (``meeple.web.app.render_board``).
+renders exactly this (``meeple.web.render.render_board``).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import pytest
 from meeple.core.registry import load_game
 from meeple.core.rng import Rng
 from meeple.i18n import translator
-from meeple.web.app import render_board
+from meeple.web.render import render_board
 
 GAMES = [("citadels", 4), ("capitol", 3), ("capital_lux_2", 3), ("capital_lux_2", 1), ("caprice", 3)]
 

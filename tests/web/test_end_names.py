@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 from meeple.core.registry import load_game
 from meeple.core.rng import Rng
 from meeple.i18n import translator
-from meeple.web.app import render_board
+from meeple.web.render import render_board
 
 GAMES = [
     ("citadels", 3),

@@ -21,10 +21,10 @@ from meeple.core.registry import load_game
 from meeple.core.rng import Rng
 from meeple.core.state import SPECTATOR, State
 from meeple.i18n import Message, translator
-from meeple.web.app import render_board
 from meeple.web.boards import display_name
 from meeple.web.games import companion_for
 from meeple.web.motion import MAX_BOARDS, Frame, frames, groups
+from meeple.web.render import render_board
 
 SHIPPED = [g for g in meeple.registered_games() if game_class(g).__module__.startswith("meeple.games.")]
 """The games meeple ships (a toy game registered by another test module in the same worker is not one)."""

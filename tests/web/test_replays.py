@@ -15,7 +15,7 @@ from meeple.core.registry import load_game
 from meeple.core.rng import Rng
 from meeple.core.state import SPECTATOR
 from meeple.i18n import translator
-from meeple.web.app import render_board
+from meeple.web.render import render_board
 from meeple.web.replays import numbered_lines, replay_steps, step_of
 
 GAMES = [("citadels", 4), ("capitol", 3), ("capital_lux_2", 3), ("capital_lux_2", 1), ("caprice", 2)]

@@ -25,7 +25,7 @@ import pytest
 from meeple.core.registry import load_game
 from meeple.core.rng import Rng
 from meeple.i18n import translator
-from meeple.web.app import render_board
+from meeple.web.render import render_board
 from tests.web.conftest import need_chromium
 
 need_chromium()

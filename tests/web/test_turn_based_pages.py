@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from meeple.i18n import translator
 from meeple.server.app import ServerConfig
 from meeple.web import create_web_app
-from meeple.web.app import duration
+from meeple.web.render import duration
 from tests.server.helpers import person
 
 PASSWORD = "correct horse battery"

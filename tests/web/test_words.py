@@ -18,8 +18,8 @@ from meeple.i18n import translator
 from meeple.server.app import ServerConfig
 from meeple.server.views import game_view
 from meeple.web import create_web_app
-from meeple.web.app import render_board
 from meeple.web.games import companion_for
+from meeple.web.render import render_board
 from tests.i18n.test_french_typography import french_slips
 
 GAMES = ("citadels", "capitol", "capital_lux_2", "caprice")

@@ -15,7 +15,8 @@ board's world for its reader and requires the same frame.
 
 Bounds: at most :data:`MAX_BOARDS` boards per request (older moves come as words and marks only),
 :data:`MAX_LINES` lines of the log looked at, ``since`` at most 1,000,000, and ``--boards-per-minute`` requests per
-client address (429 with ``Retry-After`` past it; the page waits that long).
+client address (429 with ``Retry-After`` past it; the page waits that long). The route is
+:mod:`meeple.web.pages.tables`'s; this module computes its frames.
 
 Rules: issue #43 item 1 (paced moves, marks, the turn summary); docs/web.md.
 """
@@ -24,20 +25,15 @@ from __future__ import annotations
 
 import asyncio
 import weakref
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Annotated, Any
-
-from fastapi import FastAPI, Query, Request
-from fastapi.responses import JSONResponse
+from typing import Any
 
 from meeple.core.records import GameRecord
 from meeple.core.state import SPECTATOR, HiddenAction, State
 from meeple.core.undo import undo_in_turn
 from meeple.i18n import Message, Translator
-from meeple.server.seats import client_address
-from meeple.server.services import services_of
-from meeple.web.games import WebGame, companion_for
+from meeple.web.games import WebGame
 
 MAX_BOARDS = 24
 """Boards rendered for one request: a longer run of moves shows its last ones as boards, the rest as words."""
@@ -226,63 +222,3 @@ async def undo_offer(live: Any, seat: int | None) -> bool:
     earlier, _reason = await asyncio.to_thread(undo_in_turn, live.state, seat, list(live.by_bot))
     offers[seat] = (live.version, earlier is not None)
     return earlier is not None
-
-
-BoardOf = Callable[[Any, int | None, Translator], Awaitable[str]]
-"""``board(live, seat, reader)``: the seat's board now, with its moves (meeple.web.app's; ``live.lock`` held)."""
-
-
-def add_motion_routes(
-    app: FastAPI,
-    reader_of: Callable[[Request, str | None], Translator],
-    table_of: Callable[[str], Awaitable[Any]],
-    seat_of: Callable[[Request, str], Awaitable[int | None]],
-    render: Callable[..., str],
-    board: BoardOf,
-) -> None:
-    """Add ``GET /tables/{id}/boards?since=V`` to the web ``app``.
-
-    Args:
-        app: the web app.
-        reader_of: ``reader_of(request, lang)``: the page's language.
-        table_of: the table by id (404 if none).
-        seat_of: the seat of the request's cookie or session at a table (None: a spectator).
-        render: meeple.web.app's ``render_board(state, seat, log, reader, live, words=...)``.
-        board: the seat's current board (with its moves and Undo).
-    """
-
-    @app.get("/tables/{table_id}/boards", include_in_schema=False)
-    async def boards(
-        request: Request,
-        table_id: str,
-        since: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
-        boards: Annotated[int, Query(ge=0, le=MAX_BOARDS)] = MAX_BOARDS,
-        lang: Annotated[str | None, Query(max_length=8)] = None,
-    ) -> JSONResponse:
-        """The reader's moves after its version ``since``: each with its board then, its words and marks.
-
-        ``{"version", "frames": [{"version", "actor", "own", "sentences", "marks", "board"}], "board"}``: ``board``
-        is the board now, with the reader's moves (a ``since`` at the current version gives no frame). Only the last
-        ``boards`` moves get their board (0: a page that shows the others' moves at once needs none).
-        """
-        reader = reader_of(request, lang)
-        limiter = services_of(app).limiter
-        limiter.hit("boards", client_address(request), "catch-ups of a table page")  # 429 past --boards-per-minute
-        live = await table_of(table_id)
-        seat = await seat_of(request, table_id)
-        web = companion_for(live.game)
-        seats = [s.name for s in live.seats]
-        seen = live.state.observation(SPECTATOR if seat is None else seat)  # the game names its seats (ROB)
-
-        def names(s: int) -> str:
-            return web.seat_label(seen, s, reader, seat, seats)
-
-        async with live.lock:
-
-            def draw(state: State[Any], log: Sequence[tuple[int, Message]], words: str) -> str:
-                return render(state, seat, list(log), reader, live, words=words)
-
-            found = await asyncio.to_thread(frames, live.state, seat, since, web, names, reader, draw, boards)
-            now = len(live.log_of(seat))
-            current = await board(live, seat, reader)
-        return JSONResponse({"version": now, "frames": [f.to_json() for f in found], "board": current})

@@ -442,7 +442,7 @@
       activate(event.target);
     }
   });
-  // a clock's time as the server's page shows it (meeple.web.app.duration): m:ss, h:mm:ss, or days and hours
+  // a clock's time as the server's page shows it (meeple.web.render.duration): m:ss, h:mm:ss, or days and hours
   function duration(left, days) {
     const two = function (n) { return String(n).padStart(2, "0"); };
     if (left >= 86400) {
