@@ -105,7 +105,7 @@ class TableRow(Base):
     """Why an ``aborted`` table ended (``no_show``, ``server_full``...: :data:`meeple.server.endings.ABORTS`)."""
     ended_at: Mapped[float | None] = mapped_column(Float, nullable=True)
     """When the table was aborted (None: it was not)."""
-    rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True, unique=True)
+    rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True, unique=True)
     """The finished table this one is the rematch of (one rematch per table: unique), or None (issue #44, item 1)."""
     lapse_at: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)
     """When a waiting rematch lapses unless every human accepted (:mod:`meeple.server.rematch`), else None."""

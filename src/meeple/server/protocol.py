@@ -434,6 +434,36 @@ class UndoneMessage(BaseModel):
     seat: int = Field(description="the seat that took its moves back")
 
 
+class RematchMessage(BaseModel):
+    """Server → client: the finished table's rematch changed (offered, accepted, started, lapsed or declined).
+
+    Sent to every connection of the finished table (public: no token). Issue #44, item 1.
+    """
+
+    type: Literal["rematch"] = "rematch"
+    of: str = Field(description="the finished table")
+    table: str = Field(description="its rematch")
+    status: TableStatus = Field(description="the rematch's status: waiting for acceptances, live, or aborted")
+    ended: AbortReason | None = Field(description="lapsed or declined when the offer ended without a game")
+    offered_by: int | None = Field(description="the finished table's seat that offered it")
+    accepted: list[int] = Field(description="the finished table's seats that accepted (the offerer's included)")
+    waiting_for: list[int] = Field(description="the finished table's seats that have not accepted yet")
+    lapse_at: float | None = Field(description="when the offer lapses (Unix seconds) while it waits")
+
+
+class InvitationMessage(BaseModel):
+    """Server → client: the connection's account was invited to a table (issue #44, item 2).
+
+    Sent to the connections that the invited account's session opened, at any table. No token: the account takes
+    its seat with ``POST /api/tables/{id}/join``.
+    """
+
+    type: Literal["invitation"] = "invitation"
+    table: str = Field(description="the table the account is invited to")
+    game: str
+    by: str | None = Field(description="the username of the table's creator")
+
+
 class ReturnMessage(_Strict):
     """Client → server: a human takes their bot-played seat back."""
 
@@ -501,6 +531,8 @@ WEBSOCKET_MESSAGES: tuple[type[BaseModel], ...] = (
     MoveMessage,
     UndoMessage,
     UndoneMessage,
+    RematchMessage,
+    InvitationMessage,
     ReturnMessage,
     PingMessage,
     KeepaliveMessage,

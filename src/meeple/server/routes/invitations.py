@@ -23,7 +23,10 @@ from meeple.server.services import ServicesDep
 
 router = APIRouter()
 
-_SESSION = {401: {"description": "no session"}, 429: {"description": "quota reached (Retry-After)"}}
+_SESSION: dict[int | str, dict[str, Any]] = {
+    401: {"description": "no session"},
+    429: {"description": "quota reached (Retry-After)"},
+}
 
 
 @router.get("/api/me/invitations", responses=_SESSION)

@@ -17,20 +17,22 @@ depends_on = None
 
 
 def upgrade() -> None:
-    """Add ``tables.rematch_of`` (unique), ``tables.lapse_at``, ``seats.invited``, ``seats.reserved_from``, ``blocks``.
+    """Add ``tables.rematch_of`` (unique), ``lapse_at``, ``seats.invited``, ``reserved_from`` and ``blocks``.
 
-    Every existing table and seat keeps playing as it was: no rematch, no reservation.
+    Every existing table and seat keeps playing as it was: no rematch, no reservation. Plain ``ALTER TABLE ... ADD
+    COLUMN`` on both databases (as 0004: SQLite's "batch" copy of ``tables`` is forbidden by its foreign keys).
     """
-    with op.batch_alter_table("tables") as batch:
-        batch.add_column(sa.Column("rematch_of", sa.String(32), nullable=True))
-        batch.add_column(sa.Column("lapse_at", sa.Float(), nullable=True))
-        batch.create_unique_constraint("uq_tables_rematch_of", ["rematch_of"])
-        batch.create_index("ix_tables_lapse_at", ["lapse_at"])
-    with op.batch_alter_table("seats") as batch:
-        batch.add_column(sa.Column("invited", sa.Integer(), nullable=True))
-        batch.add_column(sa.Column("reserved_from", sa.Integer(), nullable=True))
-        batch.create_foreign_key("fk_seats_invited_accounts", "accounts", ["invited"], ["id"])
-        batch.create_index("ix_seats_invited", ["invited"])
+    op.add_column("tables", sa.Column("rematch_of", sa.String(32), nullable=True))
+    op.add_column("tables", sa.Column("lapse_at", sa.Float(), nullable=True))
+    op.create_index("ix_tables_rematch_of", "tables", ["rematch_of"], unique=True)
+    op.create_index("ix_tables_lapse_at", "tables", ["lapse_at"])
+    if op.get_bind().dialect.name == "sqlite":
+        op.execute("ALTER TABLE seats ADD COLUMN invited INTEGER REFERENCES accounts (id)")
+    else:
+        op.add_column("seats", sa.Column("invited", sa.Integer(), nullable=True))
+        op.create_foreign_key("fk_seats_invited", "seats", "accounts", ["invited"], ["id"])
+    op.add_column("seats", sa.Column("reserved_from", sa.Integer(), nullable=True))
+    op.create_index("ix_seats_invited", "seats", ["invited"])
     op.create_table(
         "blocks",
         sa.Column("account_id", sa.Integer(), sa.ForeignKey("accounts.id"), primary_key=True),
@@ -42,15 +44,14 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     """Drop what :func:`upgrade` added."""
-    op.drop_index("ix_blocks_blocked_id", table_name="blocks")
+    op.drop_index("ix_blocks_blocked_id", "blocks")
     op.drop_table("blocks")
-    with op.batch_alter_table("seats") as batch:
-        batch.drop_index("ix_seats_invited")
-        batch.drop_constraint("fk_seats_invited_accounts", type_="foreignkey")
-        batch.drop_column("reserved_from")
-        batch.drop_column("invited")
-    with op.batch_alter_table("tables") as batch:
-        batch.drop_index("ix_tables_lapse_at")
-        batch.drop_constraint("uq_tables_rematch_of", type_="unique")
-        batch.drop_column("lapse_at")
-        batch.drop_column("rematch_of")
+    op.drop_index("ix_seats_invited", "seats")
+    if op.get_bind().dialect.name != "sqlite":
+        op.drop_constraint("fk_seats_invited", "seats", type_="foreignkey")
+    op.drop_column("seats", "reserved_from")
+    op.drop_column("seats", "invited")
+    op.drop_index("ix_tables_lapse_at", "tables")
+    op.drop_index("ix_tables_rematch_of", "tables")
+    op.drop_column("tables", "lapse_at")
+    op.drop_column("tables", "rematch_of")
