@@ -78,7 +78,11 @@ async def profile_page(
     if found is None:
         raise HTTPException(404, "no such player")
     me = await current_account(request)
-    page = render_page("profile.html", reader, request, profile=found, me=me, day=day, title_of=title_of, error=error)
+    blocks = await asyncio.to_thread(services.blocks.blocked_names, me.id) if me is not None else frozenset()
+    blocked = str(found["username"]).lower() in blocks
+    page = render_page(
+        "profile.html", reader, request, profile=found, me=me, day=day, title_of=title_of, error=error, blocked=blocked
+    )
     page.status_code = status
     return page
 
