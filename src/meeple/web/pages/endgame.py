@@ -19,6 +19,7 @@ from meeple.core.errors import MeepleError
 from meeple.i18n import Translator
 from meeple.server.live import LiveTable, MoveRefused
 from meeple.server.lobby import SeatRefused
+from meeple.server.people import PeopleTranslator
 from meeple.server.quotas import QuotaExceeded
 from meeple.server.seats import NO_SEAT, client_address, with_seat_cookie
 from meeple.server.services import ServicesDep
@@ -29,6 +30,7 @@ router = APIRouter(include_in_schema=False)
 
 def endgame_context(live: LiveTable, seat: int | None, reader: Translator) -> dict[str, Any]:
     """What the end fragment shows ``seat`` (None: a spectator) of ``live``: public facts and its own choices."""
+    reader = PeopleTranslator(reader)  # a page counts seats from 1
     mine = live.seats[seat] if seat is not None else None
     human = mine is not None and mine.is_human
     resign = live.status == "live" and human and mine is not None and not mine.resigned
