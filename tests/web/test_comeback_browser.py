@@ -27,11 +27,16 @@ SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "hei
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 
-def _every_way(page: Any, url: str, where: str, ready: str) -> None:
-    """axe on ``url`` in both languages at both sizes (``ready``: a selector the screen shows); screenshots if asked."""
+def _every_way(page: Any, url: str, where: str, ready: str, opened: str | None = None) -> None:
+    """axe on ``url`` in both languages at both sizes (``ready``: a selector the screen shows); screenshots if asked.
+
+    ``opened``: a ``<summary>`` to click first (a folded form).
+    """
     for lang in ("en", "fr"):
         page.goto(f"{url}{'&' if '?' in url else '?'}lang={lang}")
         page.wait_for_selector(ready)
+        if opened is not None:
+            page.locator(opened).click()
         for size, viewport in SIZES.items():
             page.set_viewport_size(viewport)
             page.wait_for_timeout(150)
@@ -84,12 +89,14 @@ def test_a_rematch_from_the_end_screen_and_an_invitation_taken_from_my_tables(
     assert [s["account"] for s in seats] == [names[1], names[0]]  # rotated: Bob moves first now
     _every_way(ann, f"{server.url}/tables/{rematch}", "table-resign", "#endgame details.resign")
     # Ann invites Cid by name from the lobby's form (a friend's "Invite to a table" link fills it: ?invite=)
-    _every_way(ann, f"{server.url}/?invite={names[2]}", "lobby-invite", "#game-caprice")
+    _every_way(ann, f"{server.url}/?invite={names[2]}", "lobby-invite", ".invite-note", "#game-caprice details > summary")
     ann.goto(f"{server.url}/?invite={names[2]}&lang=en")
     card = ann.locator("#game-caprice")
     card.locator("details > summary").click()
     form = card.locator("form.create")
     form.locator("select[name=param_players]").select_option("2")
+    assert form.locator("select[name=seat_1]").is_visible() and form.locator("input[name=invite_1]").is_visible()
+    assert not form.locator("input[name=invite_0]").is_visible()  # shown only for a seat that invites
     assert form.locator("select[name=seat_1]").input_value() == "invite"
     assert form.locator("input[name=invite_1]").input_value() == names[2]
     form.locator("button[type=submit]").click()
