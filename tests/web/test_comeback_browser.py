@@ -89,7 +89,9 @@ def test_a_rematch_from_the_end_screen_and_an_invitation_taken_from_my_tables(
     assert [s["account"] for s in seats] == [names[1], names[0]]  # rotated: Bob moves first now
     _every_way(ann, f"{server.url}/tables/{rematch}", "table-resign", "#endgame details.resign")
     # Ann invites Cid by name from the lobby's form (a friend's "Invite to a table" link fills it: ?invite=)
-    _every_way(ann, f"{server.url}/?invite={names[2]}", "lobby-invite", ".invite-note", "#game-caprice details > summary")
+    _every_way(
+        ann, f"{server.url}/?invite={names[2]}", "lobby-invite", ".invite-note", "#game-caprice details > summary"
+    )
     ann.goto(f"{server.url}/?invite={names[2]}&lang=en")
     card = ann.locator("#game-caprice")
     card.locator("details > summary").click()

@@ -366,13 +366,20 @@ class Hub:
         if self.service.postgres:
             await asyncio.to_thread(self.service.notify, f"{BLOCKS_PREFIX}{account_id}")
 
-    def set_blocked(self, account_id: int, names: frozenset[str] | None = None) -> None:
-        """Give this process's connections of ``account_id`` the blocked ``names`` (None: read them again)."""
-        conns = [c for live in list(self.service.tables.values()) for c in live.conns if c.account_id == account_id]
-        if conns and names is None and self.blocks is not None:
-            names = self.blocks.blocked_names(account_id)
-        for conn in conns:
-            conn.blocked = names or frozenset()
+    def set_blocked(self, account_id: int, names: frozenset[str]) -> None:
+        """Give this process's connections of ``account_id`` the blocked ``names``."""
+        for live in list(self.service.tables.values()):
+            for conn in live.conns:
+                if conn.account_id == account_id:
+                    conn.blocked = names
+
+    async def reread_blocks(self, account_id: int) -> None:
+        """Another process changed ``account_id``'s blocks: read them again for its connections here (if any)."""
+        if self.blocks is None or not any(
+            c.account_id == account_id for live in list(self.service.tables.values()) for c in live.conns
+        ):
+            return
+        self.set_blocked(account_id, await asyncio.to_thread(self.blocks.blocked_names, account_id))
 
     def _invitation(self, table_id: str) -> dict[str, Any] | None:
         """The ``invitation`` message of ``table_id`` (None: it is not in this process's memory nor readable now)."""
@@ -432,7 +439,7 @@ class Hub:
         if table_id.startswith(BLOCKS_PREFIX):
             who = table_id.removeprefix(BLOCKS_PREFIX)
             if who.isdigit():
-                self.set_blocked(int(who))
+                await self.reread_blocks(int(who))
             return
         if table_id.startswith(INVITE_PREFIX):
             table, _, ids = table_id.removeprefix(INVITE_PREFIX).partition(" ")
