@@ -170,3 +170,30 @@ def test_a_blocked_players_chat_is_hidden_invitations_refused_and_quick_match_ap
         other = bea.post("/api/quickmatch", json={"game": "capitol", "players": 2}).json()["table"]
         assert other != hers  # never seated together, whoever blocked
         assert cid.post("/api/quickmatch", json={"game": "capitol", "players": 2}).json()["table"] in (hers, other)
+
+
+def test_an_invited_player_who_is_away_gets_one_e_mail_and_a_connected_one_none(tmp_path: Path) -> None:
+    from meeple.server.notify import SmtpSettings
+    from tests.server.mail import smtp_server
+
+    with smtp_server() as (inbox, port):
+        mail = SmtpSettings("127.0.0.1", port, "plain", None, None, "games@example.org")
+        config = ServerConfig(
+            db=f"sqlite:///{tmp_path / 's.db'}", bot_workers=0, smtp=mail, site="https://games.example.org", **OPEN
+        )
+        with TestClient(create_app(config)) as client:
+            ann = sign_up(person(client), "Ann")
+            bea = sign_up(person(client), "Bea", email="bea@example.org")
+            cid = sign_up(person(client), "Cid", email="cid@example.org")
+            mine, _ = create(cid, "caprice", ["human", "bot:random"])
+            with cid.websocket_connect(f"/api/tables/{mine}/ws") as ws:  # Cid is at a table: told live, no e-mail
+                next_of(ws)
+                table, tokens = create(ann, "caprice", ["human", {"invite": "Bea"}, {"invite": "Cid"}])
+                assert _message(ws, "invitation")["table"] == table
+            (message,) = inbox.wait(1)
+            assert message["To"] == "bea@example.org" and message["Subject"] == "Ann invites you to a table of Caprice"
+            body = message.get_content()
+            assert "https://games.example.org/me/tables?lang=en" in body
+            assert tokens[0] not in body and table not in message["Subject"]
+            assert bea.get("/api/me/invitations").json()[0]["table"] == table
+            assert len(inbox.messages) == 1

@@ -34,6 +34,8 @@ from meeple.server.clock import is_turn_based
 from meeple.server.db import PresenceRow, SeatRow, TableRow
 from meeple.server.hub import Hub
 from meeple.server.live import TableNotFound
+from meeple.server.notify import InvitationNotice
+from meeple.server.presence import STALE
 from meeple.server.protocol import CreateTable, SeatRequest
 from meeple.server.quotas import Limiter
 from meeple.server.seats import Seats
@@ -384,8 +386,33 @@ class Lobby:
         table_id, tokens = await asyncio.to_thread(self.service.create, request, address, _bound(account), invited)
         await self.service.evaluate(table_id)  # a bot may have the first move; a clock may start
         if invited:
-            await self.hub.invited(table_id, sorted(set(invited.values())))
+            accounts = sorted(set(invited.values()))
+            await self.hub.invited(table_id, accounts)
+            await self.mail_invitations(table_id, request.game, accounts, account)
         return Created(table_id, tokens)
+
+    async def mail_invitations(self, table_id: str, game: str, accounts: list[int], by: Account | None) -> None:
+        """E-mail the invited ``accounts`` that are away (no connection in any process), with ``--smtp``."""
+        notifier = self.service.notifier
+        if notifier is None:
+            return
+        here = {c.account_id for live in list(self.service.tables.values()) for c in live.conns}
+        for account_id in await asyncio.to_thread(self.away, [a for a in accounts if a not in here]):
+            notifier.submit(InvitationNotice(table_id, game, account_id, by.username if by is not None else None))
+
+    def away(self, accounts: list[int]) -> list[int]:
+        """Those of ``accounts`` with no seat connected in any process (the presence rows, fresh within ``STALE``)."""
+        if not accounts:
+            return []
+        cutoff = self.service.now() - STALE
+        stmt = (
+            select(SeatRow.account_id)
+            .join(PresenceRow, (PresenceRow.table_id == SeatRow.table_id) & (PresenceRow.seat == SeatRow.seat))
+            .where(SeatRow.account_id.in_(accounts), PresenceRow.connections > 0, PresenceRow.seen_at > cutoff)
+        )
+        with self.service.engine.connect() as s:
+            connected = set(s.scalars(stmt))
+        return [a for a in accounts if a not in connected]
 
     def invitees(self, request: CreateTable, account: Account | None) -> dict[int, int]:
         """The accounts invited to the seats of ``request``: ``{seat: account id}`` (issue #44, item 2).

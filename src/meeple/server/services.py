@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -36,7 +37,7 @@ from meeple.server.hub import Hub, Listener, broadcast
 from meeple.server.lobby import Lobby
 from meeple.server.logins import LoginGate
 from meeple.server.metrics import Metrics, started, stopped
-from meeple.server.notify import MailCounts, Notifier, account_addresses
+from meeple.server.notify import MailCounts, Notifier, account_addresses, account_recipient
 from meeple.server.quotas import Limiter
 from meeple.server.reads import Listing
 from meeple.server.rematch import Rematches
@@ -182,7 +183,8 @@ def _notifier(config: ServerConfig, engine: Engine, metrics: Metrics) -> Notifie
         return None
     addresses = config.addresses or account_addresses(engine)
     count = lambda outcome: metrics.emails.labels(outcome=outcome).inc()  # noqa: E731
-    notifier = Notifier(config.smtp, addresses, config.site, count, counts=MailCounts(engine))
+    recipient = functools.partial(account_recipient, engine)
+    notifier = Notifier(config.smtp, addresses, config.site, count, counts=MailCounts(engine), recipient=recipient)
     notifier.start()
     return notifier
 
