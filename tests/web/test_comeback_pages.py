@@ -73,6 +73,8 @@ def test_invite_by_name_from_the_lobby_then_take_or_decline_from_my_tables(web: 
     made = ann.post("/tables?lang=en", data=form)
     assert made.status_code == 200, made.text
     table = web.get("/api/tables?status=waiting").json()[0]["table"]
+    listed = web.get("/?lang=en").text
+    assert "reserved seat" in listed and f'action="/tables/{table}/join' not in listed  # no Join for strangers
     mine = bea.get("/me/tables?lang=fr").text
     assert "Vous êtes invité" in mine and f'action="/me/invitations/{table}/decline' in mine, mine
     taken = bea.post(f"/tables/{table}/join?lang=en", follow_redirects=False)

@@ -20,6 +20,7 @@ from meeple.core.params import build_params
 from meeple.core.registry import game_class, registered_games
 from meeple.i18n import M, Translator
 from meeple.server.clock import is_turn_based
+from meeple.server.db import SeatRow
 from meeple.server.live import TableNotFound
 from meeple.server.lobby import SeatRefused
 from meeple.server.protocol import ClockSpec, CreateTable, JoinTable
@@ -196,12 +197,21 @@ async def lobby_tables(services: Services) -> list[dict[str, Any]]:
             "grace": row.grace,
             "substitute": row.substitute,
             "ended": row.ended,
-            "seats": [{"player": s.player, "online": online.get(s.seat, False), "name": s.name} for s in seats],
+            "seats": [
+                {"player": s.player, "online": online.get(s.seat, False), "name": s.name, "reserved": _reserved(s)}
+                for s in seats
+            ],
+            "free": sum(1 for s in seats if s.player == "open" and not _reserved(s)),
             "open": sum(1 for s in seats if s.player == "human" and not online.get(s.seat, False)),
             "days": _days_per_move(row.clock),
         }
         for row, seats, online, _users in rows
     ]
+
+
+def _reserved(seat: SeatRow) -> bool:
+    """An open seat kept for someone (an invitation by name, a rematch's seat): nobody else may join it."""
+    return seat.player == "open" and (seat.invited is not None or seat.reserved_from is not None)
 
 
 def game_card(name: str) -> dict[str, Any]:
