@@ -220,3 +220,29 @@ def test_a_single_player_table_with_bots_starts_its_rematch_at_once(tmp_path: Pa
             while not frame["legal_actions"]:  # the bot plays its moves (if it is first) until the human's turn
                 frame = next_of(ws)
             assert frame["status"] == "live" and frame["seat"] == 1
+
+
+def test_a_rematch_counts_in_the_offerers_table_quota(tmp_path: Path) -> None:
+    config = ServerConfig(
+        db=f"sqlite:///{tmp_path / 's.db'}",
+        bot_workers=0,
+        **{**OPEN, "quotas": Quotas(max_tables_per_address=2, tables_per_minute=100, joins_per_minute=100)},
+    )
+    with TestClient(create_app(config)) as client:
+        ended = [create(client, "caprice", ["human", "human"]) for _ in range(2)]
+        for table, seats in ended:  # both end at once: seat 0 resigns
+            done = client.post(f"/api/tables/{table}/resign", headers=_bearer(seats[0]))
+            assert done.json()["status"] == "finished"
+        create(client, "caprice", ["human", "human"])  # one live table of this address
+        (first, tokens), (second, others) = ended
+        assert client.post(f"/api/tables/{first}/rematch", headers=_bearer(tokens[0])).status_code == 201
+        past = client.post(f"/api/tables/{second}/rematch", headers=_bearer(others[0]))
+        assert past.status_code == 429 and "Retry-After" in past.headers
+        assert "at most 2" in past.json()["detail"]
+        view = client.get(f"/api/tables/{second}").json()
+        assert view["status"] == "finished"  # nothing half-made: no rematch, the table as it was
+        assert client.post(f"/api/tables/{second}/rematch", headers=_bearer(others[1])).status_code == 429
+
+
+def _bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}

@@ -17,7 +17,6 @@ from fastapi.responses import JSONResponse
 from meeple.core.errors import MeepleError
 from meeple.server.live import MoveRefused, TableNotFound
 from meeple.server.protocol import SeatTaken
-from meeple.server.quotas import QuotaExceeded
 from meeple.server.replies import cut, request_reader
 from meeple.server.routes.lobby import refused, seated
 from meeple.server.seats import NO_SEAT, client_address
@@ -50,20 +49,16 @@ async def rematch(
     the rematch started, lapsed or was declined, or its players block one another; 429 past the table quotas.
     """
     reader = request_reader(http)
+    try:
+        await services.tables.read(table_id)
+    except TableNotFound:
+        raise HTTPException(404, f"no table {cut(table_id)!r}") from None
     seat = await services.seats.presented(http, table_id, authorization)
     if seat is None:
-        exists = services.tables.tables.get(table_id) is not None
-        if not exists:
-            try:
-                await services.tables.read(table_id)
-            except TableNotFound:
-                raise HTTPException(404, f"no table {cut(table_id)!r}") from None
         raise HTTPException(403, reader.message(NO_SEAT))
     try:
         taken, created = await services.rematches.rematch(table_id, seat, client_address(http))
-    except QuotaExceeded:
-        raise
-    except MeepleError as exc:
+    except MeepleError as exc:  # a quota's 429 is the app's (QuotaExceeded)
         refused(exc, http, table_id)
     return seated(http, taken, 201 if created else 200)
 
