@@ -101,6 +101,8 @@ def test_a_profile_blocks_and_unblocks(web: TestClient) -> None:
     assert [b["username"] for b in ann.get("/api/me/blocks").json()] == ["Bea"]
     page = ann.get("/players/Bea?lang=fr").text
     assert 'action="/players/Bea/unblock?lang=fr"' in page and "Débloquer" in page
+    own = ann.get("/players/Ann?lang=en").text  # one's own profile lists them, each with "Unblock"
+    assert "Players you block" in own and 'action="/players/Bea/unblock?lang=en"' in own
     ann.post("/players/Bea/unblock")
     assert ann.get("/api/me/blocks").json() == []
     assert ann.post("/players/nobody/block", follow_redirects=False).status_code == 404
