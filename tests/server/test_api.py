@@ -262,6 +262,7 @@ def test_an_away_seat_is_bot_played_after_the_grace_period_and_returns_on_reconn
             "reason": "away",
             "account": None,  # a guest's seat: bound to no account
             "forfeit": None,  # not a rated table
+            "invited": None,  # no seat reserved (issue #44)
         }
         assert frame["seats"][1]["connected"]
         with client.websocket_connect(url0) as ws0:
