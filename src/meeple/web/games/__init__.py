@@ -314,7 +314,7 @@ class WebGame:
                 {
                     "place": place,
                     "seat": s,
-                    "name": seat_name(s, reader, me, names),
+                    "name": self.seat_label(observation, s, reader, me, names),
                     "score": scores[s],
                     "winner": winner,
                 }
