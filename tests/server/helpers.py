@@ -29,7 +29,9 @@ from meeple.server.protocol import (
     ChatLine,
     ErrorMessage,
     HelloMessage,
+    InvitationMessage,
     PongMessage,
+    RematchMessage,
     StateMessage,
     UndoneMessage,
 )
@@ -69,6 +71,8 @@ FRAMES = {
     "pong": PongMessage,
     "chat": ChatLine,
     "undone": UndoneMessage,
+    "rematch": RematchMessage,
+    "invitation": InvitationMessage,
 }
 
 

@@ -264,6 +264,7 @@ def test_an_away_seat_is_bot_played_after_the_grace_period_and_returns_on_reconn
             "forfeit": None,  # not a rated table
             "rating": None,  # no rating at an unrated table
             "provisional": None,
+            "invited": None,  # no seat reserved (issue #44)
         }
         assert frame["seats"][1]["connected"]
         with client.websocket_connect(url0) as ws0:

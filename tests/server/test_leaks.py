@@ -5,7 +5,8 @@ and player count, the world is re-dealt for a seat (``resample_from_infostate``)
 send that seat (the ``state`` frame with its whole log, the seats and clock, the browser page's slim frame, its
 refusals, the ``ack`` of its move) and a spectator (every seat's re-deal keeps the public view), and the e-mail of a
 turn-based table's turn, must not change; nor may its entry in ``GET /api/me/tables``. Issue "Play online" (hidden
-information); issue #34 (the turn e-mail, "My tables").
+information); issue #34 (the turn e-mail, "My tables"); issue #44 (invitations, rematch messages and answers,
+resignations, blocks: none carries a hand, a seed or a token that is not the receiver's own).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from meeple.core.state import SPECTATOR, State
 from meeple.i18n import translator
 from meeple.server.chat import ChatEntry, chat_frame
 from meeple.server.clock import new_clock, pass_turn
-from meeple.server.hub import Connection, state_frames
+from meeple.server.hub import Connection, rematch_messages, state_frames
 from meeple.server.live import LiveTable, MoveRefused, SeatState, check_move
 from meeple.server.mytables import table_entry
 from meeple.server.notify import Recipient, compose, turn_notice
@@ -131,6 +132,15 @@ def _claim(state: State[Any], seat: int) -> str:
         return f"{exc.status} {translator('en').message(exc.message)} {exc.retry_after}"
 
 
+def _rematch(state: State[Any], seat: int) -> list[dict[str, Any]]:
+    """The ``rematch`` messages a connection of ``seat`` is sent (issue #44, item 1), decoded."""
+    live = _table(state)
+    live.rematch = {"table": "r", "status": "waiting", "ended": None, "offered_by": 0, "accepted": [0]}
+    conn = Connection(None, seat)
+    rematch_messages(live, [conn])
+    return [dict(m) for m in conn.pending]
+
+
 @pytest.mark.parametrize(("name", "players"), CASES)
 def test_no_payload_differs_across_worlds_the_receiver_cannot_tell_apart(name: str, players: int) -> None:
     game = load_game(name, players=players)
@@ -163,6 +173,7 @@ def test_no_payload_differs_across_worlds_the_receiver_cannot_tell_apart(name: s
                         said = chat_frame(_table(world), line, translator(lang))
                         assert said == chat_frame(_table(state), line, translator(lang))
                         assert set(said) == {"type", "seat", "name", "text", "time"}
+                    assert _rematch(world, seat) == _rematch(state, seat), f"{name} seat {seat} step {step} (rematch)"
                     for lang in ("en", "fr"):  # the turn e-mail: whose turn at which table, nothing of the game
                         assert _turn_mail(world, lang) == _turn_mail(state, lang), f"{name} step {step} (e-mail)"
                         mine = table_entry(_table(world), seat, translator(lang))  # GET /api/me/tables, My tables
@@ -439,3 +450,61 @@ def test_a_rating_settled_while_its_game_goes_on_names_no_live_table_on_profiles
         conn.execute(update(TableRow).where(TableRow.id == table).values(status="finished"))
     history = client.get("/api/players/Noa").json()["stats"]["caprice"]["history"]
     assert [p["table"] for p in history] == [table]
+
+
+def test_invitations_rematches_resignations_and_blocks_carry_no_secret(client) -> None:
+    """Issue #44: the new channels carry no seed, and no token that is not the receiver's own.
+
+    An invitation (its live message, ``GET /api/me/invitations``, "My tables"), the rematch (the offer's and the
+    acceptance's answers, the ``rematch`` messages of the finished table), a resignation's answer and the blocks'.
+    """
+    from sqlalchemy import select
+
+    from meeple.server.db import TableRow
+    from tests.server.helpers import create, next_of
+    from tests.server.test_accounts import person, sign_up
+    from tests.server.test_ratings import _play_both
+
+    ann, bea = (sign_up(person(client), n) for n in ("Ann", "Bea"))
+    seed = 765432198765
+    elsewhere, mine = create(bea, "caprice", ["human", "bot:random"])
+    with bea.websocket_connect(f"/api/tables/{elsewhere}/ws") as ws:
+        next_of(ws)
+        table, tokens = create(ann, "caprice", ["human", {"invite": "Bea"}], seed=seed)
+        while (told := ws.receive_json())["type"] != "invitation":
+            pass
+    heard = [str(told), bea.get("/api/me/invitations").text, bea.get("/api/me/tables").text]
+    joined = bea.post(f"/api/tables/{table}/join", json={}).json()
+    heard += [ann.put("/api/me/blocks/Bea").text, ann.get("/api/me/blocks").text, bea.get("/api/me/blocks").text]
+    ann.delete("/api/me/blocks/Bea")
+    for text in heard:
+        assert str(seed) not in text and tokens[0] not in text and joined["token"] not in text, text
+        assert mine[0] not in text and '"seed"' not in text
+    _play_both(client, table, [ann, bea])
+    with bea.websocket_connect(f"/api/tables/{table}/ws") as ws:
+        next_of(ws)
+        offer = ann.post(f"/api/tables/{table}/rematch").json()
+        while (message := ws.receive_json())["type"] != "rematch":
+            pass
+        accept = bea.post(f"/api/tables/{table}/rematch").json()
+        while (started := ws.receive_json())["type"] != "rematch" or started["status"] != "live":
+            pass
+    engine = services_of(client.app).engine
+    with engine.connect() as conn:
+        new_seed = conn.scalar(select(TableRow.seed).where(TableRow.id == offer["table"]))
+    assert set(message) == {
+        "type",
+        "of",
+        "table",
+        "status",
+        "ended",
+        "offered_by",
+        "accepted",
+        "waiting_for",
+        "lapse_at",
+    }
+    for text in (str(message), str(started), str(accept), client.get(f"/api/tables/{offer['table']}").text):
+        assert offer["token"] not in text and str(new_seed) not in text and joined["token"] not in text
+    assert accept["token"] not in str(offer) and set(accept) == {"table", "seat", "token"}
+    resigned = ann.post(f"/api/tables/{offer['table']}/resign")
+    assert set(resigned.json()) == {"table", "seat", "status"} and str(new_seed) not in resigned.text

@@ -37,7 +37,7 @@ from meeple.server.protocol import WEBSOCKET_MESSAGES
 from meeple.server.quotas import Limiter
 from meeple.server.reads import ReadQuota
 from meeple.server.replies import add_error_handlers
-from meeple.server.routes import accounts, friends, lobby, people, recovery, tables
+from meeple.server.routes import accounts, friends, invitations, lobby, people, recovery, rematch, tables
 from meeple.server.socket import router as socket_router
 
 __all__ = ["ROUTERS", "ServerConfig", "create_app"]
@@ -45,10 +45,12 @@ __all__ = ["ROUTERS", "ServerConfig", "create_app"]
 ROUTERS: tuple[APIRouter, ...] = (
     tables.router,
     lobby.router,
+    rematch.router,
     accounts.router,
     recovery.router,
     people.router,
     friends.router,
+    invitations.router,
     socket_router,
 )
 """The server's routers, in the order their routes are matched (docs/architecture.md lists their routes)."""

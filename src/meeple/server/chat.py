@@ -70,6 +70,18 @@ def chat_frame(live: LiveTable, entry: ChatEntry, reader: Translator) -> dict[st
     return {"type": "chat", "seat": entry.seat, "name": name, "text": entry.text, "time": entry.at}
 
 
+def blocked_line(live: LiveTable, entry: ChatEntry, conn: Any) -> bool:
+    """Whether ``entry`` was written from a seat bound to an account the receiver ``conn`` blocks (not sent to it).
+
+    Issue #44, item 6: a blocked player's lines are hidden from whoever blocks them (:mod:`meeple.server.blocks`).
+    """
+    blocked = getattr(conn, "blocked", None)
+    if not blocked or entry.seat is None or not 0 <= entry.seat < len(live.seats):
+        return False
+    account = live.seats[entry.seat].account
+    return account is not None and account.lower() in blocked
+
+
 class ChatService:
     """Stores chat lines and sends them to this process's connections.
 
@@ -131,7 +143,8 @@ class ChatService:
             log.warning("table %s: no chat history for a new connection (%s)", live.id, str(exc).splitlines()[0:1])
             entries = []
         for entry in entries:
-            conn.send(chat_frame(live, entry, conn.translator))
+            if not blocked_line(live, entry, conn):
+                conn.send(chat_frame(live, entry, conn.translator))
         conn.chat_seen = max([conn.chat_seen, *(e.id for e in entries)])
         conn.chat_ready = True
         await self.deliver(live)  # a line stored while the history was read
@@ -148,7 +161,7 @@ class ChatService:
                     if entry.id <= conn.chat_seen:
                         continue
                     conn.chat_seen = entry.id
-                    if entry.seat is None and conn.muted:
+                    if (entry.seat is None and conn.muted) or blocked_line(live, entry, conn):
                         continue
                     conn.send(chat_frame(live, entry, conn.translator))
             if len(entries) < DELIVER_BATCH:  # a longer burst is read on, batch after batch

@@ -105,6 +105,10 @@ class TableRow(Base):
     """Why an ``aborted`` table ended (``no_show``, ``server_full``...: :data:`meeple.server.endings.ABORTS`)."""
     ended_at: Mapped[float | None] = mapped_column(Float, nullable=True)
     """When the table was aborted (None: it was not)."""
+    rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True, unique=True)
+    """The finished table this one is the rematch of (one rematch per table: unique), or None (issue #44, item 1)."""
+    lapse_at: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)
+    """When a waiting rematch lapses unless every human accepted (:mod:`meeple.server.rematch`), else None."""
 
 
 class SeatRow(Base):
@@ -132,6 +136,10 @@ class SeatRow(Base):
     """Why this seat of a rated table ranks last for the rating (``time``, ``away``, ``claim``...), or None."""
     rank: Mapped[int | None] = mapped_column(Integer, nullable=True)
     """Its final rank once the game finished (1 = first; ties share a rank; a rated table's forfeits last), or None."""
+    invited: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True, index=True)
+    """The account an open seat is reserved for (an invitation, or a rematch's seat), or None: anyone may take it."""
+    reserved_from: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """A rematch's open seat: the seat of the finished table whose holder it is reserved for (guests too), or None."""
 
 
 class EventRow(Base):
@@ -336,6 +344,18 @@ class RatingHistoryRow(Base):
     sigma: Mapped[float] = mapped_column(Float)
     rank: Mapped[int] = mapped_column(Integer)
     """The account's rank at that table for the rating (1 = first; forfeits last)."""
+
+
+class BlockRow(Base):
+    """One account blocking another (:mod:`meeple.server.blocks`): chat hidden, no quick match, no invitations."""
+
+    __tablename__ = "blocks"
+
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    """Who blocks."""
+    blocked_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True, index=True)
+    """Who is blocked."""
+    created: Mapped[float] = mapped_column(Float)
 
 
 class KeyRow(Base):

@@ -38,6 +38,8 @@ ABORTS: dict[str, Message] = {
     "no_show": M("aborted: a player never came to the table"),
     "no_move": M("aborted: a player of this rated game left before their first move; nobody is rated"),
     "server_full": M("aborted: the server was full and nobody had played at this table yet"),
+    "lapsed": M("aborted: the rematch offer lapsed before everyone accepted"),
+    "declined": M("aborted: a player declined the rematch"),
 }
 """Why a table was aborted (``tables.ended``), as the pages and the terminal say it."""
 

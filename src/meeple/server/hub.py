@@ -24,6 +24,7 @@ from typing import Any
 from sqlalchemy import Engine
 
 from meeple.i18n import DEFAULT_LANGUAGE, Translator, translator
+from meeple.server.blocks import Blocks
 from meeple.server.chat import CHAT_PREFIX, ChatService
 from meeple.server.clock import clock_view
 from meeple.server.health import LISTEN
@@ -31,7 +32,14 @@ from meeple.server.live import LiveTable
 from meeple.server.people import PeopleTranslator
 from meeple.server.protocol import HelloMessage, SlimStateMessage
 from meeple.server.retry import is_transient, one_line, retrying
-from meeple.server.tables import NOTIFY_CHANNEL, REVOKE_PREFIX, ROTATE_PREFIX, TableService
+from meeple.server.tables import (
+    BLOCKS_PREFIX,
+    INVITE_PREFIX,
+    NOTIFY_CHANNEL,
+    REVOKE_PREFIX,
+    ROTATE_PREFIX,
+    TableService,
+)
 from meeple.server.views import game_view, log_texts, perspective_of
 
 log = logging.getLogger("meeple.server")
@@ -119,6 +127,12 @@ class Connection:
         """The id of the last chat line this connection was sent (or skipped)."""
         self.chat_ready = False
         """The table's recent chat lines were sent: new lines may follow (:class:`meeple.server.chat.ChatService`)."""
+        self.account_id: int | None = None
+        """The account whose session opened this connection (None: a guest, or a seat token): its invitations."""
+        self.blocked: frozenset[str] = frozenset()
+        """Usernames (lower-cased) this connection's account blocks: their chat lines are not sent to it."""
+        self.rematch_sent: dict[str, Any] | None = None
+        """The table's rematch as this connection was last told it (:func:`rematch_messages`)."""
 
     def start(self) -> None:
         """Start the writer task."""
@@ -243,6 +257,21 @@ def broadcast(live: LiveTable) -> None:
     """
     if live.conns:
         state_frames(live, list(live.conns))
+        rematch_messages(live, list(live.conns))
+
+
+def rematch_messages(live: LiveTable, conns: list[Connection]) -> None:
+    """Tell each connection of a finished table of its rematch when it changed: a ``rematch`` message.
+
+    ``{"type": "rematch", "table": the finished table, **rematch_view}`` (:func:`meeple.server.offers.rematch_view`):
+    who offered, who accepted, the rematch's id and status. Public: the same for every receiver (issue #44, item 1).
+    """
+    if live.rematch is None:
+        return
+    for conn in conns:
+        if conn.rematch_sent != live.rematch:
+            conn.rematch_sent = live.rematch
+            conn.send({"type": "rematch", "of": live.id, **live.rematch})
 
 
 def _undone(live: LiveTable, conn: Connection) -> list[int]:
@@ -269,10 +298,19 @@ class Hub:
         service: the table service (built with ``on_change=broadcast``).
         send_seconds: how long a frame may wait for a client that does not read.
         chat: the table chat (None: no chat lines are delivered).
+        blocks: who blocks whom (None: nobody's chat is hidden).
     """
 
-    def __init__(self, service: TableService, send_seconds: float = 30.0, chat: ChatService | None = None) -> None:
+    def __init__(
+        self,
+        service: TableService,
+        send_seconds: float = 30.0,
+        chat: ChatService | None = None,
+        blocks: Blocks | None = None,
+    ) -> None:
         self.service = service
+        self.blocks = blocks
+        """Who blocks whom (a connection's account skips its blocked players' chat lines)."""
         self.send_seconds = send_seconds
         """How long a frame may wait for a client that does not read (:class:`Connection`)."""
         self.chat = chat
@@ -291,6 +329,65 @@ class Hub:
         )
         conn.send(hello.model_dump())
         state_frames(live, [conn], force={conn})
+        rematch_messages(live, [conn])
+
+    async def invited(self, table_id: str, accounts: list[int]) -> None:
+        """Tell ``accounts`` connected anywhere that they are invited to ``table_id``: an ``invitation`` message.
+
+        This process's connections opened by those accounts' sessions are told now; on PostgreSQL the other
+        processes are told through ``invite:<table> <id,id...>`` (issue #44, item 2).
+        """
+        self.tell_invited(table_id, accounts)
+        if self.service.postgres:
+            payload = f"{INVITE_PREFIX}{table_id} {','.join(str(a) for a in accounts)}"
+            await asyncio.to_thread(self.service.notify, payload)
+
+    def tell_invited(self, table_id: str, accounts: list[int]) -> None:
+        """Send ``{"type": "invitation", "table", "game", "by"}`` to this process's connections of ``accounts``.
+
+        ``by`` is the username of the table's creator (public, as its seat shows). No token: the invited account
+        takes its seat with ``join`` (its session binds the seat).
+        """
+        wanted = set(accounts)
+        if not wanted:
+            return
+        invitation: dict[str, Any] | None = None
+        for live in list(self.service.tables.values()):
+            for conn in list(live.conns):
+                if conn.account_id in wanted:
+                    if invitation is None:
+                        invitation = self._invitation(table_id)
+                    if invitation is not None:
+                        conn.send(invitation)
+
+    async def blocks_changed(self, account_id: int, names: frozenset[str]) -> None:
+        """``account_id`` now blocks ``names``: its connections here and in the other processes skip their chat."""
+        self.set_blocked(account_id, names)
+        if self.service.postgres:
+            await asyncio.to_thread(self.service.notify, f"{BLOCKS_PREFIX}{account_id}")
+
+    def set_blocked(self, account_id: int, names: frozenset[str]) -> None:
+        """Give this process's connections of ``account_id`` the blocked ``names``."""
+        for live in list(self.service.tables.values()):
+            for conn in live.conns:
+                if conn.account_id == account_id:
+                    conn.blocked = names
+
+    async def reread_blocks(self, account_id: int) -> None:
+        """Another process changed ``account_id``'s blocks: read them again for its connections here (if any)."""
+        if self.blocks is None or not any(
+            c.account_id == account_id for live in list(self.service.tables.values()) for c in live.conns
+        ):
+            return
+        self.set_blocked(account_id, await asyncio.to_thread(self.blocks.blocked_names, account_id))
+
+    def _invitation(self, table_id: str) -> dict[str, Any] | None:
+        """The ``invitation`` message of ``table_id`` (None: it is not in this process's memory nor readable now)."""
+        found = self.service.table_facts(table_id)
+        if found is None:
+            return None
+        game, by = found
+        return {"type": "invitation", "table": table_id, "game": game, "by": by}
 
     def leave(self, live: LiveTable, conn: Connection) -> None:
         """Unregister a connection; a finished table nobody watches leaves this process's cache."""
@@ -339,6 +436,15 @@ class Hub:
 
     async def refresh(self, table_id: str) -> None:
         """Another process changed a table (or its chat: ``chat:<id>``): tell this process's connections."""
+        if table_id.startswith(BLOCKS_PREFIX):
+            who = table_id.removeprefix(BLOCKS_PREFIX)
+            if who.isdigit():
+                await self.reread_blocks(int(who))
+            return
+        if table_id.startswith(INVITE_PREFIX):
+            table, _, ids = table_id.removeprefix(INVITE_PREFIX).partition(" ")
+            self.tell_invited(table, [int(i) for i in ids.split(",") if i.isdigit()])
+            return
         for prefix in (REVOKE_PREFIX, ROTATE_PREFIX):
             if table_id.startswith(prefix):
                 table, _, seat = table_id.removeprefix(prefix).partition(" ")

@@ -67,6 +67,13 @@ class SeatState:
     """At a rated table, its account's rating at the game (``mu - 3 sigma``), else None (issue #44, item 7)."""
     provisional: bool = False
     """Its rating is provisional: its account has played few rated games of the game."""
+    invited: str | None = None
+    """The username an open seat is reserved for (an invitation, a rematch's account seat), or None."""
+
+    @property
+    def resigned(self) -> bool:
+        """Its player resigned (``POST /api/tables/{id}/resign``): the bot plays it to the end, for good."""
+        return self.reason == "resign"
 
     @property
     def is_open(self) -> bool:
@@ -99,6 +106,7 @@ class SeatState:
             "forfeit": self.forfeit,
             "rating": self.rating,
             "provisional": self.provisional if self.rating is not None else None,
+            "invited": self.invited,
         }
 
 
@@ -153,6 +161,10 @@ class LiveTable:
     tables)."""
     bots_wait: float | None = None
     """Until when this table's bots wait for its creator's bot CPU budget (Unix seconds; None: they do not)."""
+    rematch: dict[str, Any] | None = None
+    """A finished table's rematch as its players see it (:func:`meeple.server.rematch.rematch_view`), or None."""
+    rematch_of: str | None = None
+    """The finished table this one is the rematch of (its offer's seats are reserved), or None."""
 
     @property
     def over(self) -> bool:
@@ -276,6 +288,8 @@ def check_move(live: LiveTable, seat: int, version: int, by_bot: bool) -> None:
         raise MoveRefused("not_started", M("the game starts when every open seat is taken"))
     if live.status != "live":
         raise MoveRefused("game_over", M("the game is over: no more moves"))
+    if not by_bot and live.seats[seat].resigned:
+        raise MoveRefused("not_your_turn", M("you resigned: a bot plays your seat to the end"))
     mover = live.mover()
     if by_bot:
         if version != live.version or live.bot_to_move() is None or mover != seat:

@@ -29,11 +29,14 @@ from meeple.core.errors import MeepleError
 from meeple.core.registry import load_game
 from meeple.i18n import M, Message
 from meeple.server.accounts import Account
+from meeple.server.blocks import Blocks, apart_clause
 from meeple.server.clock import is_turn_based
 from meeple.server.db import PresenceRow, SeatRow, TableRow
 from meeple.server.hub import Hub
 from meeple.server.live import TableNotFound
 from meeple.server.names import look_alike, skeleton
+from meeple.server.notify import InvitationNotice
+from meeple.server.presence import STALE
 from meeple.server.protocol import CreateTable, SeatRequest
 from meeple.server.quotas import Limiter
 from meeple.server.seats import Seats
@@ -133,13 +136,15 @@ class Lobby:
         hub: the tables' connections (a new token closes the old one's).
         seats: which seat a token opens (a join from a seat's holder is refused).
         limiter: the quotas (``tables``, ``joins`` per address).
+        blocks: who blocks whom (quick match keeps them apart; their invitations are refused).
     """
 
-    def __init__(self, service: TableService, hub: Hub, seats: Seats, limiter: Limiter) -> None:
+    def __init__(self, service: TableService, hub: Hub, seats: Seats, limiter: Limiter, blocks: Blocks) -> None:
         self.service = service
         self.hub = hub
         self.seats = seats
         self.limiter = limiter
+        self.blocks = blocks
 
     # ------------------------------------------------------------------ transactions (run in a thread)
     def _locked(self, s: Session, table_id: str) -> TableRow:
@@ -171,7 +176,8 @@ class Lobby:
     ) -> tuple[int, str, bool]:
         """Seat ``name`` at the first free open seat of ``row``, bound to ``account`` if given.
 
-        Returns the seat, its token, and whether the game started.
+        A seat reserved for ``account`` (an invitation, a rematch) is taken first; a seat reserved for someone else
+        is never taken. Returns the seat, its token, and whether the game started.
         """
         if row.status != "waiting":
             why = M("this table has started: no seat is free") if row.status == "live" else M("this table is over")
@@ -182,22 +188,32 @@ class Lobby:
             mine = select(SeatRow.seat).where(SeatRow.table_id == row.id, SeatRow.account_id == account[0])
             if s.scalars(mine).first() is not None:
                 raise SeatRefused(409, M("you already hold a seat at this table"))
-        free = list(
+        open_seats = list(
             s.scalars(
                 select(SeatRow).where(SeatRow.table_id == row.id, SeatRow.player == "open").order_by(SeatRow.seat)
             )
         )
+        me = account[0] if account is not None else None
+        free = [seat for seat in open_seats if seat.invited == me and me is not None]
+        free += [seat for seat in open_seats if seat.invited is None and seat.reserved_from is None]
         if not free:
+            if open_seats:
+                raise SeatRefused(409, M("the free seats of this table are reserved for invited players"))
             raise SeatRefused(409, M("this table is full"))
-        token = secrets.token_urlsafe(24)
         seat = free[0]
-        seat.player, seat.name, seat.token_hash, seat.joined = "human", name, hash_token(token), self.service.now()
-        seat.account_id = account[0] if account is not None else None
-        started = len(free) == 1
+        token = self.seat(s, row, seat, name, me)
+        started = len(open_seats) == 1
         if started:
             self._go_live(s, row)
         self._changed(s, row)
         return seat.seat, token, started
+
+    def seat(self, s: Session, row: TableRow, seat: SeatRow, name: str | None, account_id: int | None) -> str:
+        """Give the open ``seat`` of ``row`` to ``name`` (bound to ``account_id``); return its new secret token."""
+        token = secrets.token_urlsafe(24)
+        seat.player, seat.name, seat.token_hash, seat.joined = "human", name, hash_token(token), self.service.now()
+        seat.account_id = account_id
+        return token
 
     def take_seat(self, table_id: str, name: str, account: tuple[int, str] | None = None) -> tuple[int, str, bool]:
         """Take the first free open seat of a waiting table; return ``(seat, token, started)``.
@@ -281,8 +297,9 @@ class Lobby:
         """A seat at the oldest waiting quick-match table of ``match.game`` and ``match.players``, or at a new one.
 
         ``exclude``: tables not to join (those the asker holds a seat at already: nobody plays against themselves);
-        a logged-in player's own tables are skipped too. A rated match meets only at rated quick-match tables
-        (their key ends ``/rated``), which no bots fill.
+        a logged-in player's own tables are skipped too, and those where an account sits that blocks, or is blocked
+        by, this player (:func:`meeple.server.blocks.apart_clause`). A rated match meets only at rated quick-match
+        tables (their key ends ``/rated``), which no bots fill.
 
         Returns:
             ``(table, seat, token, started)``.
@@ -305,7 +322,7 @@ class Lobby:
             )
             if account is not None:
                 mine = select(SeatRow.table_id).where(SeatRow.account_id == account[0])
-                stmt = stmt.where(TableRow.id.not_in(mine))
+                stmt = stmt.where(TableRow.id.not_in(mine), apart_clause(account[0]))
             row = s.scalars(stmt.with_for_update() if self.service.postgres else stmt).first()
             if row is not None:
                 seat, token, started = self._take_seat(s, row, match.name, account)
@@ -369,9 +386,65 @@ class Lobby:
         for seat in request.seats:
             if not isinstance(seat, str) and seat.name:
                 await self.guest_name_free(seat.name, account)
-        table_id, tokens = await asyncio.to_thread(self.service.create, request, address, _bound(account))
+        invited = await asyncio.to_thread(self.invitees, request, account)
+        table_id, tokens = await asyncio.to_thread(self.service.create, request, address, _bound(account), invited)
         await self.service.evaluate(table_id)  # a bot may have the first move; a clock may start
+        if invited:
+            accounts = sorted(set(invited.values()))
+            await self.hub.invited(table_id, accounts)
+            await self.mail_invitations(table_id, request.game, accounts, account)
         return Created(table_id, tokens)
+
+    async def mail_invitations(self, table_id: str, game: str, accounts: list[int], by: Account | None) -> None:
+        """E-mail the invited ``accounts`` that are away (no connection in any process), with ``--smtp``."""
+        notifier = self.service.notifier
+        if notifier is None:
+            return
+        here = {c.account_id for live in list(self.service.tables.values()) for c in live.conns}
+        for account_id in await asyncio.to_thread(self.away, [a for a in accounts if a not in here]):
+            notifier.submit(InvitationNotice(table_id, game, account_id, by.username if by is not None else None))
+
+    def away(self, accounts: list[int]) -> list[int]:
+        """Those of ``accounts`` with no seat connected in any process (the presence rows, fresh within ``STALE``)."""
+        if not accounts:
+            return []
+        cutoff = self.service.now() - STALE
+        stmt = (
+            select(SeatRow.account_id)
+            .join(PresenceRow, (PresenceRow.table_id == SeatRow.table_id) & (PresenceRow.seat == SeatRow.seat))
+            .where(SeatRow.account_id.in_(accounts), PresenceRow.connections > 0, PresenceRow.seen_at > cutoff)
+        )
+        with self.service.engine.connect() as s:
+            connected = set(s.scalars(stmt))
+        return [a for a in accounts if a not in connected]
+
+    def invitees(self, request: CreateTable, account: Account | None) -> dict[int, int]:
+        """The accounts invited to the seats of ``request``: ``{seat: account id}`` (issue #44, item 2).
+
+        Raises:
+            SeatRefused: 401, a guest invites (log in first); 422, no such player, the creator invites themselves or
+                one player twice; 409, the invited player blocks the creator (their invitations are refused).
+        """
+        names = request.seat_invites()
+        if not any(names):
+            return {}
+        if account is None:
+            raise SeatRefused(401, M("log in to invite a player by name"))
+        invited: dict[int, int] = {}
+        for seat, name in enumerate(names):
+            if name is None:
+                continue
+            found = self.seats.accounts.by_username(name) if self.seats.accounts is not None else None
+            if found is None:
+                raise SeatRefused(422, M("seats: there is no player named {name!r} to invite", name=name))
+            if found.id == account.id:
+                raise SeatRefused(422, M("seats: you sit at your own table already: invite someone else"))
+            if found.id in invited.values():
+                raise SeatRefused(422, M("seats: {name} is invited to one seat only", name=found.username))
+            if self.blocks.is_blocked(found.id, account.id):
+                raise SeatRefused(409, M("{name} does not take invitations from you", name=found.username))
+            invited[seat] = found.id
+        return invited
 
     async def join(
         self, table_id: str, name: str | None, account: Account | None, address: str, held: str | None = None

@@ -18,6 +18,7 @@ from meeple.server.hub import Hub
 from meeple.server.live import TableNotFound
 from meeple.server.lobby import Lobby, SeatRefused
 from meeple.server.presence import HEARTBEAT, HEARTBEAT_DEGRADED
+from meeple.server.rematch import Rematches
 from meeple.server.retry import is_outage, is_transient, one_line
 from meeple.server.services import Services
 from meeple.server.tables import TableService
@@ -38,7 +39,7 @@ def start_loops(services: Services) -> list[asyncio.Task[None]]:
     """Start the sweeper, the heartbeat, the housekeeping and the stuck clients' check; the caller cancels them."""
     loop = asyncio.get_running_loop()
     return [
-        loop.create_task(_sweeper(services.tables, services.lobby)),
+        loop.create_task(_sweeper(services.tables, services.lobby, services.rematches)),
         loop.create_task(_heartbeat(services.tables, services.hub, services.beat_thread)),
         loop.create_task(_housekeeping(services.tables, services.lobby)),
         loop.create_task(_drop_stuck(services.hub)),
@@ -71,8 +72,8 @@ async def _bans(services: Services) -> None:
         await asyncio.sleep(BANS)
 
 
-async def _sweeper(service: TableService, lobby: Lobby) -> None:
-    """Evaluate the due tables, fill quick-match tables whose wait is over, every :data:`SWEEP` seconds."""
+async def _sweeper(service: TableService, lobby: Lobby, rematches: Rematches) -> None:
+    """Every :data:`SWEEP` seconds: evaluate the due tables, fill quick matches, end lapsed rematch offers."""
     while True:
         try:
             if DATABASE not in service.health.faults:  # while it is down, the heartbeat alone tries it
@@ -83,6 +84,7 @@ async def _sweeper(service: TableService, lobby: Lobby) -> None:
                     with contextlib.suppress(SeatRefused, TableNotFound):
                         await asyncio.to_thread(lobby.start, table_id, None, "medium")
                         await lobby.announce(table_id, started=True)
+                await rematches.lapse_due()
         except Exception as exc:  # noqa: BLE001 - the loop must survive a failing table or a lost database connection
             if not is_transient(exc):
                 log.exception("sweeper")

@@ -39,7 +39,8 @@ class MyTable(BaseModel):
     game: str
     status: TableStatus = Field(description="waiting (open seats free), live, or aborted (lately)")
     ended: AbortReason | None = Field(default=None, description="why an aborted table was aborted")
-    seat: int = Field(description="the account's seat")
+    seat: int = Field(description="the account's seat (or the seat reserved for it, when ``invited``)")
+    invited: bool = Field(default=False, description="an open seat reserved for the account: it may join or decline")
     your_turn: bool = Field(description="the game is live and the account's seat is to move")
     current_player: int | None = Field(description="the seat to move (None while waiting)")
     seats: list[SeatInfo]
@@ -60,12 +61,18 @@ def count_request(limiter: Limiter, address: str, account_id: int) -> None:
 
 
 def account_tables(engine: Engine, account_id: int, limit: int = MAX_MY_TABLES) -> list[tuple[str, int]]:
-    """The ``(table, seat)`` of the live, waiting and lately aborted tables where ``account_id`` sits, newest first."""
+    """The ``(table, seat)`` of the live, waiting and lately aborted tables where ``account_id`` sits, newest first.
+
+    A waiting table with a seat reserved for the account (an invitation, a rematch) is listed with that seat.
+    """
     lately = and_(TableRow.status == "aborted", TableRow.ended_at >= time.time() - ABORTED_DAYS * 86_400)
+    invited = and_(SeatRow.invited == account_id, SeatRow.player == "open", TableRow.status == "waiting")
     stmt = (
         select(SeatRow.table_id, SeatRow.seat)
         .join(TableRow, TableRow.id == SeatRow.table_id)
-        .where(SeatRow.account_id == account_id, or_(TableRow.status.in_(("live", "waiting")), lately))
+        .where(
+            or_(and_(SeatRow.account_id == account_id, or_(TableRow.status.in_(("live", "waiting")), lately)), invited)
+        )
         .order_by(TableRow.created.desc(), SeatRow.seat)
         .limit(limit)
     )
@@ -108,6 +115,7 @@ def table_entry(live: LiveTable, seat: int, reader: Translator) -> dict[str, Any
         "status": live.status,
         "ended": live.ended,
         "seat": seat,
+        "invited": live.seats[seat].is_open,
         "your_turn": mover == seat,
         "current_player": mover,
         "seats": live.public_seats(reader),

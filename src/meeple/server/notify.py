@@ -173,6 +173,65 @@ class Outgoing:
     kind: str
 
 
+@dataclass(frozen=True)
+class InvitationNotice:
+    """An account was invited by name to a table while it was away (issue #44, item 2): public facts only.
+
+    Attributes:
+        table: the table id.
+        game: the game's registered name.
+        account: the invited account's id (its address is looked up when the e-mail is sent).
+        by: the username of the table's creator, who invited them.
+    """
+
+    table: str
+    game: str
+    account: int
+    by: str | None
+
+
+Notice = TurnNotice | InvitationNotice
+"""What the notifier sends: a turn e-mail or an invitation e-mail."""
+
+
+def account_recipient(engine: Engine, account_id: int) -> Recipient | None:
+    """Where ``account_id``'s e-mails go: its address and language (None: no verified address, or a deleted account)."""
+    stmt = select(AccountRow.email, AccountRow.lang).where(
+        AccountRow.id == account_id, AccountRow.deleted.is_(None), AccountRow.email_verified.is_not(None)
+    )
+    with engine.connect() as conn:
+        found = conn.execute(stmt).first()
+    if found is None or not found.email:
+        return None
+    return Recipient(found.email, found.lang, account_id)
+
+
+def compose_invitation(notice: InvitationNotice, recipient: Recipient, sender: str, site: str) -> EmailMessage:
+    """The e-mail of an invitation to ``recipient``, in their language: who invited them, to which game, one link."""
+    lang = recipient.lang if recipient.lang in LANGUAGES else DEFAULT_LANGUAGE
+    reader = translator(lang)
+    game = reader.gettext(game_class(notice.game).title)
+    by = notice.by or reader.message(GUEST)
+    message = EmailMessage()
+    message["Subject"] = reader.gettext("{name} invites you to a table of {game}").format(name=by, game=game)
+    message["From"] = sender
+    message["To"] = recipient.address
+    message["Date"] = formatdate(localtime=False)
+    message["Message-ID"] = make_msgid("invitation", sender.rpartition("@")[2] or None)
+    message["Auto-Submitted"] = "auto-generated"
+    body = [
+        reader.gettext("{name} invites you to play {game}. A seat is kept for you.").format(name=by, game=game),
+        "",
+        reader.gettext("Take it, or decline, in My tables: {link}").format(
+            link=f"{site.rstrip('/')}/me/tables?lang={lang}"
+        ),
+        "",
+        reader.gettext("This e-mail was sent because you were invited by name while you were away."),
+    ]
+    message.set_content("\n".join(body) + "\n")
+    return message
+
+
 Addresses = Callable[[str, int], Recipient | None]
 """``(table, seat) -> Recipient | None``: where a seat's e-mails go (None: nowhere; a guest has no address)."""
 
@@ -370,6 +429,7 @@ class Notifier:
         size: the queue's bound.
         counts: the e-mails sent per mailbox and day (:class:`MailCounts`: the database's, shared by the processes;
             default: this process's memory).
+        recipient: where an account's invitation e-mails go (:func:`account_recipient`; None: none are sent).
     """
 
     def __init__(
@@ -380,17 +440,20 @@ class Notifier:
         count: Callable[[str], Any] | None = None,
         size: int = QUEUE,
         counts: MailCounts | MemoryCounts | None = None,
+        recipient: Callable[[int], Recipient | None] | None = None,
     ) -> None:
         self.settings = settings
         self.addresses = addresses
         self.site = site
         self.count = count or (lambda outcome: None)
-        self.queue: queue.Queue[TurnNotice | Outgoing | None] = queue.Queue(maxsize=size)
+        self.queue: queue.Queue[Notice | Outgoing | None] = queue.Queue(maxsize=size)
         self.thread: threading.Thread | None = None
         self.counts = counts if counts is not None else MemoryCounts()
         """E-mails sent per recipient mailbox and UTC day (:meth:`_within_day`)."""
         self.now: Callable[[], float] = time.time
         """The clock (Unix seconds) whose UTC day the cap counts."""
+        self.recipient = recipient
+        """Where an account's invitation e-mails go (None: none are sent)."""
 
     def start(self) -> None:
         """Start the worker thread (a daemon: it never holds the process up)."""
@@ -412,7 +475,7 @@ class Notifier:
             return
         self.thread.join(seconds)
 
-    def submit(self, notice: TurnNotice | Outgoing) -> bool:
+    def submit(self, notice: Notice | Outgoing) -> bool:
         """Queue ``notice`` without waiting; False (logged, counted ``dropped``) if the queue is full."""
         try:
             self.queue.put_nowait(notice)
@@ -446,8 +509,10 @@ class Notifier:
         self.count(outcome)
         return outcome
 
-    def deliver(self, notice: TurnNotice) -> str:
+    def deliver(self, notice: Notice) -> str:
         """Look the address up and send the e-mail now (the worker thread); returns the outcome, never raises."""
+        if isinstance(notice, InvitationNotice):
+            return self.invite(notice)
         try:
             recipient = self.addresses(notice.table, notice.seat)
             if recipient is None:
@@ -465,6 +530,25 @@ class Notifier:
                 outcome = "sent"
         except Exception as exc:  # noqa: BLE001 - a failed e-mail is logged, never raised
             log.warning("turn e-mail for table %s seat %s not sent: %s", notice.table, notice.seat, _one_line(exc))
+            outcome = "failed"
+        self.count(outcome)
+        return outcome
+
+    def invite(self, notice: InvitationNotice) -> str:
+        """Send an invitation e-mail now (the worker thread), within the recipient's daily cap; the outcome."""
+        try:
+            recipient = self.recipient(notice.account) if self.recipient is not None else None
+            if recipient is None:
+                outcome = "no_address"
+            elif not _plain(recipient.address):
+                outcome = "bad_address"
+            elif not self._within_day(recipient):
+                outcome = "capped"
+            else:
+                self.send(compose_invitation(notice, recipient, self.settings.sender, self.site), recipient.address)
+                outcome = "sent"
+        except Exception as exc:  # noqa: BLE001 - a failed e-mail is logged, never raised
+            log.warning("invitation e-mail for table %s not sent: %s", notice.table, _one_line(exc))
             outcome = "failed"
         self.count(outcome)
         return outcome

@@ -34,8 +34,11 @@ TableStatus = Literal["waiting", "live", "finished", "abandoned", "aborted"]
 nobody took the open seats within a day); the game is over without a result; ``aborted``: it was never really played
 (a seat that never came, a rated seat gone before its first move, a server full of unstarted tables: ``ended``
 says which), no result and nobody rated."""
-AbortReason = Literal["no_show", "no_move", "server_full"]
-"""Why a table was aborted (:data:`meeple.server.endings.ABORTS`)."""
+AbortReason = Literal["no_show", "no_move", "server_full", "lapsed", "declined", "resigned"]
+"""Why a table was aborted (:data:`meeple.server.endings.ABORTS`: ``lapsed`` and ``declined`` are rematch offers that
+not everyone accepted), or ``resigned``: a finished table that ended when a player resigned (issue #44, item 4)."""
+INVITE_PATTERN = r"^[A-Za-z0-9_.-]{3,24}$"
+"""A username as an invitation names it (:data:`meeple.server.accounts.USERNAME_CHARS`, 3-24 characters)."""
 
 
 MAX_PARAMS = 16
@@ -111,11 +114,19 @@ class SeatRequest(_Strict):
     Only a ``human`` seat takes a name: a bot's name is its level, and an open seat is named by whoever takes it.
     """
 
-    player: ShortText = Field(description='"human", "open" or "bot:<level>"')
+    player: ShortText = Field(default="human", description='"human", "open" or "bot:<level>"')
     name: PlayerName | None = Field(default=None, description=f"the player's name (at most {MAX_NAME} characters)")
+    invite: Annotated[str, StringConstraints(pattern=INVITE_PATTERN)] | None = Field(
+        default=None,
+        description="the username of the account invited to this seat: only it may take the seat (issue #44, item 2)",
+    )
 
     @model_validator(mode="after")
     def _name_only_for_humans(self) -> SeatRequest:
+        if self.invite is not None:
+            if self.name is not None or "player" in self.model_fields_set:
+                raise ValueError('an invited seat is {"invite": "USERNAME"} alone: the invited player names it')
+            return self
         if self.name is not None and self.player != "human":
             raise ValueError(
                 'only a "human" seat takes a name (a bot is named by its level, an open seat by its taker)'
@@ -154,8 +165,12 @@ class CreateTable(_Strict):
     )
 
     def seat_specs(self) -> list[str]:
-        """The seats' specs (``human``, ``open``, ``bot:...``), whichever form they were given in."""
-        return [s if isinstance(s, str) else s.player for s in self.seats]
+        """The seats' specs (``human``, ``open``, ``bot:...``), whichever form they were given in (invited: open)."""
+        return [s if isinstance(s, str) else "open" if s.invite is not None else s.player for s in self.seats]
+
+    def seat_invites(self) -> list[str | None]:
+        """The username invited to each seat (None: no invitation)."""
+        return [None if isinstance(s, str) else s.invite for s in self.seats]
 
     def seat_names(self) -> list[str | None]:
         """The name given for each seat (None: none)."""
@@ -220,13 +235,18 @@ class SeatInfo(BaseModel):
     open: bool = Field(description="a free seat of a waiting table")
     connected: bool = Field(description="a human seat with at least one open connection (bots: always true)")
     bot_played: bool = Field(description="a human seat played by the substitute bot (out of time or away)")
-    reason: Literal["time", "away"] | None = Field(default=None, description="why the seat is bot-played")
+    reason: Literal["time", "away", "resign"] | None = Field(
+        default=None, description="why the seat is bot-played (resign: its player resigned; it stays the bot's)"
+    )
     account: str | None = Field(
         default=None, description="the username of the account this seat is bound to (its profile), or None"
     )
     forfeit: str | None = Field(
         default=None,
-        description="why this seat of a rated table ranks last for the rating (time, away, claim), or None",
+        description="why this seat of a rated table ranks last for the rating (time, away, claim, resign), or None",
+    )
+    invited: str | None = Field(
+        default=None, description="the username an open seat is reserved for (an invitation or a rematch), or None"
     )
     rating: float | None = Field(
         default=None, description="at a rated table, the account's rating at the game (mu - 3 sigma), else None"
@@ -420,6 +440,36 @@ class UndoneMessage(BaseModel):
     seat: int = Field(description="the seat that took its moves back")
 
 
+class RematchMessage(BaseModel):
+    """Server → client: the finished table's rematch changed (offered, accepted, started, lapsed or declined).
+
+    Sent to every connection of the finished table (public: no token). Issue #44, item 1.
+    """
+
+    type: Literal["rematch"] = "rematch"
+    of: str = Field(description="the finished table")
+    table: str = Field(description="its rematch")
+    status: TableStatus = Field(description="the rematch's status: waiting for acceptances, live, or aborted")
+    ended: AbortReason | None = Field(description="lapsed or declined when the offer ended without a game")
+    offered_by: int | None = Field(description="the finished table's seat that offered it")
+    accepted: list[int] = Field(description="the finished table's seats that accepted (the offerer's included)")
+    waiting_for: list[int] = Field(description="the finished table's seats that have not accepted yet")
+    lapse_at: float | None = Field(description="when the offer lapses (Unix seconds) while it waits")
+
+
+class InvitationMessage(BaseModel):
+    """Server → client: the connection's account was invited to a table (issue #44, item 2).
+
+    Sent to the connections that the invited account's session opened, at any table. No token: the account takes
+    its seat with ``POST /api/tables/{id}/join``.
+    """
+
+    type: Literal["invitation"] = "invitation"
+    table: str = Field(description="the table the account is invited to")
+    game: str
+    by: str | None = Field(description="the username of the table's creator")
+
+
 class ReturnMessage(_Strict):
     """Client → server: a human takes their bot-played seat back."""
 
@@ -487,6 +537,8 @@ WEBSOCKET_MESSAGES: tuple[type[BaseModel], ...] = (
     MoveMessage,
     UndoMessage,
     UndoneMessage,
+    RematchMessage,
+    InvitationMessage,
     ReturnMessage,
     PingMessage,
     KeepaliveMessage,

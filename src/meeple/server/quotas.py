@@ -104,6 +104,10 @@ class Quotas:
             (``--reports-per-hour``; issue #44, item 6).
         exports_per_hour: data exports (``GET /api/me/export``) one address, and one account, may ask for an hour
             (``--exports-per-hour``; issue #44, item 8): each reads every game and chat line of the account.
+        blocks_per_minute: block or unblock requests one account may make per minute (``--blocks-per-minute``;
+            :mod:`.blocks`).
+        rematch_seconds: how long a rematch offer waits for every human of the finished table to accept before it
+            lapses (``--rematch-seconds``; :mod:`.rematch`).
     """
 
     rate_limits: bool = quota(
@@ -185,6 +189,17 @@ class Quotas:
     verifications_per_hour: int = quota(5, doc="Verification e-mails one account may ask for an hour.", low=1)
     reports_per_hour: int = quota(10, doc="Reports of players one address, and one account, may send an hour.", low=1)
     exports_per_hour: int = quota(10, doc="Data exports one address, and one account, may ask for an hour.", low=1)
+    blocks_per_minute: int = quota(
+        30,
+        doc="Changes one account may make to its blocked players per minute (block or unblock).",
+        low=1,
+    )
+    rematch_seconds: float = quota(
+        300.0,
+        doc="Seconds a rematch offer waits for every player to accept before it lapses.",
+        low=10.0,
+        high=86_400.0,
+    )
 
 
 class QuotaExceeded(Exception):
@@ -314,6 +329,7 @@ class Limiter:
             "my_tables": RateLimitItemPerMinute(max(1, quotas.my_tables_per_minute)),
             "boards": RateLimitItemPerMinute(max(1, quotas.boards_per_minute)),
             "follows": RateLimitItemPerMinute(max(1, quotas.follows_per_minute)),
+            "blocks": RateLimitItemPerMinute(max(1, quotas.blocks_per_minute)),
             "reads": RateLimitItemPerMinute(max(1, quotas.reads_per_minute)),
             "resets": RateLimitItemPerHour(max(1, quotas.resets_per_hour)),
             "reset_mails": RateLimitItemPerHour(max(1, quotas.resets_per_hour)),

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ from sqlalchemy import Engine
 from starlette.requests import HTTPConnection
 
 from meeple.server.accounts import Account, Accounts
+from meeple.server.blocks import Blocks
 from meeple.server.bots import BotBudget, BotPool
 from meeple.server.chat import ChatService
 from meeple.server.config import ServerConfig
@@ -37,11 +39,12 @@ from meeple.server.lobby import Lobby
 from meeple.server.logins import LoginGate
 from meeple.server.metrics import Metrics, started, stopped
 from meeple.server.moderation import Moderation
-from meeple.server.notify import MailCounts, Notifier, account_addresses
+from meeple.server.notify import MailCounts, Notifier, account_addresses, account_recipient
 from meeple.server.once import Once
 from meeple.server.quotas import Limiter
 from meeple.server.reads import Listing
 from meeple.server.recovery import Recovery
+from meeple.server.rematch import Rematches
 from meeple.server.seats import Seats
 from meeple.server.tables import TableService
 
@@ -79,6 +82,8 @@ class Services:
         hub: the tables' connections (:class:`meeple.server.hub.Hub`).
         chat: the tables' chat.
         lobby: the use cases of strangers meeting at a table: create, join, quick match, start, new token.
+        rematches: rematches and invitations declined (:mod:`meeple.server.rematch`).
+        blocks: who blocks whom (:mod:`meeple.server.blocks`).
         seats: which account and seat a connection opens.
         accounts: accounts and sessions.
         passwords: the threads that hash and check passwords.
@@ -104,6 +109,8 @@ class Services:
     hub: Hub
     chat: ChatService
     lobby: Lobby
+    rematches: Rematches
+    blocks: Blocks
     seats: Seats
     accounts: Accounts
     passwords: PasswordWork
@@ -149,9 +156,11 @@ async def build(config: ServerConfig, limiter: Limiter, refused: Refusals) -> Se
         on_change=broadcast,
     )
     chat = ChatService(engine, limiter, tables.now, refused)
-    hub = Hub(tables, send_seconds=quotas.send_seconds, chat=chat)
+    blocks = Blocks(engine, limiter, tables.now)
+    hub = Hub(tables, send_seconds=quotas.send_seconds, chat=chat, blocks=blocks)
     accounts = await asyncio.to_thread(Accounts, engine, tables.now, None, quotas.min_password_score)
     seats = Seats(tables, limiter, accounts)
+    lobby = Lobby(tables, hub, seats, limiter, blocks)
     passwords = PasswordWork(config.password_hash_workers, config.password_hash_queue)
     metrics.watch(lambda: list(tables.tables.values()), bots)
     metrics.watch_passwords(passwords)
@@ -164,7 +173,9 @@ async def build(config: ServerConfig, limiter: Limiter, refused: Refusals) -> Se
         tables=tables,
         hub=hub,
         chat=chat,
-        lobby=Lobby(tables, hub, seats, limiter),
+        lobby=lobby,
+        rematches=Rematches(lobby),
+        blocks=blocks,
         seats=seats,
         accounts=accounts,
         passwords=passwords,
@@ -188,7 +199,8 @@ def _notifier(config: ServerConfig, engine: Engine, metrics: Metrics) -> Notifie
         return None
     addresses = config.addresses or account_addresses(engine)
     count = lambda outcome: metrics.emails.labels(outcome=outcome).inc()  # noqa: E731
-    notifier = Notifier(config.smtp, addresses, config.site, count, counts=MailCounts(engine))
+    recipient = functools.partial(account_recipient, engine)
+    notifier = Notifier(config.smtp, addresses, config.site, count, counts=MailCounts(engine), recipient=recipient)
     notifier.start()
     return notifier
 

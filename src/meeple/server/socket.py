@@ -136,6 +136,14 @@ async def _welcome(websocket: WebSocket, services: Services, table_id: str, aske
     await _serve(websocket, services, live, seat, reader.lang, key, view or "full", by_token)
 
 
+async def _know_account(services: Services, websocket: WebSocket, conn: Connection) -> None:
+    """Note the account whose session opened ``websocket`` (its invitations) and whom it blocks (their chat)."""
+    account = await services.seats.account(websocket)
+    if account is not None:
+        conn.account_id = account.id
+        conn.blocked = await asyncio.to_thread(services.blocks.blocked_names, account.id)
+
+
 async def _serve(
     websocket: WebSocket,
     services: Services,
@@ -156,6 +164,7 @@ async def _serve(
     conn.by_token = by_token
     conn.reader = asyncio.current_task()
     conn.address = key.rsplit("#", 1)[0]
+    await _know_account(services, websocket, conn)
     if seat is not None:
         if service.notifier is not None:  # the language of its turn e-mails, if an account holds the seat
             with contextlib.suppress(Exception):

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from sqlalchemy import JSON, Connection, Engine, bindparam, delete, func, insert, select, update
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
 from meeple.core.errors import IllegalActionError, InvalidActionError, InvalidParameterError
 from meeple.core.registry import load_game
@@ -42,6 +42,7 @@ from meeple.server.health import DATABASE, Health
 from meeple.server.live import LiveTable, MoveRefused, SeatState, TableNotFound, TableRefused, check_move
 from meeple.server.metrics import Metrics
 from meeple.server.notify import Notifier, turn_notice
+from meeple.server.offers import rematch_view
 from meeple.server.policy import SeatPolicy
 from meeple.server.presence import HEARTBEAT, STALE, Presence, close_dead, dead_tables, upsert, write_own
 from meeple.server.protocol import CreateTable
@@ -61,6 +62,12 @@ REVOKE_PREFIX = "revoke:"
 ROTATE_PREFIX = "rotate:"
 """A notification ``rotate:<table> <seat>``: the seat's token was replaced; every process drops the seat's
 connections that a token or a seat cookie opened (issue #41, item 9)."""
+INVITE_PREFIX = "invite:"
+"""A notification ``invite:<table> <account,account...>``: those accounts were invited to the table; every process
+tells their connections (issue #44, item 2)."""
+BLOCKS_PREFIX = "blocks:"
+"""A notification ``blocks:<account>``: that account's blocked players changed; every process reads them again for
+its connections (their chat lines hidden; issue #44, item 6)."""
 BOT_RETRY_MAX = 5.0
 """Seconds at most between two tries of a bot loop that met a database error."""
 __all__ = ["HEARTBEAT", "NOTIFY_CHANNEL", "STALE", "UNUSED", "TableService", "hash_token"]
@@ -265,7 +272,11 @@ class TableService:
 
     # ------------------------------------------------------------------ creation and lookup
     def create(
-        self, request: CreateTable, address: str | None = None, account: tuple[int, str] | None = None
+        self,
+        request: CreateTable,
+        address: str | None = None,
+        account: tuple[int, str] | None = None,
+        invited: dict[int, int] | None = None,
     ) -> tuple[str, list[tuple[int, str]]]:
         """Create a table; return its id and the ``(seat, token)`` of each human seat.
 
@@ -277,6 +288,7 @@ class TableService:
             address: the client address that asks (None: the operator, on the command line; no quota).
             account: ``(id, username)`` of the logged-in creator: the first ``human`` seat is bound to that account
                 and named by its username (:mod:`meeple.server.accounts`).
+            invited: ``{seat: account id}``: open seats reserved for invited accounts (issue #44, item 2).
 
         Raises:
             InvalidParameterError: unknown game, bad parameters, a bad seat or bot spec, a rated table that is not
@@ -285,7 +297,7 @@ class TableService:
                 :attr:`Quotas.max_tables`.
         """
         with Session(self.engine) as s, s.begin():
-            created = self.insert_table(s, request, address, account=account)
+            created = self.insert_table(s, request, address, account=account, invited=invited)
         self.listing_changed()
         return created
 
@@ -296,8 +308,10 @@ class TableService:
         address: str | None,
         quickmatch: str | None = None,
         account: tuple[int, str] | None = None,
+        invited: dict[int, int] | None = None,
     ) -> tuple[str, list[tuple[int, str]]]:
         """:meth:`create` inside the transaction ``s``; ``quickmatch`` is the key of a quick-match table."""
+        invited = invited or {}
         params = dict(request.params)
         params.setdefault("players", len(request.seats))
         game = load_game(request.game, **params)
@@ -358,10 +372,32 @@ class TableService:
                     bot_played=False,
                     name=names[i],
                     account_id=account[0] if account is not None and i == bound else None,
+                    invited=invited.get(i) if player == "open" else None,
                 )
             )
         s.flush()
         return table_id, tokens
+
+    def notify(self, payload: str) -> None:
+        """Send ``payload`` to every process on :data:`NOTIFY_CHANNEL` (PostgreSQL; nothing on SQLite)."""
+        if self.postgres:
+            with self.engine.begin() as s:
+                s.execute(select(func.pg_notify(NOTIFY_CHANNEL, payload)))
+
+    def table_facts(self, table_id: str) -> tuple[str, str | None] | None:
+        """``(game, the creator's username or None)`` of ``table_id``, or None for no such table (public facts)."""
+        with Session(self.engine) as s:
+            game = s.scalar(select(TableRow.game).where(TableRow.id == table_id))
+            if game is None:
+                return None
+            by = s.scalar(
+                select(AccountRow.username)
+                .join(SeatRow, SeatRow.account_id == AccountRow.id)
+                .where(SeatRow.table_id == table_id, SeatRow.player == "human", SeatRow.joined.is_(None))
+                .order_by(SeatRow.seat)
+                .limit(1)
+            )
+            return str(game), by
 
     def seat_of_account(self, table_id: str, account_id: int) -> int | None:
         """The seat at ``table_id`` bound to ``account_id`` (the lowest), or None."""
@@ -581,6 +617,8 @@ class TableService:
             live.version = row.version
         if live.stale or row.rev != live.rev:
             self._sync_seats(s, live)
+            if row.status in ("finished", "abandoned", "aborted"):  # its rematch, if one was offered
+                live.rematch = rematch_view(s, live.id)
             live.clock = row.clock
             live.status = row.status
             live.live_at, live.ended = row.live_at, row.ended
@@ -588,9 +626,11 @@ class TableService:
         live.stale = False
 
     def _sync_seats(self, s: Connection, live: LiveTable) -> None:
+        invitee = aliased(AccountRow)
         rows = list(
             s.execute(
                 select(
+                    invitee.username.label("invited"),
                     SeatRow.seat,
                     SeatRow.player,
                     SeatRow.bot_played,
@@ -603,6 +643,7 @@ class TableService:
                     SeatRow.account_id,
                 )
                 .outerjoin(AccountRow, AccountRow.id == SeatRow.account_id)
+                .outerjoin(invitee, invitee.id == SeatRow.invited)
                 .where(SeatRow.table_id == live.id)
                 .order_by(SeatRow.seat)
             )
@@ -623,7 +664,17 @@ class TableService:
             connected = any(p.connections > 0 and p.seen_at > cutoff for p in mine)
             away = max([p.seen_at for p in mine], default=live.created)
             seat = SeatState(
-                r.player, r.bot_played, r.reason, connected, away, r.name, r.username, r.arrived, r.moved, r.forfeit
+                r.player,
+                r.bot_played,
+                r.reason,
+                connected,
+                away,
+                r.name,
+                r.username,
+                r.arrived,
+                r.moved,
+                r.forfeit,
+                invited=r.invited if r.player == "open" else None,
             )
             if rating is not None:
                 seat.rating, seat.provisional = rating[0], rating[1] < PROVISIONAL_GAMES
@@ -821,7 +872,7 @@ class TableService:
         """A human takes their bot-played seat back (the ``return`` message); nothing happens if it is not."""
 
         def work(s: Connection, row: RowHead) -> bool:
-            if not live.seats[seat].bot_played:
+            if not live.seats[seat].bot_played or live.seats[seat].resigned:
                 return False
             self._return_seat(live, seat, self.now())
             self._finish_change(s, live, row)
@@ -1018,7 +1069,7 @@ class TableService:
             if reason == "time":
                 clocks.time_out(live.clock)
             else:
-                clocks.pass_turn(live.clock, None, now)
+                clocks.pass_turn(live.clock, live.clocked_seat(), now)
 
     async def claim(self, live: LiveTable, seat: int) -> int:
         """``seat`` claims against the seat to move of a rated table, away too long: that seat forfeits now.
@@ -1042,6 +1093,39 @@ class TableService:
             forfeited = await self._run(f"claim at table {live.id}", self._guarded, live, work)
             self._changed(live)
         return int(forfeited)
+
+    async def resign(self, live: LiveTable, seat: int) -> str:
+        """``seat`` resigns: it is out, played by the substitute to the end (issue #44, item 4).
+
+        At two players the other wins at once: the table ends ``finished`` (``ended: "resigned"``). At a rated table
+        the seat ranks last (:func:`endings.forfeit`, reason ``resign``), and before its own first move the table is
+        aborted instead (``no_move``: nobody rated). Returns the table's status afterwards.
+
+        Raises:
+            MoveRefused: ``game_over`` (the table is not live) or ``resigned`` (the seat resigned already, or is no
+                human's).
+        """
+
+        def work(s: Connection, row: RowHead) -> str:
+            now = self.now()
+            state = live.seats[seat]
+            if live.status != "live":
+                raise MoveRefused("game_over", M("the game is not under way: there is nothing to resign"))
+            if not state.is_human or state.resigned:
+                raise MoveRefused("resigned", M("this seat has resigned already"))
+            if not endings.forfeit(s, live, seat, "resign", now):  # True: a rated seat that never moved aborted it
+                self._substitute(live, seat, "resign", now)
+                if len(live.seats) == 2:
+                    live.status, live.ended, live.ended_at = "finished", "resigned", now
+                    s.execute(update(TableRow).where(TableRow.id == live.id).values(ended="resigned", ended_at=now))
+            log.info("table %s: seat %s resigned (%s)", live.id, seat, live.status)
+            self._finish_change(s, live, row)
+            return live.status
+
+        async with live.lock:
+            status = await self._run(f"resignation at table {live.id}", self._guarded, live, work)
+            self._changed(live)
+        return str(status)
 
     async def evaluate(self, table_id: str) -> None:
         """Look at a due table: clocks, grace periods, and a bot whose move is owed."""

@@ -15,7 +15,7 @@ from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.staticfiles import StaticFiles
 
 from meeple.server import ServerConfig, create_app
-from meeple.web.pages import accounts, lobby, people, recovery, replays, rules, social, tables
+from meeple.web.pages import accounts, endgame, invitations, lobby, people, recovery, replays, rules, social, tables
 from meeple.web.pages.common import refusal_page
 from meeple.web.render import HERE
 
@@ -28,6 +28,8 @@ PAGES: tuple[APIRouter, ...] = (
     accounts.router,
     recovery.router,
     social.router,
+    endgame.router,
+    invitations.router,
 )
 """The pages' routers, included after the API's (a new page: a handler in its subject's router, or a new router)."""
 

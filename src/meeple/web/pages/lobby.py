@@ -21,6 +21,7 @@ from meeple.core.params import build_params
 from meeple.core.registry import game_class, registered_games
 from meeple.i18n import M, Translator
 from meeple.server.clock import is_turn_based
+from meeple.server.db import SeatRow
 from meeple.server.live import TableNotFound
 from meeple.server.lobby import SeatRefused
 from meeple.server.once import MAX_KEY, request_key
@@ -40,8 +41,12 @@ router = APIRouter(include_in_schema=False)
 
 @router.get("/", response_class=HTMLResponse)
 async def lobby(request: Request, services: ServicesDep, lang: str | None = None) -> HTMLResponse:
-    """The games, a form to create a table, the tables to join or watch."""
-    return await lobby_page(request, services, page_reader(request, lang))
+    """The games, a form to create a table, the tables to join or watch.
+
+    ``?invite=USERNAME`` fills the form's second seat with an invitation to that player (a friend's page links here).
+    """
+    invite = request.query_params.get("invite", "")[:24]
+    return await lobby_page(request, services, page_reader(request, lang), invite=invite or None)
 
 
 async def lobby_page(
@@ -121,13 +126,21 @@ def _create_request(game: str, form: Any) -> CreateTable:
         if isinstance(value, str) and value != "":
             params[p.name] = value
     players = int(build_params(spec.params_type, params, game).players)  # in range before seats are read
-    seats = [str(form.get(f"seat_{s}") or "human") for s in range(players)]
+    seats = [_form_seat(form, s) for s in range(players)]
     clock = _form_clock(form)
     rated = form.get("rated") == "1"
     fields: dict[str, Any] = {"game": game, "params": params, "seats": seats, "rated": rated}
     if clock is not None:  # none chosen: left unset, so that a rated table takes the server's rated rules
         fields["clock"] = clock
     return CreateTable.model_validate(fields)
+
+
+def _form_seat(form: Any, seat: int) -> str | dict[str, str]:
+    """Seat ``seat`` of the lobby's form: its choice, or ``{"invite": USERNAME}`` for "invite a player by name"."""
+    choice = str(form.get(f"seat_{seat}") or "human")
+    if choice != "invite":
+        return choice
+    return {"invite": str(form.get(f"invite_{seat}") or "").strip()[:64]}
 
 
 @router.post("/quickmatch", response_class=HTMLResponse)
@@ -206,12 +219,21 @@ async def lobby_tables(services: Services, filters: LobbyFilters, waiting: bool 
             "grace": row.grace,
             "substitute": row.substitute,
             "ended": row.ended,
-            "seats": [{"player": s.player, "online": online.get(s.seat, False), "name": s.name} for s in seats],
+            "seats": [
+                {"player": s.player, "online": online.get(s.seat, False), "name": s.name, "reserved": _reserved(s)}
+                for s in seats
+            ],
+            "free": sum(1 for s in seats if s.player == "open" and not _reserved(s)),
             "open": sum(1 for s in seats if s.player == "human" and not online.get(s.seat, False)),
             "days": _days_per_move(row.clock),
         }
         for row, seats, online, _users in rows
     ]
+
+
+def _reserved(seat: SeatRow) -> bool:
+    """An open seat kept for someone (an invitation by name, a rematch's seat): nobody else may join it."""
+    return seat.player == "open" and (seat.invited is not None or seat.reserved_from is not None)
 
 
 def game_card(name: str) -> dict[str, Any]:

@@ -79,8 +79,12 @@ async def profile_page(
         raise HTTPException(404, "no such player")
     me = await current_account(request)
     social = await profile_extras(services, me, found, reader)
+    mine = me is not None and me.username == found["username"]
+    blocks = await asyncio.to_thread(services.blocks.listed, me.id) if me is not None else []
+    blocked = any(str(b["username"]).lower() == str(found["username"]).lower() for b in blocks)
+    extra = {**social, "blocked": blocked, "blocks": blocks if mine else []}
     page = render_page(
-        "profile.html", reader, request, profile=found, me=me, day=day, title_of=title_of, error=error, **social
+        "profile.html", reader, request, profile=found, me=me, day=day, title_of=title_of, error=error, **extra
     )
     page.status_code = status
     return page

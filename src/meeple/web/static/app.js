@@ -109,6 +109,18 @@
 
   // catch up: the moves since the newest board the page has, each with its board then, and the board now; motion.js
   // plays them back (issue #43) and calls settled() once the board now is in
+  // the table's end under the board (GET /tables/ID/endgame): resign while live, the rematch once finished
+  let endStatus = null;
+  async function endgame() {
+    const slot = document.getElementById("endgame");
+    if (!slot) return;
+    try {
+      const answer = await fetch("/tables/" + encodeURIComponent(table) + "/endgame?lang=" + encodeURIComponent(lang),
+        { credentials: "same-origin" });
+      if (answer.ok) slot.innerHTML = await answer.text();
+    } catch (e) { /* the next message tries again */ }
+  }
+
   async function refresh() {
     if (loading) { again = true; return; }
     loading = true;
@@ -275,6 +287,7 @@
       heard = Date.now();
       if (message.type === "state") {
         if (waiting && message.status !== "waiting") waiting.hidden = true;  // started: nothing left to choose
+        if (message.status !== endStatus) { endStatus = message.status; endgame(); }  // resign, or the rematch
         if (fresh && pending) send(pending);  // reconnected: the move may not have reached the server
         fresh = false; retry = 500;  // served again: the next loss retries quickly (a 1013 close backs off)
         error.hidden = true;
@@ -286,6 +299,8 @@
         first = false;
         if (!same) refresh();
         else settled();  // the page's own board is the server's: the first decision comes into view
+      } else if (message.type === "rematch") {
+        endgame();  // who offered, who accepted: the end screen says it again
       } else if (message.type === "chat") {
         showChat(message);
       } else if (message.type === "ack") {

@@ -20,3 +20,20 @@
     });
   });
 })();
+
+// "invite a player by name" (a seat's choice): its username field is shown only for that choice (issue #44, item 2).
+(function () {
+  "use strict";
+  document.querySelectorAll("select[name^='seat_']").forEach(function (select) {
+    const field = select.form.querySelector("input[name='invite_" + select.name.slice(5) + "']");
+    if (!field) return;
+    const label = field.closest("label");
+    function show() {
+      const inviting = select.value === "invite";
+      label.hidden = !inviting;
+      field.required = inviting;
+    }
+    select.addEventListener("change", show);
+    show();
+  });
+})();
