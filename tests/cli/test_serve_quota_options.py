@@ -48,9 +48,11 @@ FLAGS_ADDED = [
     "--reports-per-hour",
     "--exports-per-hour",
     "--follows-per-minute",
+    "--blocks-per-minute",
+    "--rematch-seconds",
 ]
 """The quotas added since, each by its ``Quotas`` field alone (issue #44: resets, verifications, reports, exports,
-follows)."""
+follows, blocks, the rematch offer's wait)."""
 
 
 def _seen(args: list[str]) -> tuple[int, Quotas | None, str]:

@@ -128,6 +128,30 @@ def test_a_friends_live_table_is_shown_unless_hidden_and_a_connection_is_presenc
     assert ann.get("/api/me/friends").json()[0]["table"]["table"] == table
 
 
+def test_a_friend_who_blocks_you_shows_neither_presence_nor_table(client: TestClient) -> None:
+    ann, bea, cid = (sign_up(person(client), n) for n in ("Ann", "Bea", "Cid"))
+    ann.put("/api/me/friends/Bea")
+    seats = [p.post("/api/quickmatch", json={"game": "caprice", "players": 2, "rated": True}) for p in (bea, cid)]
+    table = seats[0].json()["table"]
+    assert ann.get("/api/me/friends").json()[0] | {"since": 0} == {
+        "username": "Bea",
+        "online": True,
+        "table": {"table": table, "game": "caprice"},
+        "since": 0,
+    }
+    assert bea.put("/api/me/blocks/Ann").status_code in (200, 201, 204)
+    assert ann.get("/api/me/friends").json()[0] | {"since": 0} == {
+        "username": "Bea",
+        "online": False,
+        "table": None,
+        "since": 0,
+    }
+    answer = ann.put("/api/me/friends/Bea").json()  # following again tells nothing more
+    assert (answer["online"], answer["table"]) == (False, None)
+    bea.delete("/api/me/blocks/Ann")
+    assert ann.get("/api/me/friends").json()[0]["table"] == {"table": table, "game": "caprice"}
+
+
 def test_a_deleted_account_leaves_every_friends_list(client: TestClient) -> None:
     ann, bea = (sign_up(person(client), n) for n in ("Ann", "Bea"))
     ann.put("/api/me/friends/Bea")

@@ -174,7 +174,7 @@ def test_a_blocked_players_chat_is_hidden_invitations_refused_and_quick_match_ap
 
 def test_an_invited_player_who_is_away_gets_one_e_mail_and_a_connected_one_none(tmp_path: Path) -> None:
     from meeple.server.notify import SmtpSettings
-    from tests.server.mail import smtp_server
+    from tests.server.mail import open_verification, smtp_server
 
     with smtp_server() as (inbox, port):
         mail = SmtpSettings("127.0.0.1", port, "plain", None, None, "games@example.org")
@@ -184,7 +184,9 @@ def test_an_invited_player_who_is_away_gets_one_e_mail_and_a_connected_one_none(
         with TestClient(create_app(config)) as client:
             ann = sign_up(person(client), "Ann")
             bea = sign_up(person(client), "Bea", email="bea@example.org")
+            open_verification(bea, inbox)  # invitation e-mails go only to verified addresses (issue #44, item 5)
             cid = sign_up(person(client), "Cid", email="cid@example.org")
+            open_verification(cid, inbox)
             mine, _ = create(cid, "caprice", ["human", "bot:random"])
             with cid.websocket_connect(f"/api/tables/{mine}/ws") as ws:  # Cid is at a table: told live, no e-mail
                 next_of(ws)

@@ -29,7 +29,7 @@ from sqlalchemy.orm import Session
 from meeple.core.errors import MeepleError
 from meeple.i18n import M, Message
 from meeple.server.accounts import MAX_USERNAME, Account
-from meeple.server.db import AccountRow, FollowRow, PresenceRow, SeatRow, TableRow
+from meeple.server.db import AccountRow, BlockRow, FollowRow, PresenceRow, SeatRow, TableRow
 from meeple.server.presence import STALE
 from meeple.server.quotas import Limiter
 
@@ -108,7 +108,9 @@ class Friends:
             target, since = self._store_follow(account, username)
         except IntegrityError:  # the same follow stored at this moment by another request: it is there now
             target, since = self._store_follow(account, username)
-        return self._entries(account.id, [(target.id, target.username, target.hide_table, since)])[0]
+        with Session(self.engine) as s:
+            blocks_me = s.get(BlockRow, (target.id, account.id)) is not None
+        return self._entries([(target.id, target.username, target.hide_table, since, blocks_me)])[0]
 
     def _store_follow(self, account: Account, username: str) -> tuple[AccountRow, float]:
         with Session(self.engine, expire_on_commit=False) as s, s.begin():
@@ -147,22 +149,30 @@ class Friends:
         return await asyncio.to_thread(self._friends, account.id)
 
     def _friends(self, account_id: int) -> list[Friend]:
+        """The list of :meth:`friends`, as ``account_id`` may see it.
+
+        A followed account that blocks ``account_id`` shows neither presence nor table (:mod:`meeple.server.blocks`):
+        it reads as offline, as if it hid its table.
+        """
+        blocks_me = and_(BlockRow.account_id == AccountRow.id, BlockRow.blocked_id == account_id)
         with Session(self.engine) as s:
             rows = s.execute(
-                select(AccountRow.id, AccountRow.username, AccountRow.hide_table, FollowRow.created)
+                select(AccountRow.id, AccountRow.username, AccountRow.hide_table, FollowRow.created, BlockRow.created)
                 .join(FollowRow, FollowRow.followee_id == AccountRow.id)
+                .outerjoin(BlockRow, blocks_me)
                 .where(FollowRow.follower_id == account_id, AccountRow.deleted.is_(None))
                 .order_by(AccountRow.username_key)
             )
-            found = [(r[0], r[1], bool(r[2]), float(r[3])) for r in rows]
-        entries = self._entries(account_id, found)
+            found = [(r[0], r[1], bool(r[2]), float(r[3]), r[4] is not None) for r in rows]
+        entries = self._entries(found)
         return sorted(entries, key=lambda f: not f.online)
 
-    def _entries(self, follower: int, rows: Sequence[tuple[int, str, bool, float]]) -> list[Friend]:
-        ids = [r[0] for r in rows]
-        online = self.online(ids)
-        tables = self.live_tables([r[0] for r in rows if not r[2]])
-        return [Friend(name, online[i], tables.get(i), since) for i, name, _hide, since in rows]
+    def _entries(self, rows: Sequence[tuple[int, str, bool, float, bool]]) -> list[Friend]:
+        """Each row ``(id, username, hides its table, followed since, blocks the follower)`` as a :class:`Friend`."""
+        seen = [r[0] for r in rows if not r[4]]
+        online = self.online(seen)
+        tables = self.live_tables([r[0] for r in rows if not r[2] and not r[4]])
+        return [Friend(name, online.get(i, False), tables.get(i), since) for i, name, _hide, since, _ in rows]
 
     def online(self, account_ids: Sequence[int]) -> dict[int, bool]:
         """Whether each account is online: a page view or a live connection in the last :data:`ONLINE_SECONDS`."""
