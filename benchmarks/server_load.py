@@ -230,6 +230,7 @@ def serve_and_load(args: argparse.Namespace, src: Path | None, label: str) -> di
             urls = ",".join(server.url for server in servers)
             spy = None
             if args.profile is not None:
+                args.profile.mkdir(parents=True, exist_ok=True)  # py-spy does not make it: no samples, a Rust trace
                 out = args.profile / f"{label.replace(' ', '-')}-{time.strftime('%H%M%S')}.txt"
                 spy = _profile(pids[0], args.stagger + args.warmup, args.seconds, out)
             result = asyncio.run(run(urls, pids, args.tables, args.game, args.seconds, args.warmup, args.stagger))
