@@ -117,7 +117,12 @@
     try {
       const answer = await fetch("/tables/" + encodeURIComponent(table) + "/endgame?lang=" + encodeURIComponent(lang),
         { credentials: "same-origin" });
-      if (answer.ok) slot.innerHTML = await answer.text();
+      if (!answer.ok) return;
+      // while the game goes on, the folded Resign sits under the board (nothing above it moves the moves played
+      // back); once it is over, the rematch offer comes above the board, where the end screen is read
+      const board = document.getElementById("board"), over = endStatus !== "live" && endStatus !== "waiting";
+      if (board) board.parentNode.insertBefore(slot, over ? board : board.nextSibling);
+      slot.innerHTML = await answer.text();
     } catch (e) { /* the next message tries again */ }
   }
 
