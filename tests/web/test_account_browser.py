@@ -6,6 +6,7 @@ mails the links.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,6 +23,14 @@ need_chromium()
 
 SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1366, "height": 900}}
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+def _shot(page: Any, path: str, full_page: bool = True) -> None:
+    """A screenshot for docs/screenshots, written only when asked (``MEEPLE_SCREENSHOTS`` set), as the others are."""
+    if os.environ.get("MEEPLE_SCREENSHOTS"):
+        page.screenshot(path=path, full_page=full_page)
+
+
 ALWAYS = {"heading-order", "empty-heading", "page-has-heading-one", "landmark-unique"}
 PASSWORD = "correct horse battery"
 
@@ -76,7 +85,7 @@ def test_the_account_pages_pass_axe_in_both_languages_at_both_sizes(mailed_serve
                     page.goto(f"{server.url}{path}?lang={lang}")
                     page.wait_for_selector("h1")
                     found += _axe(page, f"{name} ({lang}, {size})")
-                    page.screenshot(path=str(SHOTS / f"account-{name}-{lang}-{size}.png"), full_page=True)
+                    _shot(page, path=str(SHOTS / f"account-{name}-{lang}-{size}.png"), full_page=True)
         with httpx.Client(base_url=server.url) as ann:  # the address confirmed: a reset link can go to it
             assert ann.post(f"/api/verification/{verify}").status_code == 200
             assert ann.post("/api/password-reset", json={"username": "ann"}).status_code == 202
@@ -86,7 +95,7 @@ def test_the_account_pages_pass_axe_in_both_languages_at_both_sizes(mailed_serve
         page.wait_for_selector("[role=status]")
         found += _axe(page, "forgot, sent (fr)")
         page.set_viewport_size(SIZES["phone"])
-        page.screenshot(path=str(SHOTS / "account-forgot-sent-fr-phone.png"), full_page=True)
+        _shot(page, path=str(SHOTS / "account-forgot-sent-fr-phone.png"), full_page=True)
         context.add_cookies([{"name": "meeple_session", "value": session, "url": server.url}])
         for lang in ("en", "fr"):
             for size, viewport in SIZES.items():
@@ -94,7 +103,7 @@ def test_the_account_pages_pass_axe_in_both_languages_at_both_sizes(mailed_serve
                 page.goto(f"{server.url}/me/account?lang={lang}")
                 page.wait_for_selector("h1")
                 found += _axe(page, f"settings ({lang}, {size})")
-                page.screenshot(path=str(SHOTS / f"account-settings-{lang}-{size}.png"), full_page=True)
+                _shot(page, path=str(SHOTS / f"account-settings-{lang}-{size}.png"), full_page=True)
         with httpx.Client(base_url=server.url) as other:
             body = {"username": "mallory", "password": PASSWORD}
             assert other.post("/api/accounts", json=body).status_code == 201
@@ -104,7 +113,7 @@ def test_the_account_pages_pass_axe_in_both_languages_at_both_sizes(mailed_serve
                 page.goto(f"{server.url}/players/mallory/report?lang={lang}")
                 page.wait_for_selector("h1")
                 found += _axe(page, f"report ({lang}, {size})")
-                page.screenshot(path=str(SHOTS / f"account-report-{lang}-{size}.png"), full_page=True)
+                _shot(page, path=str(SHOTS / f"account-report-{lang}-{size}.png"), full_page=True)
         page.fill("textarea[name=reason]", "spam in the chat")
         page.click("button[type=submit]")
         page.wait_for_selector("[role=status]")
@@ -116,7 +125,7 @@ def test_the_account_pages_pass_axe_in_both_languages_at_both_sizes(mailed_serve
                 page.goto(f"{server.url}/reset/{reset}?lang={lang}")
                 page.wait_for_selector("h1")
                 found += _axe(page, f"reset ({lang}, {size})")
-                page.screenshot(path=str(SHOTS / f"account-reset-{lang}-{size}.png"), full_page=True)
+                _shot(page, path=str(SHOTS / f"account-reset-{lang}-{size}.png"), full_page=True)
         page.fill("input[name=password]", "purple monkey dishwasher")
         page.click("button[type=submit]")
         page.wait_for_url(re.compile(r"/players/ann"))

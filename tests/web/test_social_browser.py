@@ -6,6 +6,7 @@ their ratings — axe-core clean (no serious or critical violation, headings in 
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,14 @@ from tests.web.test_accessibility import SIZES, _axe
 need_chromium()
 
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+def _shot(page: Any, path: str, full_page: bool = True) -> None:
+    """A screenshot for docs/screenshots, written only when asked (``MEEPLE_SCREENSHOTS`` set), as the others are."""
+    if os.environ.get("MEEPLE_SCREENSHOTS"):
+        page.screenshot(path=path, full_page=full_page)
+
+
 PASSWORD = "correct horse battery"
 
 
@@ -58,7 +67,7 @@ def _check(page: Any, url: str, where: str, ready: str) -> list[str]:
             page.wait_for_selector(ready, state="attached")
             found += _axe(page, f"{where} {lang} {size}")
             name = f"social-{where}{'-fr' if lang == 'fr' else ''}-{size}.png"
-            page.screenshot(path=str(SHOTS / name), full_page=True)
+            _shot(page, path=str(SHOTS / name), full_page=True)
     return found
 
 
