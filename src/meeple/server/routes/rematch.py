@@ -19,6 +19,7 @@ from meeple.server.live import MoveRefused, TableNotFound
 from meeple.server.protocol import SeatTaken
 from meeple.server.replies import cut, request_reader
 from meeple.server.routes.lobby import refused, seated
+from meeple.server.routes.tables import seated_live
 from meeple.server.seats import NO_SEAT, client_address
 from meeple.server.services import ServicesDep
 
@@ -78,16 +79,9 @@ async def resign(
     The seat is named as for ``claim``. 403 for no seat; 404 for no table; 409 if the game is not under way or the
     seat resigned already.
     """
-    reader = request_reader(http)
-    try:
-        live = await services.tables.get(table_id)
-    except TableNotFound:
-        raise HTTPException(404, f"no table {cut(table_id)!r}") from None
-    seat = await services.seats.presented(http, table_id, authorization)
-    if seat is None:
-        raise HTTPException(403, reader.message(NO_SEAT))
+    live, seat = await seated_live(services, http, table_id, authorization)
     try:
         status = await services.tables.resign(live, seat)
     except MoveRefused as exc:
-        raise HTTPException(409, reader.message(exc.message)) from None
+        raise HTTPException(409, request_reader(http).message(exc.message)) from None
     return {"table": table_id, "seat": seat, "status": status}

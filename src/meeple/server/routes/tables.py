@@ -30,7 +30,7 @@ from meeple.server.protocol import (
 from meeple.server.rated import ClaimRefused
 from meeple.server.replies import AcceptLanguage, LangQuery, cut, reader_of, request_reader
 from meeple.server.seats import NO_SEAT, client_address
-from meeple.server.services import ServicesDep, current_account
+from meeple.server.services import Services, ServicesDep, current_account
 from meeple.server.tables import TableFilter
 from meeple.server.views import game_view, log_texts
 
@@ -224,6 +224,24 @@ async def rotate_token(
     return {"seat": seat, "token": await services.lobby.new_token(table_id, seat)}
 
 
+async def seated_live(
+    services: Services, http: Request, table_id: str, authorization: str | None
+) -> tuple[LiveTable, int]:
+    """The live table ``table_id`` and the seat the request opens at it (token, seat cookie or session).
+
+    Raises:
+        HTTPException: 404 for no such table; 403 (in the reader's language) when the request opens no seat there.
+    """
+    try:
+        live = await services.tables.get(table_id)
+    except TableNotFound:
+        raise HTTPException(404, f"no table {cut(table_id)!r}") from None
+    seat = await services.seats.presented(http, table_id, authorization)
+    if seat is None:
+        raise HTTPException(403, request_reader(http).message(NO_SEAT))
+    return live, seat
+
+
 @router.post(
     "/api/tables/{table_id}/claim",
     responses={403: {"description": "no seat at this table"}, 409: {"description": "no claim now (Retry-After)"}},
@@ -239,13 +257,7 @@ async def claim(
     for no table; 409 when no claim may be made, with ``Retry-After`` when it may be in a moment.
     """
     reader = request_reader(http)
-    try:
-        live = await services.tables.get(table_id)
-    except TableNotFound:
-        raise HTTPException(404, f"no table {table_id[:40]!r}") from None
-    seat = await services.seats.presented(http, table_id, authorization)
-    if seat is None:
-        raise HTTPException(403, reader.message(NO_SEAT))
+    live, seat = await seated_live(services, http, table_id, authorization)
     try:
         forfeited = await services.tables.claim(live, seat)
     except ClaimRefused as exc:
